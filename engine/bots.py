@@ -1,0 +1,83 @@
+"""Built-in players: a random legal player (for simulation and invariant tests)
+and a simple greedy one (for the demo). Both are seeded and deterministic."""
+
+import random
+
+
+def random_answer(st, req, rnd):
+    """A uniformly random legal answer to request ``req``: (kind, value)."""
+    kind = req["kind"]
+    opts = req["options"]
+    p = req["player"]
+    if kind == "ready":
+        if rnd.random() < 0.02:
+            return "timeout", True
+        return "ready", rnd.choice(opts)
+    if kind == "discard":
+        hand = st.players[p].hand
+        return "discard", rnd.sample(hand, req["count"])
+    if kind == "setup":
+        pool = list(opts)
+        rnd.shuffle(pool)
+        h, l = req["sizes"]["hand"], req["sizes"]["list"]
+        return "setup", {"hand": pool[:h], "list": pool[h:h + l]}
+    return kind, rnd.choice(opts)
+
+
+def greedy_answer(st, req, rnd):
+    """A plausible player: reads the opponent's public hand a little, combos and
+    catches when it can, takes the strongest card in the get phase."""
+    kind = req["kind"]
+    opts = req["options"]
+    p = req["player"]
+    cards = st.cards
+    if kind == "ready":
+        return "ready", rnd.choice(opts)
+    if kind in ("combo", "catch"):
+        real = [o for o in opts if o not in ("end", "pass")]
+        if real:
+            def dmg(o):
+                ids = o if isinstance(o, list) else [o]
+                return sum(cards[c].damage for c in ids)
+            return kind, max(real, key=dmg)
+        return kind, opts[-1]
+    if kind == "get":
+        real = [o for o in opts if o != "skip"]
+        if not real:
+            return kind, "skip"
+        if "ultimate" in real and rnd.random() < 0.3:
+            return kind, "ultimate"
+        real = [o for o in real if o != "ultimate"] or real
+        return kind, max(real, key=lambda c: (cards[c].damage if c in cards else 0, c))
+    if kind == "nullify":
+        return kind, opts[0]
+    if kind == "replenish":
+        return kind, opts[0]
+    if kind == "discard":
+        hand = sorted(st.players[p].hand, key=lambda c: (cards[c].damage, c))
+        return kind, hand[:req["count"]]
+    return random_answer(st, req, rnd)
+
+
+class Bot:
+    def __init__(self, seed, policy="random"):
+        self.rnd = random.Random(seed)
+        self.policy = random_answer if policy == "random" else greedy_answer
+
+    def answer(self, st, req):
+        return self.policy(st, req, self.rnd)
+
+
+def play(st, bots, apply, max_steps=100000, on_step=None, copy=True):
+    """Play until the game is over. ``bots`` maps seat -> Bot. Returns the final state."""
+    steps = 0
+    while st.winner is None:
+        req = st.pending[0]
+        kind, value = bots[req["player"]].answer(st, req)
+        st, events = apply(st, req["player"], kind, value, copy=copy)
+        if on_step is not None:
+            on_step(st, events, req, kind, value)
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError("game did not end within %d decisions" % max_steps)
+    return st

@@ -1,0 +1,186 @@
+"""Events: what happened, which rule applied, and why, in Korean and English.
+
+An event is a small dict: ``{"e": kind, "rule": "guide 3.6.2.1", ...params}``.
+Card ids, not names, are stored; ``explain(event, cards)`` renders the one-line
+reason in both languages (this is what the table display shows learners).
+Marker events (``battle_end``, ``turn_end``, ``ready_start``, ``game_over``)
+let callers pause at those points.
+"""
+
+POS_KO = {"high": "상단", "mid": "중단", "low": "하단"}
+SEAT_KO = {"a": "1P", "b": "2P"}
+SEAT_EN = {"a": "1P", "b": "2P"}
+
+OUTCOME_KO = {
+    "hit": "히트", "counter": "카운터", "guard": "방어", "evade": "회피",
+    "guarded": "방어됨", "evaded": "회피됨", "countered": "카운터당함", "was_hit": "히트당함",
+    "trade": "동시히트", "offset": "상쇄", "both_defend": "서로 수비", "both_evade": "서로 회피",
+}
+OUTCOME_EN = {
+    "hit": "hit", "counter": "counter", "guard": "guard", "evade": "evade",
+    "guarded": "guarded", "evaded": "evaded", "countered": "countered", "was_hit": "was hit",
+    "trade": "trade", "offset": "offset", "both_defend": "both defend", "both_evade": "both evade",
+}
+
+# Why a battle ended the way it did: (ko, en) templates; {w} winner side, {l} loser side,
+# {wc}/{lc} their cards, {pos} the attack position, {ws}/{ls} judgment speeds.
+JUDGMENT_REASONS = {
+    "evade": ("{w}의 {wc}이(가) {l}의 {lc}({pos})을(를) 회피했습니다: 회피 위치가 공격 위치와 일치합니다.",
+              "{w}'s {wc} evades {l}'s {lc} ({pos}): its evade position matches the attack."),
+    "guard": ("{w}의 {wc}이(가) {l}의 {lc}({pos})을(를) 방어했습니다: 방어 위치가 공격 위치와 일치합니다.",
+              "{w}'s {wc} guards {l}'s {lc} ({pos}): its guard position matches the attack."),
+    "hit": ("{w}의 {wc}({pos})이(가) 히트했습니다: {l}의 {lc}에 맞는 방어·회피·상쇄가 없습니다.",
+            "{w}'s {wc} ({pos}) hits: {l}'s {lc} has no guard, evade or offset for it."),
+    "counter": ("{w}의 {wc}(판정 속도 {ws})이(가) {l}의 {lc}(판정 속도 {ls})보다 빨라 카운터했습니다.",
+                "{w}'s {wc} (speed {ws}) is faster than {l}'s {lc} (speed {ls}): counter."),
+    "counter_evade": ("{w}의 {wc}이(가) 특수 판정으로 {l}의 {lc}({pos})을(를) 회피하며 공격에 성공해 카운터했습니다.",
+                      "{w}'s {wc} evades {l}'s {lc} ({pos}) with its special judgment and lands: counter."),
+    "trade": ("양쪽 공격의 판정 속도가 {ws}(으)로 같아 동시히트입니다.",
+              "Both attacks judge at speed {ws}: trade."),
+    "offset_attack": ("{w}의 {wc}이(가) 더 느리고 상쇄 위치가 {l}의 {lc}({pos})와 일치해 상쇄됩니다.",
+                      "{w}'s {wc} is slower and its offset position matches {l}'s {lc} ({pos}): offset."),
+    "offset_defense": ("{w}의 {wc}의 상쇄 위치가 {l}의 {lc}({pos})와 일치해 상쇄됩니다 (속도 비교 없음).",
+                       "{w}'s {wc} offsets {l}'s {lc} ({pos}); a defense offset compares no speed."),
+    "both_defend": ("두 플레이어 모두 수비 기술을 사용해 서로 수비(무승부)입니다.",
+                    "Both players used a defense: both defend (draw)."),
+    "both_evade": ("양쪽 공격이 서로를 회피해 서로 회피(무승부)입니다.",
+                   "Each attack evades the other: both evade (draw)."),
+}
+
+TEMPLATES = {
+    # kind: (ko, en)
+    "setup": ("{p}: 패 {hand}장, 리스트 {list}장, 사이드 덱 {side}장으로 준비했습니다.",
+              "{p}: set up {hand} in hand, {list} in the list, {side} in the side deck."),
+    "coin_toss": ("코인 토스로 {p}이(가) 최초 우선권을 가집니다.", "Coin toss: {p} holds the first priority."),
+    "turn_start": ("{turn}턴 시작.", "Turn {turn} begins."),
+    "phase": ("{name_ko} 페이즈.", "{name_en} phase."),
+    "ready_locked": ("{p}이(가) 레디를 선언했습니다.", "{p} declared ready."),
+    "non_response": ("{p}이(가) 대응하지 않았습니다 ({count}회째): 패를 공개합니다.",
+                     "{p} did not respond (time {count}): the hand is revealed."),
+    "pick": ("{picker}이(가) {p}의 패에서 {card}을(를) 골라 레디한 것으로 취급합니다.",
+             "{picker} picks {card} from {p}'s hand as {p}'s ready card."),
+    "virtual_skill": ("{p}의 패에 레디할 기술이 없어 표준 가상 기술을 레디한 것으로 취급합니다.",
+                      "{p} has nothing to ready: the standard virtual skill is readied."),
+    "reveal": ("공개: 1P {a_card} / 2P {b_card}.", "Reveal: 1P {a_card} / 2P {b_card}."),
+    "fp_speed": ("{p}의 FP {fp}: {card}의 속도 {ref} → 판정 속도 {speed}.",
+                 "{p}'s FP {fp}: {card} speed {ref} -> judgment speed {speed}."),
+    "fp_speed_floor": ("{p}의 {card}: 계산된 속도가 0 이하라 실제 속도는 1입니다.",
+                       "{p}'s {card}: a computed speed of 0 or less counts as 1."),
+    "fp_spent": ("양쪽 FP를 모두 소모해 0이 됩니다.", "Both players spend all FP: both at 0."),
+    "judgment": ("판정: 1P {a_label} / 2P {b_label}. {reason_ko}", "Judgment: 1P {a_label_en} / 2P {b_label_en}. {reason_en}"),
+    "result_fp": ("{p}: {card}의 판정 결과({key}) FP {delta:+d} → {fp}.",
+                  "{p}: {card} result ({key}) FP {delta:+d} -> {fp}."),
+    "damage": ("{p}이(가) {amount} 데미지를 받았습니다 ({card}): 체력 {health}.",
+               "{p} takes {amount} damage ({card}): health {health}."),
+    "health_loss": ("{p}이(가) 상쇄로 데미지 차이 {amount}만큼 체력을 잃었습니다: 체력 {health}.",
+                    "{p} loses {amount} health, the offset damage difference: health {health}."),
+    "offset_even": ("상쇄: 양쪽 데미지가 같아 체력 변화가 없습니다.", "Offset: equal damage, no health lost."),
+    "nullify": ("{p}이(가) 패의 {card}을(를) 브레이크해 상대 그랩 {target}을(를) 무효로 했습니다.",
+                "{p} breaks {card} from hand to nullify the grab {target}."),
+    "redo_ready": ("그랩이 무효가 되어 같은 턴의 레디 페이즈를 다시 진행합니다.",
+                   "The grab was nullified: the ready phase of this turn repeats."),
+    "combo_start": ("{p}의 {card}이(가) 1콤보가 되어 콤보 타임을 시작합니다.",
+                    "{p}'s {card} is the 1st combo: combo time begins."),
+    "combo_first_only": ("양쪽 공격이 모두 콤보라 각자 1콤보만 처리하고 콤보 타임을 종료합니다.",
+                         "Both attacks are combos: each processes only its 1st combo and combo time ends."),
+    "combo_card": ("{p}의 {n}콤보: {card} (데미지 {base} - 보정 {cut} = {amount}).",
+                   "{p}'s combo {n}: {card} (damage {base} - correction {cut} = {amount})."),
+    "combo_end": ("콤보 타임 종료: 콤보 카드는 리스트로, 양쪽 FP는 0이 되고 배틀 페이즈를 종료합니다.",
+                  "Combo time ends: combo cards go to the list, both FP become 0, the battle phase ends."),
+    "catch": ("{p}이(가) {card}(속도 {speed})로 캐치합니다 (FP {fp}): 양쪽 FP를 0으로 하고 자동 히트.",
+              "{p} catches with {card} (speed {speed}) at FP {fp}: both FP to 0, automatic hit."),
+    "move": ("{p}의 {card}: {src} → {dst}.", "{p}'s {card}: {src} -> {dst}."),
+    "break": ("{p}의 {card}이(가) {src}에서 브레이크되었습니다{why_ko}.", "{p}'s {card} is broken from {src}{why_en}."),
+    "replenish": ("{p}이(가) 사이드 덱의 {card}을(를) 리스트에 보충했습니다.", "{p} replenishes {card} from the side deck to the list."),
+    "discard": ("{p}이(가) 패 상한({limit}장)을 넘어 {cards}을(를) 버렸습니다 (패 → 리스트).",
+                "{p} is over the hand limit ({limit}) and discards {cards} (hand -> list)."),
+    "priority": ("우선권: {p} ({why_ko}).", "Priority: {p} ({why_en})."),
+    "get": ("{p}이(가) {card}을(를) 패에 넣었습니다.", "{p} takes {card} into the hand."),
+    "get_skip": ("{p}은(는) 겟을 하지 않습니다{why_ko}.", "{p} does not get{why_en}."),
+    "stalled": ("정체된 배틀 {count}회 연속 (공격·데미지·FP 변동·효과 없음).",
+                "{count} stalled battle(s) in a row (no attack, damage, FP change or effect)."),
+    "defense_over": ("디펜스 오버: 양쪽 배틀 존의 기술을 브레이크합니다.", "Defense over: both battle-zone skills are broken."),
+    "win": ("{p}의 승리 ({why_ko}).", "{p} wins ({why_en})."),
+    "draw": ("무승부 ({why_ko}).", "Draw ({why_en})."),
+    "sudden_death": ("양쪽 체력이 같은 처리 단위에서 0 이하: 서든 데스 (체력 {health}, FP 0, 우선권 유지, {turns}턴).",
+                     "Both at 0 health in the same unit: sudden death (health {health}, FP 0, priority kept, {turns} turns)."),
+    "battle_end": ("배틀 종료.", "Battle ends."),
+    "turn_end": ("{turn}턴 종료.", "Turn {turn} ends."),
+    "ready_start": ("레디 페이즈: 사용할 기술을 고르세요.", "Ready phase: choose your skill."),
+    "game_over": ("게임 종료.", "Game over."),
+}
+
+ZONE_KO = {"hand": "패", "list": "리스트", "side_deck": "사이드 덱", "break_zone": "브레이크 존",
+           "lumen_zone": "루멘 존", "battle_zone": "배틀 존", "ultimate": "얼티밋 존"}
+ZONE_EN = {"hand": "hand", "list": "list", "side_deck": "side deck", "break_zone": "break zone",
+           "lumen_zone": "lumen zone", "battle_zone": "battle zone", "ultimate": "ultimate zone"}
+
+
+def ev(kind, rule, **params):
+    params["e"] = kind
+    params["rule"] = rule
+    return params
+
+
+def _name(cards, cid, lang):
+    if cid is None:
+        return "표준 가상 기술" if lang == "ko" else "the virtual skill"
+    card = cards.get(cid) if cards else None
+    if card is None:
+        return str(cid)
+    return card.name
+
+
+def explain(event, cards=None):
+    """Render an event as {"ko": ..., "en": ...} one-line reasons (with the rule cited)."""
+    out = {}
+    for lang in ("ko", "en"):
+        out[lang] = _render(event, cards, lang)
+    return out
+
+
+def _render(event, cards, lang):
+    kind = event["e"]
+    tmpl = TEMPLATES.get(kind)
+    if tmpl is None:
+        text = kind
+    else:
+        seats = SEAT_KO if lang == "ko" else SEAT_EN
+        zones = ZONE_KO if lang == "ko" else ZONE_EN
+        f = dict(event)
+        for key in ("p", "picker", "winner"):
+            if key in f and f[key] in seats:
+                f[key] = seats[f[key]]
+        for key in ("card", "target", "a_card", "b_card"):
+            if key in event:
+                f[key] = _name(cards, event[key], lang)
+        if "cards" in event:
+            f["cards"] = ", ".join(_name(cards, c, lang) for c in event["cards"])
+        for key in ("src", "dst"):
+            if key in f:
+                f[key] = zones.get(f[key], f[key])
+        if kind == "judgment":
+            f["a_label"] = OUTCOME_KO[event["a"]]
+            f["b_label"] = OUTCOME_KO[event["b"]]
+            f["a_label_en"] = OUTCOME_EN[event["a"]]
+            f["b_label_en"] = OUTCOME_EN[event["b"]]
+            r = JUDGMENT_REASONS[event["reason"]]
+            w, l = event.get("w"), event.get("l")
+            g = {"w": seats.get(w, ""), "l": seats.get(l, ""),
+                 "wc": _name(cards, event.get("wc"), lang), "lc": _name(cards, event.get("lc"), lang),
+                 "pos": (POS_KO if lang == "ko" else {}).get(event.get("pos"), event.get("pos")),
+                 "ws": event.get("ws"), "ls": event.get("ls")}
+            f["reason_ko"] = r[0].format(**g) if lang == "ko" else ""
+            f["reason_en"] = r[1].format(**g) if lang == "en" else ""
+        for key in ("why_ko", "why_en"):
+            f.setdefault(key, "")
+        f.setdefault("name_ko", "")
+        f.setdefault("name_en", "")
+        try:
+            text = tmpl[0 if lang == "ko" else 1].format(**f)
+        except (KeyError, ValueError, IndexError):
+            text = kind
+    rule = event.get("rule")
+    if rule:
+        text += " [%s]" % (rule if lang == "en" else rule.replace("guide", "가이드"))
+    return text

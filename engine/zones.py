@@ -1,0 +1,93 @@
+"""Card moves between zones, with the rules that redirect them (guide 3.2, 3.3.3, 3.9).
+
+- A card moving to a full list (14) is broken instead (guide 3.2 IMPORTANT).
+- A special skill may only be in the side deck, lumen zone, ultimate zone or
+  break zone: moving it to the hand or list breaks it instead (guide 3.3.3).
+- Breaking an attack or defense from the hand, list, lumen zone or battle zone
+  lets its owner replenish one attack/defense from the side deck to the list
+  (guide 3.9.1); never for a special, never from the side deck or ultimate zone.
+- Discard means hand -> list (guide 3.9.2).
+- Whatever raised the hand above its limit is followed by a discard down to the
+  limit (guide 3.3.1, brief ruling 5): a ``hand_limit`` task.
+
+The caller removes the card from its source zone first and names that zone.
+Follow-up decisions (replenish, discard) are queued as tasks on the context.
+"""
+
+from .events import ev
+
+REPLENISH_FROM = frozenset(("hand", "list", "lumen_zone", "battle_zone"))
+
+
+def take(zone, card_id):
+    """Remove one copy of card_id from a zone list (ValueError if absent)."""
+    zone.remove(card_id)
+    return card_id
+
+
+def break_card(st, ctx, p, card_id, src, why=None, replenish=True):
+    """Send a card to the break zone and queue the replenish it allows."""
+    pl = st.players[p]
+    pl.break_zone.append(card_id)
+    ctx.emit(ev("break", "guide 3.9.1", p=p, card=card_id, src=src, **(why or {})))
+    card = st.cards[card_id]
+    if replenish and src in REPLENISH_FROM and card.kind != "special":
+        ctx.task({"t": "replenish", "p": p})
+
+
+def to_list(st, ctx, p, card_id, src):
+    card = st.cards[card_id]
+    pl = st.players[p]
+    if card.kind == "special":
+        break_card(st, ctx, p, card_id, src, {"why_ko": " (특수 기술은 리스트에 갈 수 없음)",
+                                              "why_en": " (a special cannot go to the list)"}, replenish=False)
+        return
+    if len(pl.list) >= st.rules.list_max:
+        break_card(st, ctx, p, card_id, src, {"why_ko": " (리스트가 %d장이라 대신 브레이크)" % st.rules.list_max,
+                                              "why_en": " (the list holds %d: broken instead)" % st.rules.list_max})
+        return
+    pl.list.append(card_id)
+    ctx.emit(ev("move", "guide 5.3.4", p=p, card=card_id, src=src, dst="list"))
+
+
+def to_hand(st, ctx, p, card_id, src, rule="guide 5.3.4"):
+    card = st.cards[card_id]
+    if card.kind == "special":
+        break_card(st, ctx, p, card_id, src, {"why_ko": " (특수 기술은 패에 갈 수 없음)",
+                                              "why_en": " (a special cannot go to the hand)"}, replenish=False)
+        return
+    st.players[p].hand.append(card_id)
+    ctx.emit(ev("move", rule, p=p, card=card_id, src=src, dst="hand"))
+    ctx.task({"t": "hand_limit", "p": p})
+
+
+def replenish_options(st, p):
+    seen = []
+    cards = st.cards
+    for cid in st.players[p].side_deck:
+        if cards[cid].kind != "special" and cid not in seen:
+            seen.append(cid)
+    return seen
+
+
+def do_replenish(st, ctx, p, card_id):
+    """Side deck -> list; into a full list the card is broken instead, no further replenish."""
+    pl = st.players[p]
+    take(pl.side_deck, card_id)
+    if len(pl.list) >= st.rules.list_max:
+        break_card(st, ctx, p, card_id, "side_deck",
+                   {"why_ko": " (보충할 리스트가 %d장이라 대신 브레이크)" % st.rules.list_max,
+                    "why_en": " (the list holds %d: the replenish card is broken instead)" % st.rules.list_max},
+                   replenish=False)
+        return
+    pl.list.append(card_id)
+    ctx.emit(ev("replenish", "guide 3.9.1", p=p, card=card_id))
+
+
+def discard(st, ctx, p, cards, limit):
+    pl = st.players[p]
+    for cid in cards:
+        take(pl.hand, cid)
+    ctx.emit(ev("discard", "guide 3.3.1", p=p, cards=list(cards), limit=limit))
+    for cid in cards:
+        to_list(st, ctx, p, cid, "hand")
