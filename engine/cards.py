@@ -238,6 +238,7 @@ def _cond(ck, value, card_id, field, obj):
         return None
     src = value
     if isinstance(value, list):
+        src = obj          # report list problems at the line of the field itself
         value = {"positions": value}
     if not isinstance(value, dict):
         ck.add("must be a list of positions or {positions: [...], speed_max: N, speed_min: N}",
@@ -263,7 +264,8 @@ def _cond(ck, value, card_id, field, obj):
     ok = []
     for p in positions:
         if p not in POSITIONS:
-            ck.add("unknown position %r (high, mid or low)" % (p,), src, "positions", card_id, field)
+            ck.add("unknown position %r (high, mid or low)" % (p,), src,
+                   "positions" if src is not obj else field.split(".")[-1], card_id, field)
         else:
             ok.append(p)
     if not ok:

@@ -7,6 +7,8 @@ Marker events (``battle_end``, ``turn_end``, ``ready_start``, ``game_over``)
 let callers pause at those points.
 """
 
+import re
+
 POS_KO = {"high": "상단", "mid": "중단", "low": "하단"}
 SEAT_KO = {"a": "1P", "b": "2P"}
 SEAT_EN = {"a": "1P", "b": "2P"}
@@ -131,6 +133,36 @@ def _name(cards, cid, lang):
     return card.name
 
 
+_JOSA = re.compile(r"([^\s(])(이\(가\)|을\(를\)|은\(는\)|와\(과\)|\(으\)로|\(이\)다)")
+_PAIRS = {"이(가)": ("이", "가"), "을(를)": ("을", "를"), "은(는)": ("은", "는"), "와(과)": ("과", "와"),
+          "(으)로": ("으로", "로")}
+# how a trailing digit or letter is read aloud: does the reading end in a final consonant (batchim)?
+_READ_BATCHIM = {"0": True, "1": True, "3": True, "6": True, "7": True, "8": True,
+                 "2": False, "4": False, "5": False, "9": False, "L": True, "M": True, "N": True, "R": False}
+
+
+def josa(text):
+    """Pick the right Korean particle after each word: '세린이(가)' -> '세린이', '1P이(가)' -> '1P가'."""
+    def fix(m):
+        ch, tag = m.group(1), m.group(2)
+        if ch == ")":   # '잽(속도 4)이(가)': the particle follows the word before the parenthesis
+            open_at = m.string.rfind("(", 0, m.start(1))
+            if open_at > 0:
+                ch = m.string[open_at - 1]
+        code = ord(ch) - 0xAC00
+        if 0 <= code < 11172:
+            jong = code % 28
+            batchim = jong != 0 and not (tag == "(으)로" and jong == 8)   # ㄹ takes 로
+        elif ch.upper() in _READ_BATCHIM:
+            batchim = _READ_BATCHIM[ch.upper()]
+        else:
+            batchim = False
+        if tag not in _PAIRS:
+            return m.group(0)
+        return m.group(1) + _PAIRS[tag][0 if batchim else 1]
+    return _JOSA.sub(fix, text)
+
+
 def explain(event, cards=None):
     """Render an event as {"ko": ..., "en": ...} one-line reasons (with the rule cited)."""
     out = {}
@@ -156,6 +188,8 @@ def _render(event, cards, lang):
                 f[key] = _name(cards, event[key], lang)
         if "cards" in event:
             f["cards"] = ", ".join(_name(cards, c, lang) for c in event["cards"])
+        if "key" in f:
+            f["key"] = (OUTCOME_KO if lang == "ko" else OUTCOME_EN).get(f["key"], f["key"])
         for key in ("src", "dst"):
             if key in f:
                 f[key] = zones.get(f[key], f[key])
@@ -180,6 +214,8 @@ def _render(event, cards, lang):
             text = tmpl[0 if lang == "ko" else 1].format(**f)
         except (KeyError, ValueError, IndexError):
             text = kind
+        if lang == "ko":
+            text = josa(text)
     rule = event.get("rule")
     if rule:
         text += " [%s]" % (rule if lang == "en" else rule.replace("guide", "가이드"))

@@ -8,7 +8,7 @@ fails the scenario with a message naming it.
 
 Additions to the brief's fields (all optional): top level ``description``,
 ``seed`` (coin toss when ``priority`` is absent), ``turn``,
-``stalled_battles``, ``sudden_death``; per player ``non_responses`` and
+``stalled_battles``, ``sudden_death``, ``sudden_death_turn`` (1-3); per player ``non_responses`` and
 ``tokens``; the input key ``setup: {hand: [...], list: [...]}`` (sudden death
 rebuild); under ``expect`` the global keys plus ``phase`` and ``rules``
 (rule sections that must have been applied, e.g. ``[guide 3.10]``).
@@ -26,7 +26,7 @@ from .state import GameState, PlayerState
 from .yamlio import LineDict, load_yaml
 
 TOP_KEYS = {"name", "description", "rules", "cards", "players", "priority", "start", "inputs", "stop",
-            "expect", "seed", "turn", "stalled_battles", "sudden_death"}
+            "expect", "seed", "turn", "stalled_battles", "sudden_death", "sudden_death_turn"}
 PLAYER_KEYS = {"character", "health", "fp", "hand", "list", "side_deck", "break_zone", "lumen_zone",
                "ultimate", "non_responses", "tokens"}
 ZONE_KEYS = ("hand", "list", "side_deck", "break_zone", "lumen_zone")
@@ -162,7 +162,11 @@ def build(data, file="<scenario>"):
                 raise _err(file, data, key, "%s must be %s" % (key, "an integer" if kind is int else "true or false"))
             setattr(st, key, data[key])
     if st.sudden_death:
-        st.sd_turn = 1
+        st.sd_turn = data.get("sudden_death_turn", 1)
+        if not isinstance(st.sd_turn, int) or not 1 <= st.sd_turn <= rules.sudden_death_turns:
+            raise _err(file, data, "sudden_death_turn", "sudden_death_turn must be 1..%d" % rules.sudden_death_turns)
+    elif "sudden_death_turn" in data:
+        raise _err(file, data, "sudden_death_turn", "sudden_death_turn needs sudden_death: true")
     if st.priority is None:
         from .rng import coin_toss
         st.rng, st.priority = coin_toss(st.rng)

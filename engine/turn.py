@@ -372,7 +372,7 @@ def recompute_priority(st, ctx):
         va, vb = getattr(pa, key), getattr(pb, key)
         if va != vb:
             st.priority = "a" if va > vb else "b"
-            ctx.emit(ev("priority", "guide 3.8", p=st.priority, why_ko="%s가 더 높음" % ko, why_en="higher %s" % en))
+            ctx.emit(ev("priority", "guide 3.8", p=st.priority, why_ko="%s이(가) 더 높음" % ko, why_en="higher %s" % en))
             return
     if len(pa.hand) != len(pb.hand):
         st.priority = "a" if len(pa.hand) > len(pb.hand) else "b"
@@ -406,8 +406,9 @@ def get_ask(st, ctx):
         order.pop(0)
         ctx.emit(ev("get_skip", "guide 5.7", p=p, why_ko=" (가져올 카드 없음)", why_en=" (nothing to take)"))
         return
-    if len(pl.hand) >= pl.hand_limit:
-        # at the limit: skip, or take and then discard down to the limit (brief ruling 4)
+    if len(pl.hand) >= pl.hand_limit or not pl.list:
+        # at the limit: skip, or take and then discard down to the limit (brief ruling 4);
+        # with an empty list the ultimate is a choice, not a duty (guide 3.5.4, 5.7: "할 수 있습니다")
         ask(st, p, "get", opts + ["skip"])
     elif len(opts) == 1:
         st.inbox[p] = {"kind": "get", "value": opts[0]}   # below the limit the take is forced

@@ -1,0 +1,119 @@
+"""Engine figures (issue 2): battles per second, complete random games per second,
+and the JSON round trip of a mid-game state. Single core, sample decks, random
+legal players. Prints figures; asserts nothing (targets live in docs/performance.md).
+
+    python3 bench/engine.py [--games 1000] [--battles 20000]
+"""
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from engine.bots import Bot, play  # noqa: E402
+from engine.decks import load_sample  # noqa: E402
+from engine.game import advance, apply, new_game  # noqa: E402
+from engine.state import GameState  # noqa: E402
+
+
+def setup():
+    cs, decks = load_sample()
+    return cs, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck()
+
+
+def games_per_second(cs, da, db, n, copy):
+    battles = decisions = 0
+    t0 = time.perf_counter()
+    for seed in range(n):
+        st, _ = new_game(cs.cards, da, db, seed=seed)
+        counter = [0]
+
+        def count(state, events, *rest):
+            counter[0] += 1
+        st = play(st, {"a": Bot(seed * 2 + 1), "b": Bot(seed * 2 + 2)}, apply, copy=copy, on_step=count)
+        battles += st.battles
+        decisions += counter[0]
+    dt = time.perf_counter() - t0
+    return n / dt, battles / dt, decisions / dt, battles / n
+
+
+def mid_game_states(cs, da, db, count=50):
+    out = []
+    for seed in range(count):
+        st, _ = new_game(cs.cards, da, db, seed=seed)
+        bots = {"a": Bot(seed), "b": Bot(seed + 1)}
+        for _ in range(40):
+            if st.winner is not None:
+                break
+            req = st.pending[0]
+            st, _ = apply(st, req["player"], *bots[req["player"]].answer(st, req))
+        out.append(st)
+    return out
+
+
+def battles_per_second(cs, da, db, n):
+    """Only the battle: from a ready phase, both players lock a card; the engine runs
+    the 18 steps (and any combo/catch/replenish decisions by random players) to the
+    battle's end. Measured on fresh copies of mid-game ready states."""
+    starts = [s for s in mid_game_states(cs, da, db) if s.winner is None and s.pending and s.pending[0]["kind"] == "ready"]
+    rnd = random.Random(1)
+    bots = {"a": Bot(1), "b": Bot(2)}
+    done = 0
+    t_total = 0.0
+    while done < n:
+        st = starts[done % len(starts)].copy()
+        t0 = time.perf_counter()
+        while st.winner is None:
+            req = st.pending[0]
+            kind, value = bots[req["player"]].answer(st, req)
+            if kind == "timeout":
+                kind, value = "ready", rnd.choice(req["options"])
+            st, events = apply(st, req["player"], kind, value, until=("battle_end",), copy=False)
+            if any(e["e"] == "battle_end" for e in events):
+                break
+        t_total += time.perf_counter() - t0
+        done += 1
+    return n / t_total
+
+
+def json_roundtrip_ms(cs, da, db):
+    states = [s for s in mid_game_states(cs, da, db) if s.winner is None]
+    reps = 20
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        for st in states:
+            text = json.dumps(st.to_json())
+            GameState.from_json(json.loads(text), st.cards)
+    per = (time.perf_counter() - t0) / (reps * len(states)) * 1000
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        for st in states:
+            text = json.dumps(st.to_json())
+            GameState.from_json(json.loads(text))
+    per_full = (time.perf_counter() - t0) / (reps * len(states)) * 1000
+    size = sum(len(json.dumps(s.to_json())) for s in states) / len(states)
+    return per, per_full, size
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--battles", type=int, default=20000)
+    args = ap.parse_args()
+    cs, da, db = setup()
+    print("engine benchmark (single core, sample decks %s vs %s, random legal players)" % (da["character"].id, db["character"].id))
+    g, b, d, per = games_per_second(cs, da, db, args.games, copy=False)
+    print("complete games/s (in-place apply):   %8.0f   (%.0f battles/s, %.0f decisions/s, %.1f battles/game)" % (g, b, d, per))
+    g, b, d, per = games_per_second(cs, da, db, max(100, args.games // 4), copy=True)
+    print("complete games/s (copying apply):    %8.0f   (%.0f battles/s, %.0f decisions/s)" % (g, b, d))
+    print("battles/s (ready -> battle end):     %8.0f" % battles_per_second(cs, da, db, args.battles))
+    per, per_full, size = json_roundtrip_ms(cs, da, db)
+    print("JSON round trip, mid-game state:     %8.3f ms (card table shared), %.3f ms (cards re-parsed), %.0f bytes" % (per, per_full, size))
+
+
+if __name__ == "__main__":
+    main()
