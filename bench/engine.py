@@ -25,19 +25,26 @@ def setup():
     return cs, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck()
 
 
-def games_per_second(cs, da, db, n, copy):
-    battles = decisions = 0
-    t0 = time.perf_counter()
-    for seed in range(n):
-        st, _ = new_game(cs.cards, da, db, seed=seed)
-        counter = [0]
+def games_per_second(cs, da, db, n, copy, repeats=5):
+    """Play n games ``repeats`` times over (the same seeds); report the fastest pass,
+    as timeit does, because a shared machine only ever adds noise."""
+    best = None
+    for _ in range(repeats):
+        battles = decisions = 0
+        t0 = time.perf_counter()
+        for seed in range(n):
+            st, _ = new_game(cs.cards, da, db, seed=seed)
+            counter = [0]
 
-        def count(state, events, *rest):
-            counter[0] += 1
-        st = play(st, {"a": Bot(seed * 2 + 1), "b": Bot(seed * 2 + 2)}, apply, copy=copy, on_step=count)
-        battles += st.battles
-        decisions += counter[0]
-    dt = time.perf_counter() - t0
+            def count(state, events, *rest):
+                counter[0] += 1
+            st = play(st, {"a": Bot(seed * 2 + 1), "b": Bot(seed * 2 + 2)}, apply, copy=copy, on_step=count)
+            battles += st.battles
+            decisions += counter[0]
+        dt = time.perf_counter() - t0
+        if best is None or dt < best[0]:
+            best = (dt, battles, decisions)
+    dt, battles, decisions = best
     return n / dt, battles / dt, decisions / dt, battles / n
 
 
@@ -60,24 +67,27 @@ def battles_per_second(cs, da, db, n):
     the 18 steps (and any combo/catch/replenish decisions by random players) to the
     battle's end. Measured on fresh copies of mid-game ready states."""
     starts = [s for s in mid_game_states(cs, da, db) if s.winner is None and s.pending and s.pending[0]["kind"] == "ready"]
-    rnd = random.Random(1)
-    bots = {"a": Bot(1), "b": Bot(2)}
-    done = 0
-    t_total = 0.0
-    while done < n:
-        st = starts[done % len(starts)].copy()
-        t0 = time.perf_counter()
-        while st.winner is None:
-            req = st.pending[0]
-            kind, value = bots[req["player"]].answer(st, req)
-            if kind == "timeout":
-                kind, value = "ready", rnd.choice(req["options"])
-            st, events = apply(st, req["player"], kind, value, until=("battle_end",), copy=False)
-            if any(e["e"] == "battle_end" for e in events):
-                break
-        t_total += time.perf_counter() - t0
-        done += 1
-    return n / t_total
+    best = None
+    for _ in range(3):
+        rnd = random.Random(1)
+        bots = {"a": Bot(1), "b": Bot(2)}
+        done = 0
+        t_total = 0.0
+        while done < n:
+            st = starts[done % len(starts)].copy()
+            t0 = time.perf_counter()
+            while st.winner is None:
+                req = st.pending[0]
+                kind, value = bots[req["player"]].answer(st, req)
+                if kind == "timeout":
+                    kind, value = "ready", rnd.choice(req["options"])
+                st, events = apply(st, req["player"], kind, value, until=("battle_end",), copy=False)
+                if any(e["e"] == "battle_end" for e in events):
+                    break
+            t_total += time.perf_counter() - t0
+            done += 1
+        best = t_total if best is None else min(best, t_total)
+    return n / best
 
 
 def json_roundtrip_ms(cs, da, db):
@@ -108,7 +118,7 @@ def main():
     print("engine benchmark (single core, sample decks %s vs %s, random legal players)" % (da["character"].id, db["character"].id))
     g, b, d, per = games_per_second(cs, da, db, args.games, copy=False)
     print("complete games/s (in-place apply):   %8.0f   (%.0f battles/s, %.0f decisions/s, %.1f battles/game)" % (g, b, d, per))
-    g, b, d, per = games_per_second(cs, da, db, max(100, args.games // 4), copy=True)
+    g, b, d, per = games_per_second(cs, da, db, max(100, args.games // 4), copy=True, repeats=3)
     print("complete games/s (copying apply):    %8.0f   (%.0f battles/s, %.0f decisions/s)" % (g, b, d))
     print("battles/s (ready -> battle end):     %8.0f" % battles_per_second(cs, da, db, args.battles))
     per, per_full, size = json_roundtrip_ms(cs, da, db)

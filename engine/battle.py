@@ -268,7 +268,9 @@ def state_check(st, ctx):
     if ctx.check_health():
         return
     for p in order(st):
-        ctx.task({"t": "hand_limit", "p": p})
+        pl = st.players[p]
+        if len(pl.hand) > pl.hand_limit:
+            ctx.task({"t": "hand_limit", "p": p})
 
 
 @step("battle.after_judgment")

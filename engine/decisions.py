@@ -54,12 +54,13 @@ def find_request(st, player, kind):
 
 def distinct_multisets(items, count):
     """How many different multisets of ``count`` items can be taken from ``items`` (capped at 2)."""
-    c = Counter(items)
     if count <= 0 or count >= len(items):
         return 1
-    if len(c) == 1:
-        return 1
-    return 2
+    first = items[0]
+    for x in items:
+        if x != first:
+            return 2
+    return 1
 
 
 def validate(st, req, kind, value):

@@ -46,7 +46,7 @@ def advance(state, until=(), copy=True):
     """Run the engine from ``state`` until it needs a decision, the game ends,
     or a marker in ``until`` is reached."""
     st = state.copy() if copy else state
-    ctx = Ctx(st, frozenset(until))
+    ctx = Ctx(st, until)
     run(st, ctx)
     return st, ctx.events
 
@@ -63,7 +63,7 @@ def apply(state, player, kind, value=True, until=(), copy=True):
     validate(state, req, kind, value)
     value = normalize(kind, value)
     st = state.copy() if copy else state
-    ctx = Ctx(st, frozenset(until))
+    ctx = Ctx(st, until)
     st.pending.pop(index)
     if req.get("task"):
         st.tasks[0]["answer"] = value

@@ -70,15 +70,16 @@ class Ctx:
 
 def run(st, ctx):
     """Advance until a decision is pending, the game is over, or a pause marker is hit."""
+    steps, tasks = STEPS, TASKS
     while ctx.stopped is None and not st.pending and st.winner is None:
         if st.tasks:
             t = st.tasks.pop(0)
             ctx.ins = 0
-            if not TASKS[t["t"]](st, ctx, t):
+            if not tasks[t["t"]](st, ctx, t):
                 st.tasks.insert(ctx.ins, t)   # it asked a decision; resume it on the answer
             continue
         ctx.ins = len(st.tasks)
-        STEPS[st.step](st, ctx)
+        steps[st.step](st, ctx)
 
 
 # ------------------------------------------------------------------ tasks
@@ -438,7 +439,8 @@ def get_resolve(st, ctx):
         rule = "guide 3.5.4"
     pl.hand.append(cid)
     ctx.emit(ev("get", rule, p=p, card=cid))
-    ctx.task({"t": "hand_limit", "p": p})
+    if len(pl.hand) > pl.hand_limit:
+        ctx.task({"t": "hand_limit", "p": p})
 
 
 # ------------------------------------------------------------------ recovery (guide 3.5.5)

@@ -56,9 +56,11 @@ def to_hand(st, ctx, p, card_id, src, rule="guide 5.3.4"):
         break_card(st, ctx, p, card_id, src, {"why_ko": " (특수 기술은 패에 갈 수 없음)",
                                               "why_en": " (a special cannot go to the hand)"}, replenish=False)
         return
-    st.players[p].hand.append(card_id)
+    pl = st.players[p]
+    pl.hand.append(card_id)
     ctx.emit(ev("move", rule, p=p, card=card_id, src=src, dst="hand"))
-    ctx.task({"t": "hand_limit", "p": p})
+    if len(pl.hand) > pl.hand_limit:
+        ctx.task({"t": "hand_limit", "p": p})
 
 
 def replenish_options(st, p):

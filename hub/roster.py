@@ -223,7 +223,7 @@ def get(key):
     Raises :class:`UnknownCharacter` naming the key when there is none.
     """
     if isinstance(key, Character):
-        return key
+        key = key.id
     if isinstance(key, str):
         c = _BY_KEY.get(key) or _BY_KEY.get(key.strip()) or _BY_KEY.get(key.strip().casefold())
         if c is not None:

@@ -66,6 +66,7 @@ The log
     the tracker, keeps the ready lock), so the whole log is public.
 """
 
+import copy
 from dataclasses import dataclass, field
 
 from engine.rng import coin_toss
@@ -99,6 +100,8 @@ HEALTH = "health"                       # guide 3.4
 NON_RESPONSE = "non_response"           # guide 3.10 step 4
 SD_TURNS = "sudden_death_turns"         # guide 5.1.2 steps 8-9
 SD_DOUBLE_KO = "sudden_death_double_ko"  # guide 5.1.2 step 10
+#: Results decided by health, which stay open while their processing unit is open.
+HEALTH_ENDS = (HEALTH, SD_DOUBLE_KO)
 
 
 class TrackerError(ValueError):
@@ -115,6 +118,11 @@ def _is_int(v):
 
 def _signed(n):
     return "%+d" % n
+
+
+def _ro(n):
+    """The Korean particle 으로/로 after the number ``n`` read aloud (칠백으로, 이로)."""
+    return "으로" if abs(n) % 10 in (0, 3, 6) else "로"
 
 
 @dataclass
@@ -171,10 +179,11 @@ class TrackerGame:
         self.game = 0
         self.rng = 0
         self._check_ms(now_ms)
-        chars, first, toss = self._new_game_args(a, b, priority, seed)
+        chars = (self._lookup("a", a), self._lookup("b", b))
+        self._check_new_game(priority, seed)
         self._pending = []
-        self._start_game(chars, first, toss)
-        self._commit(now_ms, self._pending, before=None)
+        self._start_game(chars, *self._initial_priority(priority, seed))
+        self._commit(now_ms)
 
     # ------------------------------------------------------------------ reading
 
@@ -530,10 +539,13 @@ class TrackerGame:
         priority ``"a"``/``"b"`` or None for a coin toss (guide 3.4.1 step 1)
         from the tracker's seeded generator (``seed`` reseeds it).  Undoable."""
         self._check_ms(now_ms)
-        args = self._new_game_args(a if a is not None else self.seats["a"].character,
-                                   b if b is not None else self.seats["b"].character,
-                                   priority, seed)
-        return self._act("new_game", None, now_ms, lambda: self._start_game(*args), allow_over=True)
+        chars = (self._lookup("a", a if a is not None else self.seats["a"].character),
+                 self._lookup("b", b if b is not None else self.seats["b"].character))
+        self._check_new_game(priority, seed)
+
+        def do():
+            self._start_game(chars, *self._initial_priority(priority, seed))
+        return self._act("new_game", None, now_ms, do, allow_over=True)
 
     def reset(self, now_ms):
         """Restart the current game: same characters, same initial priority."""
@@ -556,7 +568,7 @@ class TrackerGame:
         en = "undo: " + step["text_en"] + (" and %d more" % more if more else "")
         self._pending = []
         self._note(None, "undo", {"undone": list(step["seqs"])}, ko, en)
-        return self._commit(now_ms, self._pending, before=None)
+        return self._commit(now_ms)
 
     def perform(self, command, now_ms):
         """Run one action from a JSON command, e.g.
@@ -573,9 +585,11 @@ class TrackerGame:
     # ------------------------------------------------------------------ JSON
 
     def to_json(self):
-        return {"format": FORMAT, "version": VERSION, "state": self._core(), "log": [dict(e) for e in self.log],
-                "seq": self._seq, "undo": [dict(u, seqs=list(u["seqs"])) for u in self._undo],
-                "merge": list(self._merge) if self._merge else None, "unit_ms": self._unit_ms}
+        """The whole tracker as JSON-ready data (state, log, undo stack, merge
+        and unit windows), so a restarted hub resumes exactly here."""
+        return copy.deepcopy({"format": FORMAT, "version": VERSION, "state": self._core(), "log": self.log,
+                              "seq": self._seq, "undo": self._undo, "merge": self._merge,
+                              "unit_ms": self._unit_ms})
 
     @classmethod
     def from_json(cls, data):
@@ -583,14 +597,21 @@ class TrackerGame:
             raise TrackerError("not a tracker game (format=%r)" % (data.get("format") if isinstance(data, dict) else data,))
         if data.get("version") != VERSION:
             raise TrackerError("unsupported tracker version %r" % (data.get("version"),))
+        data = copy.deepcopy(data)
         g = cls.__new__(cls)
-        g._load_core(data["state"])
-        g.log = [dict(e) for e in data["log"]]
-        g._seq = data["seq"]
-        g._undo = [dict(u, seqs=list(u["seqs"])) for u in data["undo"]]
-        g._merge = list(data["merge"]) if data["merge"] else None
-        g._unit_ms = data["unit_ms"]
+        try:
+            g._load_core(data["state"])
+            g.log = data["log"]
+            g._seq = data["seq"]
+            g._undo = data["undo"]
+            g._merge = data["merge"]
+            g._unit_ms = data["unit_ms"]
+            for s in SEATS:
+                roster.get(g.seats[s].character)
+        except (KeyError, TypeError, UnknownCharacter) as e:
+            raise TrackerError("tracker JSON is incomplete or invalid: %r" % (e,)) from None
         g._pending = []
+        g._sd_started = False
         return g
 
     def __eq__(self, other_game):
@@ -627,7 +648,7 @@ class TrackerGame:
         self._check_ms(now_ms)
         unit = action in UNIT_ACTIONS
         unit_open = unit and self._unit_ms is not None and 0 <= now_ms - self._unit_ms <= MERGE_WINDOW_MS
-        if self.winner is not None and not allow_over and not (unit_open and self.end_reason == HEALTH):
+        if self.winner is not None and not allow_over and not (unit_open and self.end_reason in HEALTH_ENDS):
             raise TrackerError("the game is over (winner=%s, reason=%s): %s refused; use undo or new_game"
                                % (self.winner, self.end_reason, action))
         before = self._core()
@@ -641,7 +662,7 @@ class TrackerGame:
             raise
         if not self._pending:
             return []
-        entries = self._commit(now_ms, self._pending, before)
+        entries = self._commit(now_ms)
         seqs = [e["seq"] for e in entries]
         m = self._merge
         if (control is not None and m is not None and m[0] == control and self._undo
@@ -655,9 +676,10 @@ class TrackerGame:
         self._unit_ms = now_ms if unit and not self._sd_started else None
         return entries
 
-    def _commit(self, now_ms, pending, before):
+    def _commit(self, now_ms):
+        """Number the queued entries and append them to the log."""
         entries = []
-        for e in pending:
+        for e in self._pending:
             self._seq += 1
             e = dict(seq=self._seq, ms=now_ms, **e)
             self.log.append(e)
@@ -687,7 +709,7 @@ class TrackerGame:
             ko = "체력 %s (%d → %d)" % (_signed(new - old), old, new)
             en = "health %s (%d → %d)" % (_signed(new - old), old, new)
         else:
-            ko = "체력 %d으로 설정 (%d → %d)" % (new, old, new)
+            ko = "체력 %d%s 설정 (%d → %d)" % (new, _ro(new), old, new)
             en = "health set to %d (%d → %d)" % (new, old, new)
         self._note(seat, action, values, ko, en)
         trait = st.char.trait
@@ -711,7 +733,7 @@ class TrackerGame:
         old = st.fp
         st.fp = new
         if action == "reset_fp":
-            ko, en = "FP 0으로 (%d → 0)" % old, "FP reset to 0 (%d → 0)" % old
+            ko, en = "FP 0으로 초기화 (%d → 0)" % old, "FP reset to 0 (%d → 0)" % old
         else:
             ko = "FP %s (%d → %d)" % (_signed(new - old), old, new)
             en = "FP %s (%d → %d)" % (_signed(new - old), old, new)
@@ -724,7 +746,7 @@ class TrackerGame:
         ko = "%s %s (%d → %d)" % (spec.name, _signed(new - old), old, new)
         en = "%s %s (%d → %d)" % (spec.name_en, _signed(new - old), old, new)
         if action == "set_token":
-            ko = "%s %d으로 설정 (%d → %d)" % (spec.name, new, old, new)
+            ko = "%s %d%s 설정 (%d → %d)" % (spec.name, new, _ro(new), old, new)
             en = "%s set to %d (%d → %d)" % (spec.name_en, new, old, new)
         trait = st.char.trait
         if trait is not None and trait.kind in (TOKEN_FULL, TOKENS_ALL_AT) and self.trait_active(seat):
@@ -745,7 +767,7 @@ class TrackerGame:
             loser = down[0]
             self._finish(other(loser), HEALTH, "%s 체력 0 이하" % SEAT_INFO[loser]["label"],
                          "%s at 0 health or less" % SEAT_INFO[loser]["label"])
-        elif self.end_reason == HEALTH or self.end_reason == SD_DOUBLE_KO:
+        elif self.end_reason in HEALTH_ENDS:
             # a correction inside the open unit took the KO back
             self.winner = self.end_reason = None
             self._note(None, "result", {"winner": None, "reason": None},
@@ -792,18 +814,21 @@ class TrackerGame:
                      "서든 데스 %d턴 종료, 체력 %d 대 %d" % (SUDDEN_DEATH_TURNS, ha, hb),
                      "end of sudden death turn %d, health %d to %d" % (SUDDEN_DEATH_TURNS, ha, hb))
 
-    def _new_game_args(self, a, b, priority, seed):
-        chars = (self._lookup("a", a), self._lookup("b", b))
+    @staticmethod
+    def _check_new_game(priority, seed):
         if priority is not None and priority not in SEATS:
             raise TrackerError("priority must be 'a', 'b' or None (coin toss), got %r" % (priority,))
         if seed is not None and not _is_int(seed):
             raise TrackerError("seed must be an integer, got %r" % (seed,))
+
+    def _initial_priority(self, priority, seed):
+        """Guide 3.4.1 step 1: the chosen holder, or a coin toss (engine.rng)."""
         if seed is not None:
             self.rng = seed
-        toss = priority is None
-        if toss:
-            self.rng, priority = coin_toss(self.rng)
-        return chars, priority, toss
+        if priority is not None:
+            return priority, False
+        self.rng, first = coin_toss(self.rng)
+        return first, True
 
     def _start_game(self, chars, first, toss, action="new_game"):
         self.seats = {s: SeatState.fresh(c) for s, c in zip(SEATS, chars)}
