@@ -84,25 +84,32 @@ def requests_for(state, player):
 def public_view(state, viewer=None):
     """The state as JSON with hidden information removed.
 
-    Hidden: a ready card before the reveal (face down in the battle zone), the
-    side deck's contents (only its size is public), a pending setup, and the
-    options of another player's hidden decision. ``viewer`` ("a"/"b") may see
+    Hidden: a ready card before the reveal (face down in the battle zone; the
+    hand is shown as it was before the ready, since hands are public and a
+    missing card would give the pick away), the side deck's contents (only its
+    size is public), a pending setup, and the options of another player's
+    hidden decision. The card catalogue is left out (see ``catalogue``). ``viewer`` ("a"/"b") may see
     their own hidden information; None is a spectator.
     """
     d = state.to_json()
+    del d["cards"]          # the card catalogue is static: serve it once, not in every view
     before_reveal = state.phase == "ready"
     for p, pd in d["players"].items():
         mine = viewer == p
         if not mine:
             pd["side_deck"] = len(pd["side_deck"])
-            if before_reveal or state.phase == "setup":
+            if before_reveal and pd["battle_zone"]:
+                # hands are public in this game, so a hand that just lost a card would give the
+                # ready away: until the reveal show the hand as it was, and the lock as "?"
+                pd["hand"] = sorted(pd["hand"] + pd["battle_zone"])
                 pd["battle_zone"] = ["?"] * len(pd["battle_zone"])
+                pd["ready_hidden"] = True
             if state.phase == "setup":
                 pd["hand"] = len(pd["hand"])
                 pd["list"] = len(pd["list"])
+                pd["battle_zone"] = len(pd["battle_zone"])
     d["pending"] = [_public_request(r, viewer) for r in state.pending]
-    d["inbox"] = {k: ("?" if k in ("a", "b") and k != viewer else v) for k, v in d["inbox"].items()
-                  if k in ("a", "b")}
+    d["inbox"] = {k: ("?" if k != viewer else v) for k, v in d["inbox"].items() if k in ("a", "b")}
     for t in d["tasks"]:
         if "answer" in t and t.get("p") != viewer:
             t["answer"] = "?"
@@ -116,3 +123,8 @@ def _public_request(req, viewer):
     if req.get("hidden") and req["player"] != viewer:
         r["options"] = len(req["options"])
     return r
+
+
+def catalogue(state):
+    """The card definitions of a game (public, static)."""
+    return [c.to_json() for c in state.cards.values()]

@@ -1,0 +1,221 @@
+"""The durable game record: an append-only event log in SQLite (WAL).
+
+Every input the hub accepts is written (and committed) *before* it is applied,
+so killing the hub at any moment loses nothing: on restart the engine replays
+the log and arrives at the same state. Records are never updated or deleted
+(triggers refuse it); a game's status is derived from its records.
+
+Record kinds: ``start`` (mode, decks, seed: all the engine needs to rebuild the
+initial state), ``input`` (seat, decision kind, value), ``judge`` (the judge log:
+ready stamps, hash commitments, reveals, deadlines), ``result`` (public events
+after an input), ``finish`` (winner), ``note`` (anything else worth keeping).
+
+Hidden information: a ready ``input`` holds the locked card, because a restart
+must restore the lock. It is marked ``hidden`` and only the hub reads it;
+``public_records`` leaves hidden bodies out until the reveal record exists.
+"""
+
+import json
+import os
+import sqlite3
+import time
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id          INTEGER PRIMARY KEY,
+    created_ms  INTEGER NOT NULL,      -- wall clock, for people
+    mode        TEXT NOT NULL,         -- referee | tracker
+    table_name  TEXT NOT NULL DEFAULT 'table-1'
+);
+CREATE TABLE IF NOT EXISTS records (
+    game_id     INTEGER NOT NULL REFERENCES games(id),
+    seq         INTEGER NOT NULL,
+    kind        TEXT NOT NULL,
+    wall_ms     INTEGER NOT NULL,
+    mono_ms     INTEGER,               -- monotonic stamp (the 10-s rule), when relevant
+    seat        TEXT,
+    hidden      INTEGER NOT NULL DEFAULT 0,
+    body        TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TRIGGER IF NOT EXISTS records_no_update BEFORE UPDATE ON records
+    BEGIN SELECT RAISE(ABORT, 'the game record is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS records_no_delete BEFORE DELETE ON records
+    BEGIN SELECT RAISE(ABORT, 'the game record is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS games_no_update BEFORE UPDATE ON games
+    BEGIN SELECT RAISE(ABORT, 'the game record is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS games_no_delete BEFORE DELETE ON games
+    BEGIN SELECT RAISE(ABORT, 'the game record is append-only'); END;
+"""
+
+
+class StoreError(Exception):
+    pass
+
+
+class Record:
+    __slots__ = ("game_id", "seq", "kind", "wall_ms", "mono_ms", "seat", "hidden", "body")
+
+    def __init__(self, row):
+        (self.game_id, self.seq, self.kind, self.wall_ms, self.mono_ms, self.seat, hidden, body) = row
+        self.hidden = bool(hidden)
+        self.body = json.loads(body)
+
+    def to_json(self):
+        return {"seq": self.seq, "kind": self.kind, "wall_ms": self.wall_ms, "mono_ms": self.mono_ms,
+                "seat": self.seat, "hidden": self.hidden, "body": self.body}
+
+
+class Store:
+    """One SQLite file holding every game of a table (or of several tables).
+
+    ``durable=True`` uses ``synchronous=FULL`` (survives power loss on the Pi's SD
+    card); the default ``NORMAL`` in WAL mode survives any process crash, which is
+    what ``kill -9`` tests, at a fraction of the cost.
+    """
+
+    def __init__(self, path, durable=False):
+        self.path = path
+        if path != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=%s" % ("FULL" if durable else "NORMAL"))
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(SCHEMA)
+
+    def close(self):
+        self.db.close()
+
+    # ------------------------------------------------------------ writing
+    def new_game(self, mode, start_body, table_name="table-1"):
+        """Create a game with its ``start`` record in one transaction. Returns its id."""
+        if mode not in ("referee", "tracker"):
+            raise StoreError("mode must be referee or tracker, not %r" % (mode,))
+        now = int(time.time() * 1000)
+        with _tx(self.db):
+            cur = self.db.execute("INSERT INTO games (created_ms, mode, table_name) VALUES (?, ?, ?)",
+                                  (now, mode, table_name))
+            gid = cur.lastrowid
+            self._insert(gid, 0, "start", None, None, False, start_body, now)
+        return gid
+
+    def append(self, game_id, kind, body, seat=None, mono_ms=None, hidden=False):
+        """Append one record; returns its sequence number. Committed when this returns."""
+        with _tx(self.db):
+            row = self.db.execute("SELECT COALESCE(MAX(seq), -1) FROM records WHERE game_id = ?", (game_id,)).fetchone()
+            if row[0] < 0:
+                raise StoreError("no game %r" % (game_id,))
+            seq = row[0] + 1
+            self._insert(game_id, seq, kind, seat, mono_ms, hidden, body, int(time.time() * 1000))
+        return seq
+
+    def append_many(self, game_id, items):
+        """Append several records in one transaction: items of (kind, body, seat, mono_ms, hidden)."""
+        with _tx(self.db):
+            row = self.db.execute("SELECT COALESCE(MAX(seq), -1) FROM records WHERE game_id = ?", (game_id,)).fetchone()
+            if row[0] < 0:
+                raise StoreError("no game %r" % (game_id,))
+            seq = row[0]
+            now = int(time.time() * 1000)
+            for kind, body, seat, mono_ms, hidden in items:
+                seq += 1
+                self._insert(game_id, seq, kind, seat, mono_ms, hidden, body, now)
+        return seq
+
+    def _insert(self, gid, seq, kind, seat, mono_ms, hidden, body, now):
+        self.db.execute(
+            "INSERT INTO records (game_id, seq, kind, wall_ms, mono_ms, seat, hidden, body) VALUES (?,?,?,?,?,?,?,?)",
+            (gid, seq, kind, now, mono_ms, seat, 1 if hidden else 0, json.dumps(body, ensure_ascii=False, sort_keys=True)))
+
+    # ------------------------------------------------------------ reading
+    def records(self, game_id, kinds=None):
+        q = "SELECT game_id, seq, kind, wall_ms, mono_ms, seat, hidden, body FROM records WHERE game_id = ?"
+        args = [game_id]
+        if kinds:
+            q += " AND kind IN (%s)" % ",".join("?" * len(kinds))
+            args += list(kinds)
+        q += " ORDER BY seq"
+        return [Record(r) for r in self.db.execute(q, args)]
+
+    def game(self, game_id):
+        row = self.db.execute("SELECT id, created_ms, mode, table_name FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        return self._summary(row)
+
+    def _summary(self, row):
+        gid, created, mode, table = row
+        fin = self.db.execute("SELECT body FROM records WHERE game_id = ? AND kind = 'finish' ORDER BY seq DESC LIMIT 1",
+                              (gid,)).fetchone()
+        count = self.db.execute("SELECT COUNT(*), MAX(wall_ms) FROM records WHERE game_id = ?", (gid,)).fetchone()
+        start = self.db.execute("SELECT body FROM records WHERE game_id = ? AND seq = 0", (gid,)).fetchone()
+        finish = json.loads(fin[0]) if fin else None
+        return {"id": gid, "created_ms": created, "mode": mode, "table": table,
+                "status": "finished" if finish else "in_progress",
+                "winner": finish.get("winner") if finish else None,
+                "records": count[0], "last_ms": count[1],
+                "start": json.loads(start[0]) if start else None}
+
+    def games(self, limit=10, table_name=None):
+        """The most recent games, newest first (the calculator keeps the last 10)."""
+        q = "SELECT id, created_ms, mode, table_name FROM games"
+        args = []
+        if table_name:
+            q += " WHERE table_name = ?"
+            args.append(table_name)
+        q += " ORDER BY id DESC LIMIT ?"
+        args.append(limit)
+        return [self._summary(r) for r in self.db.execute(q, args)]
+
+    def latest_unfinished(self, table_name="table-1"):
+        for g in self.games(limit=50, table_name=table_name):
+            if g["status"] == "in_progress":
+                return g
+        return None
+
+    def public_records(self, game_id):
+        """The log as a spectator may read it: a hidden record's body is left out until
+        its reveal (a ``judge`` record with ``event: reveal`` naming its seq)."""
+        recs = self.records(game_id)
+        revealed = set()
+        for r in recs:
+            if r.kind == "judge" and r.body.get("event") == "reveal":
+                revealed.update(r.body.get("reveals", []))
+        out = []
+        for r in recs:
+            d = r.to_json()
+            if r.kind == "start":
+                d["body"] = public_start(r.body)
+            elif r.hidden and r.seq not in revealed:
+                d["body"] = {"hidden": True, "kind": r.body.get("kind")}
+            out.append(d)
+        return out
+
+
+class _tx:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on error (autocommit connection)."""
+
+    def __init__(self, db):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.db.execute("COMMIT")
+        else:
+            self.db.execute("ROLLBACK")
+        return False
+
+
+def public_start(body):
+    """The public part of a start record: no deck lists (the side deck is face down)."""
+    out = {k: body[k] for k in ("format", "meta", "priority") if k in body}
+    decks = body.get("decks") or {}
+    out["characters"] = {seat: (d.get("character") or {}).get("name") for seat, d in decks.items()}
+    out["ultimates"] = {seat: d.get("ultimate") for seat, d in decks.items()}
+    if "tracker" in body:
+        out["tracker"] = body["tracker"]
+    return out
