@@ -42,14 +42,16 @@ The processing unit (guide 3.4, 5.1.2 "같은 처리 단위")
     The outcome is checked after every entry that changes health, on the values
     at that moment: one seat at 0 or less while the other is at 1 or more ->
     that seat loses (guide 3.4); both at 0 or less -> sudden death (guide 5.1.2;
-    in sudden death: an immediate draw, step 10).  A health win is shown at
+    in sudden death: an immediate draw, step 10).  A health result is shown at
     once but stays *open* while its unit is open: a further result entry inside
-    the window is still accepted (any other action is refused while a winner is
-    set) and the outcome is checked again, so "1P -600" then, 0.4 s later,
-    "2P -600" on both the last health starts sudden death instead of a 2P win,
-    and a +100 correction within the window takes the KO back.  Sudden death
-    starts at once and closes the unit.  After the window the result is final
-    (undo still reverts it).
+    the window is still accepted (every other action except ``undo``,
+    ``new_game`` and ``reset`` is refused while a result is set) and the outcome
+    is checked again.  So if 1P's entry takes 1P to 0 (2P wins) and 0.4 s later
+    2P's entry takes 2P to 0 as well, that is sudden death, not a 2P win; and a
+    +100 correction inside the window takes the KO back.  Sudden death starts
+    at once and closes the unit.  After the window the result is final (undo
+    still reverts it).  A stamp earlier than the previous one (the hub's
+    monotonic clock restarted) is never inside a window.
 
 Undo
     :meth:`TrackerGame.undo` reverts the last undo step.  Presses on the same
@@ -176,6 +178,7 @@ class TrackerGame:
         self._undo = []             # [{"before", "seqs", "text_ko", "text_en"}]
         self._merge = None          # [control, ms] of the last mergeable press
         self._unit_ms = None        # ms of the last result entry while a unit is open
+        self._sd_started = False    # set by _start_sudden_death during one action
         self.game = 0
         self.rng = 0
         self._check_ms(now_ms)

@@ -1,0 +1,174 @@
+"""A table's game in tracker mode (no card data): the hidden bare ready lock and
+countdown on the pods, and the tracker (hub/tracker.py) for health, FP, tokens,
+turn, priority, sudden death and undo. Durable like a referee game: every input
+is committed first and ``resume`` replays the record with its stamps.
+
+The ready flow per turn: both pods may lock a bare ready (nothing to hide but
+the fact of the pick itself is private until both are locked); the first lock
+starts the opponent's 10-second deadline (guide 3.10); when both are locked the
+players reveal their physical cards, resolve the battle themselves and enter
+the results; "next turn" opens the next ready.
+"""
+
+from engine.state import other
+
+from .session import LINK_ALLOWANCE_MS, READY_MS, MonotonicClock, SessionError
+from .tracker import TrackerError, TrackerGame
+
+
+class TrackerSession:
+    mode = "tracker"
+
+    def __init__(self, store, game_id, game, clock=None):
+        self.store = store
+        self.game_id = game_id
+        self.game = game
+        self.clock = clock or MonotonicClock()
+        self.listeners = []
+        self.locked = {}
+        self.deadline = {}
+        self.phase = "ready"        # ready | battle (players resolve and enter results) | over
+
+    @classmethod
+    def new(cls, store, a="generic", b="generic", seed=0, priority=None, clock=None, table="table-1"):
+        clock = clock or MonotonicClock()
+        start = {"format": "lumen-tracker/1", "tracker": {"a": a, "b": b, "seed": seed, "priority": priority}}
+        gid = store.new_game("tracker", start, table)
+        game = TrackerGame(a=a, b=b, priority=priority, seed=seed, now_ms=clock.now_ms())
+        s = cls(store, gid, game, clock)
+        s._notify([])
+        return s
+
+    @classmethod
+    def resume(cls, store, game_id, clock=None):
+        recs = store.records(game_id)
+        t = recs[0].body["tracker"]
+        game = TrackerGame(a=t["a"], b=t["b"], priority=t["priority"], seed=t["seed"], now_ms=recs[0].mono_ms or 0)
+        s = cls(store, game_id, game, clock)
+        for r in recs[1:]:
+            if r.kind == "input":
+                s._apply(r.seat, r.body["kind"], r.body.get("value"), r.mono_ms or 0, replay=True)
+        s.deadline = {}
+        if s.phase == "ready" and len(s.locked) == 1:
+            o = other(next(iter(s.locked)))
+            s.deadline[o] = s.clock.now_ms() + READY_MS   # a hub restart never costs a player time
+        return s
+
+    def subscribe(self, fn):
+        self.listeners.append(fn)
+
+    def _send(self, audience, msg):
+        for fn in self.listeners:
+            fn(audience, msg)
+
+    @property
+    def state_winner(self):
+        return self.game.winner
+
+    def requests(self, seat):
+        if self.phase == "ready" and seat not in self.locked and self.game.winner is None:
+            return [{"player": seat, "kind": "ready", "options": [], "hidden": True}]
+        return []
+
+    def submit(self, seat, kind, value=True, source="pod"):
+        """kind: ``ready`` (bare lock), ``timeout``, or ``action`` with a tracker command."""
+        if kind not in ("ready", "timeout", "action"):
+            raise SessionError("tracker mode takes ready, timeout or action, not %r" % (kind,))
+        if kind != "action" and seat not in ("a", "b"):
+            raise SessionError("seat must be a or b, not %r" % (seat,))
+        self.tick()
+        now = self.clock.now_ms()
+        if kind == "ready" and seat in self.deadline and now > self.deadline[seat] + LINK_ALLOWANCE_MS:
+            raise SessionError("ready too late: the 10-second deadline passed (guide 3.10)")
+        # dry run on a copy so a bad input writes nothing
+        probe = TrackerSession(None, self.game_id, TrackerGame.from_json(self.game.to_json()), self.clock)
+        probe.phase, probe.locked = self.phase, dict(self.locked)
+        probe._apply(seat, kind, value, now, replay=True)
+        self.store.append(self.game_id, "input", {"kind": kind, "value": value, "source": source},
+                          seat=seat, mono_ms=now)
+        return self._apply(seat, kind, value, now)
+
+    def _apply(self, seat, kind, value, now, replay=False):
+        entries = []
+        if kind == "ready":
+            if self.phase != "ready" or seat in self.locked:
+                raise SessionError("%s cannot ready now (phase %s)" % (seat, self.phase))
+            self.locked[seat] = now
+            self.deadline.pop(seat, None)
+            o = other(seat)
+            if not replay:
+                self._send("public", {"t": "ready_locked", "seat": seat})
+            if o not in self.locked:
+                self.deadline[o] = now + READY_MS
+                if not replay:
+                    self.store.append(self.game_id, "judge", {"event": "ready", "seat": seat, "mono_ms": now,
+                                                              "deadline_start": o, "deadline_ms": now + READY_MS})
+                    self._send(o, {"t": "opponent_ready", "deadline_ms": now + READY_MS, "ms_left": READY_MS})
+            else:
+                self._reveal(replay)
+        elif kind == "timeout":
+            if self.phase != "ready" or seat in self.locked:
+                raise SessionError("%s is not waiting to ready" % seat)
+            try:
+                entries = self.game.record_non_response(seat, now_ms=now)
+            except TrackerError as e:
+                raise SessionError(str(e)) from None
+            self.locked[seat] = now
+            self._reveal(replay)
+        else:
+            if not isinstance(value, dict):
+                raise SessionError("an action is a tracker command mapping, e.g. {action: adjust_health, seat: a, delta: -300}")
+            try:
+                entries = self.game.perform(value, now)
+            except TrackerError as e:
+                raise SessionError(str(e)) from None
+            if value.get("action") in ("next_turn", "new_game", "reset"):
+                self.phase = "ready"
+                self.locked = {}
+                self.deadline = {}
+        if self.game.winner is not None:
+            self.phase = "over"
+            if not replay:
+                self.store.append(self.game_id, "finish", {"winner": self.game.winner, "turn": self.game.turn})
+        if not replay:
+            self._notify(entries)
+        return entries
+
+    def _reveal(self, replay):
+        self.phase = "battle"
+        self.deadline = {}
+        if not replay:
+            self.store.append(self.game_id, "judge", {"event": "reveal", "locked": dict(self.locked)})
+
+    def tick(self):
+        now = self.clock.now_ms()
+        for seat, deadline in sorted(self.deadline.items()):
+            if now > deadline + LINK_ALLOWANCE_MS and self.phase == "ready" and seat not in self.locked:
+                self.store.append(self.game_id, "judge", {"event": "deadline_expired", "seat": seat,
+                                                          "deadline_ms": deadline, "now_ms": now}, seat=seat, mono_ms=now)
+                self.submit(seat, "timeout", True, source="hub")
+
+    def pod_expired(self, seat):
+        self.tick()
+
+    def _notify(self, entries):
+        self._send("public", {"t": "state", "view": self.public_view(), "entries": entries})
+        for seat in ("a", "b"):
+            self._send(seat, {"t": "you", "view": self.view_for(seat), "requests": self.requests(seat)})
+
+    def ready_status(self):
+        now = self.clock.now_ms()
+        return {s: {"locked": s in self.locked, "deadline_ms": self.deadline.get(s),
+                    "ms_left": max(0, self.deadline[s] - now) if s in self.deadline else None} for s in ("a", "b")}
+
+    def public_view(self):
+        v = self.game.view()
+        v.update(mode="tracker", phase=self.phase, ready=self.ready_status(), game_id=self.game_id,
+                 log=self.game.log[-10:])
+        return v
+
+    def view_for(self, seat):
+        return self.public_view()
+
+    def judge_log(self):
+        return [r.to_json() for r in self.store.records(self.game_id, kinds=("judge",))]
