@@ -2,7 +2,11 @@
 
 import argparse
 import json
+import os
 import sys
+import time
+
+DEFAULT_DB = os.environ.get("LUMEN_DB", os.path.join(os.path.expanduser("~"), ".local", "share", "lumen", "games.sqlite3"))
 
 
 def _scenario(args):
@@ -41,6 +45,57 @@ def _demo(args):
     return run_text_demo(seed=args.seed, lang=args.lang, games=args.games, quiet=args.quiet)
 
 
+def _open_store(path):
+    from hub.store import Store
+    return Store(path)
+
+
+def _games(args):
+    store = _open_store(args.db)
+    from hub.store import public_start
+    rows = store.games(args.limit)
+    if not rows:
+        print("기록된 게임이 없습니다 / no games recorded in %s" % args.db)
+    for g in rows:
+        chars = public_start(g["start"] or {}).get("characters") or {}
+        print("#%d  %s  %-8s  %-11s  %s  winner=%s  records=%d" % (
+            g["id"], time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created_ms"] / 1000)), g["mode"],
+            g["status"], " vs ".join(str(chars.get(s) or (g["start"] or {}).get("tracker", {}).get(s) or "?") for s in "ab"),
+            g["winner"], g["records"]))
+    return 0
+
+
+def _export(args):
+    from hub.table import Table
+    table = Table(_open_store(args.db))
+    try:
+        data = table.export(args.game)
+    except Exception as e:
+        print("export failed: %s" % e, file=sys.stderr)
+        return 1
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    if args.out and args.out != "-":
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+        print("wrote %s (%s)" % (args.out, "complete" if data["complete"] else "public part only: unfinished"))
+    else:
+        print(text)
+    return 0
+
+
+def _replay(args):
+    from hub.table import load_export, replay_export
+    try:
+        data = load_export(args.file)
+    except (OSError, ValueError) as e:
+        print("%s: cannot read a match export: %s" % (args.file, e), file=sys.stderr)
+        return 1
+    out = (lambda s: None) if args.quiet else print
+    ok, message = replay_export(data, out=out, lang=args.lang)
+    print(("OK " if ok else "MISMATCH ") + message)
+    return 0 if ok else 1
+
+
 def _pod_flash(args):
     try:
         from hub.podflash import main as flash_main
@@ -72,6 +127,23 @@ def build_parser():
     dp.add_argument("--bots", action="store_true", help="bots play both seats (the default for now)")
     dp.add_argument("--quiet", action="store_true", help="print only each game's result")
     dp.set_defaults(func=_demo)
+
+    gp = sub.add_parser("games", help="recent games in a game record")
+    gp.add_argument("--db", default=DEFAULT_DB)
+    gp.add_argument("--limit", type=int, default=10)
+    gp.set_defaults(func=_games)
+
+    ep = sub.add_parser("export", help="export a match as JSON")
+    ep.add_argument("game", type=int)
+    ep.add_argument("--db", default=DEFAULT_DB)
+    ep.add_argument("-o", "--out", default="-")
+    ep.set_defaults(func=_export)
+
+    rp = sub.add_parser("replay", help="replay an exported match through the engine and check its result")
+    rp.add_argument("file")
+    rp.add_argument("--lang", choices=("ko", "en"), default="ko")
+    rp.add_argument("--quiet", action="store_true")
+    rp.set_defaults(func=_replay)
 
     pp = sub.add_parser("pod", help="pod tools")
     psub = pp.add_subparsers(dest="pod_command", required=True)
