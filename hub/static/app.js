@@ -1,0 +1,651 @@
+// The table display: live over a WebSocket (polling /api/state while it is down),
+// Korean by default with an English switch, tracker and tournament controls for the admin.
+// Vanilla JS, no build step, no downloads.
+"use strict";
+(function () {
+  const $ = (sel, root) => (root || document).querySelector(sel);
+  const $$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
+  const LANG_KEY = "lumen.lang", TOKEN_KEY = "lumen.token";
+  const HP_BUTTONS = [[-300, -400, -500, -600], [100, 200, -100, -200]];   // the phone calculator's rows
+
+  let lang = localStorage.getItem(LANG_KEY) === "en" ? "en" : "ko";
+  let token = localStorage.getItem(TOKEN_KEY) || "";
+  let admin = false;
+  let S = null;            // the last display state from the hub
+  let stamp = 0;           // performance.now() when S.timer / S.ready were current
+  let roster = [], decks = [];
+  const seatKey = { a: null, b: null };
+  let adminKey = null, ctlKey = null, gamesFor = null;
+  const discardSel = new Set();
+  let ws = null, wsOk = false, retry = 500, pollTimer = null;
+
+  // ------------------------------------------------------------ helpers
+  function t(key, vars) {
+    let s = I18N[lang][key];
+    if (s === undefined) s = I18N.ko[key];
+    if (s === undefined) s = key;
+    if (vars) for (const k in vars) s = s.split("{" + k + "}").join(vars[k]);
+    return s;
+  }
+  function esc(s) {
+    return String(s === undefined || s === null ? "" : s).replace(/[&<>"']/g,
+      (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  }
+  const nm = (o) => (lang === "en" ? (o.name_en || o.name) : o.name);
+  const seatLabel = (s) => (s === "a" ? "1P" : s === "b" ? "2P" : String(s));
+  const signed = (n) => (n > 0 ? "+" + n : String(n));
+  const tx = (text) => (text ? (text[lang] || text.ko || "") : "");
+  function withRule(text) {
+    // "…. [가이드 3.6.2.2]" -> the reason and a rule badge
+    const m = /^(.*?)\s*\[([^\]]+)\]\s*$/.exec(text || "");
+    if (!m) return esc(text);
+    return esc(m[1]) + ' <span class="rule">' + esc(m[2]) + "</span>";
+  }
+  function newId() {
+    const b = new Uint8Array(12);
+    crypto.getRandomValues(b);
+    return "w" + Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  }
+  let toastTimer = null;
+  function toast(msg, err) {
+    const el = $("#toast");
+    el.textContent = msg;
+    el.className = "toast" + (err ? " err" : "");
+    el.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { el.hidden = true; }, err ? 5000 : 1800);
+  }
+
+  // ------------------------------------------------------------ live connection
+  function setConn() {
+    const c = $("#conn");
+    c.dataset.ok = wsOk ? "1" : "0";
+    c.title = wsOk ? t("connected") : t("disconnected");
+  }
+  function connect() {
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+    try { ws = new WebSocket(url); } catch (e) { reconnectLater(); return; }
+    ws.onopen = () => { wsOk = true; retry = 500; setConn(); stopPolling(); };
+    ws.onmessage = (ev) => {
+      let m;
+      try { m = JSON.parse(ev.data); } catch (e) { return; }
+      if (m.t === "state") applyState(m);
+      else if (m.t === "clock") applyClock(m);
+    };
+    ws.onclose = () => { const was = wsOk; wsOk = false; setConn(); startPolling(); if (was || true) reconnectLater(); };
+    ws.onerror = () => { try { ws.close(); } catch (e) { /* closed */ } };
+  }
+  function reconnectLater() { setTimeout(connect, retry); retry = Math.min(retry * 2, 5000); }
+  function startPolling() {
+    if (pollTimer) return;
+    pollTimer = setInterval(async () => {
+      try {
+        const r = await fetch("/api/state", { cache: "no-store" });
+        if (r.ok) applyState((await r.json()).display);
+      } catch (e) { /* the hub is away */ }
+    }, 1000);
+  }
+  function stopPolling() { clearInterval(pollTimer); pollTimer = null; }
+  setInterval(() => { if (wsOk && ws) try { ws.send("ping"); } catch (e) { /* reconnects */ } }, 20000);
+
+  function applyState(m) {
+    const newGame = !S || S.game_id !== m.game_id;
+    S = m;
+    stamp = performance.now();
+    if (newGame) discardSel.clear();
+    render();
+  }
+  function applyClock(m) {
+    if (!S) return;
+    S.timer = m.timer;
+    S.ready = m.ready;
+    stamp = performance.now();
+    renderClock();
+    renderReady();
+  }
+
+  // ------------------------------------------------------------ control requests (admin)
+  async function control(path, body) {
+    const payload = JSON.stringify(Object.assign({ action_id: newId() }, body || {}));
+    const opts = { method: "POST", headers: { "Content-Type": "application/json", "Authorization": "Bearer " + token }, body: payload };
+    let res = null;
+    for (let attempt = 0; attempt < 2 && !res; attempt++) {
+      try { res = await fetch(path, opts); } catch (e) { res = null; }
+    }
+    if (!res) { toast(t("err_network"), true); return null; }
+    let j = {};
+    try { j = await res.json(); } catch (e) { /* empty */ }
+    if (res.status === 409 && j.error === "replayed") return { ok: true };   // our own retry got through before
+    if (!res.ok) {
+      if (res.status === 401 || res.status === 403) setAdmin(false);
+      toast((j.detail || j.error || res.status) + "", true);
+      return null;
+    }
+    if (j.state && !wsOk) applyState(Object.assign({ t: "state" }, j.state));
+    return j;
+  }
+  const tracker = (command) => control("/api/control/tracker", { command: command });
+  const timerAct = (action, extra) => control("/api/control/timer", Object.assign({ action: action }, extra || {}));
+
+  async function checkToken(tok) {
+    try {
+      const r = await fetch("/api/admin/check", { headers: { "Authorization": "Bearer " + tok } });
+      return r.ok;
+    } catch (e) { return false; }
+  }
+  function setAdmin(on) {
+    admin = on;
+    if (!on) { token = ""; localStorage.removeItem(TOKEN_KEY); }
+    adminKey = null; seatKey.a = seatKey.b = null; ctlKey = null; gamesFor = null;
+    render();
+  }
+
+  // ------------------------------------------------------------ rendering
+  function render() {
+    document.documentElement.lang = lang;
+    document.title = t("brand");
+    $$("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+    $("#lang-btn").textContent = lang === "ko" ? "EN" : "한국어";
+    $("#admin-btn").textContent = admin ? t("admin_on") : t("admin");
+    $("#admin-btn").classList.toggle("on", admin);
+    setConn();
+    if (!S) return;
+    $("#table-name").textContent = S.table || "";
+    renderTop();
+    renderBanner();
+    renderSeat("a");
+    renderSeat("b");
+    renderTableControls();
+    renderBattle();
+    renderLog();
+    renderAdmin();
+    renderClock();
+    renderReady();
+  }
+
+  function renderTop() {
+    $("#turn").textContent = S.seats ? t("turn", { n: S.turn }) : "";
+    const ph = S.phase ? (S.mode === "tracker" ? t("tphase_" + S.phase) : t("phase_" + S.phase)) : "";
+    $("#phase").textContent = ph;
+    $("#mode").textContent = S.mode ? t("mode_" + S.mode) : "";
+  }
+
+  function winnerText() {
+    if (S.winner === "draw") return t("draw");
+    return t("winner", { seat: seatLabel(S.winner) });
+  }
+  function renderBanner() {
+    const b = $("#banner");
+    let text = "", kind = "";
+    if (!S.seats) { text = t("no_game") + (admin ? " · " + t("no_game_admin") : ""); kind = "none"; }
+    else if (S.winner) {
+      text = winnerText();
+      if (S.end_reason) text += " (" + t("end_" + S.end_reason) + ")";
+      else {
+        const w = (S.log || []).slice().reverse().find((l) => l.e === "win" || l.e === "draw");
+        if (w) text += " — " + tx(w.text).replace(/\s*\[[^\]]+\]\s*$/, "");
+      }
+      kind = S.winner === "draw" ? "draw" : "winner-" + S.winner;
+    } else if (S.sudden_death) { text = t("sudden_death", { n: S.sd_turn || 1 }); kind = "sudden"; }
+    b.hidden = !text;
+    b.textContent = text;
+    b.dataset.kind = kind;
+  }
+
+  function cardChip(id) {
+    if (id === "?") return '<span class="card hidden-card" title="' + esc(t("hidden_card")) + '">?</span>';
+    const c = (S.cards || {})[id];
+    if (!c) return '<span class="card">' + esc(id) + "</span>";
+    let sub = t("kind_" + c.kind);
+    if (c.kind === "attack") sub = t("pos_" + c.position) + " · " + t("speed") + " " + c.speed + " · " + c.damage;
+    return '<span class="card k-' + esc(c.kind) + '" data-card="' + esc(id) + '"><b>' + esc(nm(c)) + "</b><small>" + esc(sub) + "</small></span>";
+  }
+  function zone(title, ids, countOverride) {
+    const n = countOverride !== undefined ? countOverride : ids.length;
+    return '<div class="zone"><h3>' + esc(title) + " <small>" + esc(t("cards_n", { n: n })) + '</small></h3><div class="chips">' +
+      (ids.length ? ids.map(cardChip).join("") : '<span class="muted">—</span>') + "</div></div>";
+  }
+
+  function structureKey(s, p) {
+    return [S.mode, S.game_id, p.character, admin, lang,
+      (p.tokens || []).map ? (p.tokens || []).map((x) => x.name).join("|") : "",
+      (p.stances || []).map((x) => x.name).join("|"), p.trait ? p.trait.kind : "", roster.length].join("/");
+  }
+
+  function buildSeat(s, p) {
+    const el = $("#seat-" + s);
+    let h = '<div class="seat-head"><span class="badge">' + seatLabel(s) + '</span><span class="char" data-f="name"></span>' +
+      '<span class="prio" data-f="prio" hidden>' + esc(t("priority")) + "</span></div>" +
+      '<div class="big-row"><div class="hp-box"><div class="cap">' + esc(t("health")) + '</div><div class="hp">' +
+      '<span class="hp-value" id="hp-' + s + '"></span><span class="hp-max" data-f="hpmax"></span></div></div>' +
+      '<div class="fp-box"><div class="cap">FP</div><div class="fp-value" id="fp-' + s + '"' +
+      (admin && S.mode === "tracker" ? ' data-cmd=\'{"action":"reset_fp","seat":"' + s + '"}\'' : "") + "></div></div></div>" +
+      '<div class="hpbar" data-f="bar"><div class="fill"></div></div>' +
+      '<div class="meta" data-f="meta"></div>' +
+      '<div class="ready-box" id="ready-' + s + '" data-state="off"><span class="ready-state"></span>' +
+      '<span class="countdown" id="countdown-' + s + '"></span><span class="cdbar" hidden><i></i></span></div>';
+    if (S.mode === "tracker") {
+      h += '<div class="tokens" data-f="tokens">';
+      (p.tokens || []).forEach((tk) => {
+        h += '<span class="token">' + (admin ? '<button class="minus" data-cmd=\'' + esc(JSON.stringify({ action: "token", seat: s, name: tk.name, delta: -1 })) + "'>−</button>" : "") +
+          "<span>" + esc(lang === "en" ? tk.name_en : tk.name) + '</span> <b data-token="' + esc(tk.name) + '"></b>' +
+          (admin ? '<button class="plus" data-cmd=\'' + esc(JSON.stringify({ action: "token", seat: s, name: tk.name, delta: 1 })) + "'>+</button>" : "") + "</span>";
+      });
+      h += '</div><div class="extra" data-f="extra"></div>';
+      if (admin) h += trackerControls(s, p);
+    } else {
+      h += '<div class="extra zones" data-f="extra"></div>';
+    }
+    el.innerHTML = h;
+  }
+
+  function trackerControls(s, p) {
+    const cmd = (o) => esc(JSON.stringify(o));
+    let h = '<div class="ctl">';
+    HP_BUTTONS.forEach((row) => {
+      h += '<div class="btnrow">' + row.map((d) => '<button class="' + (d < 0 ? "minus" : "plus") + '" data-cmd=\'' +
+        cmd({ action: "adjust_health", seat: s, delta: d }) + "'>" + signed(d) + "</button>").join("") + "</div>";
+    });
+    h += '<div class="btnrow"><button class="minus" data-cmd=\'' + cmd({ action: "adjust_fp", seat: s, delta: -1 }) + "'>FP −1</button>" +
+      '<button class="word" data-cmd=\'' + cmd({ action: "reset_fp", seat: s }) + "'>" + esc(t("fp_zero")) + "</button>" +
+      '<button class="plus" data-cmd=\'' + cmd({ action: "adjust_fp", seat: s, delta: 1 }) + "'>FP +1</button></div>";
+    h += '<div class="btnrow"><button class="word" data-hand="-1" data-seat="' + s + '">' + esc(t("hand_minus")) + "</button>" +
+      '<button class="word" data-hand="1" data-seat="' + s + '">' + esc(t("hand_plus")) + "</button>" +
+      '<button class="word" data-cmd=\'' + cmd({ action: "set_hand_count", seat: s, count: null }) + "'>" + esc(t("hand_clear")) + "</button></div>";
+    if ((p.stances || []).length) {
+      h += '<div class="btnrow">' + p.stances.map((st) => '<button class="word" data-cmd=\'' +
+        cmd({ action: "set_stance", seat: s, stance: st.name }) + "'>" + esc(lang === "en" ? st.name_en : st.name) + "</button>").join("") +
+        '<button class="word" data-cmd=\'' + cmd({ action: "set_stance", seat: s, stance: null }) + "'>" + esc(t("stance_clear")) + "</button></div>";
+    }
+    if (p.trait && p.trait.kind === "toggle") {
+      h += '<div class="btnrow"><button class="word" data-trait="' + s + '">' + esc(t("trait_toggle")) + "</button></div>";
+    }
+    h += '<div class="btnrow"><button class="word" data-ready="' + s + '">' + esc(t("ready_btn")) + "</button>" +
+      '<button class="word" data-cmd=\'' + cmd({ action: "record_non_response", seat: s }) + "'>" + esc(t("non_response_btn")) + "</button></div>";
+    h += '<label class="btnrow">' + esc(t("character")) + ' <select data-char="' + s + '">' + roster.map((c) => {
+      const tokens = (c.tokens || []).map((x) => (lang === "en" ? x.name_en : x.name) + " " + x.start + "/" + (x.max === null ? "∞" : x.max)).join(", ");
+      return '<option value="' + esc(c.id) + '"' + (c.id === p.character ? " selected" : "") + ">" + esc(nm(c)) + " · " + c.start_health +
+        " · " + c.hand_limits.join("/") + (tokens ? " · " + esc(tokens) : "") + "</option>";
+    }).join("") + "</select></label>";
+    h += "</div>";
+    return h;
+  }
+
+  function renderSeat(s) {
+    const el = $("#seat-" + s);
+    if (!S.seats) { el.innerHTML = '<div class="seat-head"><span class="badge">' + seatLabel(s) + "</span></div>"; seatKey[s] = null; return; }
+    const p = S.seats[s];
+    const key = structureKey(s, p);
+    if (seatKey[s] !== key) { buildSeat(s, p); seatKey[s] = key; }
+    el.classList.toggle("has-priority", S.priority === s);
+    $('[data-f="name"]', el).textContent = nm(p);
+    $('[data-f="prio"]', el).hidden = S.priority !== s;
+    const hp = $("#hp-" + s);
+    hp.textContent = p.health;
+    hp.classList.toggle("out", p.health <= 0);
+    hp.classList.toggle("low", p.health > 0 && p.health <= 1000);
+    $('[data-f="hpmax"]', el).textContent = "/" + p.start_health;
+    const fp = $("#fp-" + s);
+    fp.textContent = signed(p.fp);
+    fp.classList.toggle("pos", p.fp > 0);
+    fp.classList.toggle("neg", p.fp < 0);
+    fp.classList.toggle("tap", admin && S.mode === "tracker");
+    // the health bar with the hand-limit band edges
+    const bar = $('[data-f="bar"]', el);
+    const max = Math.max(p.start_health, p.health, 1);
+    $(".fill", bar).style.width = Math.max(0, Math.min(100, (100 * p.health) / max)) + "%";
+    $$(".tick", bar).forEach((x) => x.remove());
+    (p.bands || []).slice(1).forEach((edge) => {
+      const i = document.createElement("i");
+      i.className = "tick";
+      i.style.left = (100 * edge) / max + "%";
+      bar.appendChild(i);
+    });
+    // hand limit of the current band, hand size, non-responses
+    const handN = S.mode === "tracker" ? p.hand_count : p.hand_count;
+    let meta = "<span>" + esc(t("hand_limit", { n: "" })) + "<b>" + p.hand_limit + "</b></span>";
+    meta += "<span>" + (handN === null || handN === undefined ? esc(t("hand_unknown")) : esc(t("hand_count", { n: handN }))) + "</span>";
+    if (p.over_limit || (typeof handN === "number" && S.mode === "referee" && handN > p.hand_limit)) meta += '<span class="warn">' + esc(t("over_limit")) + "</span>";
+    if (p.non_responses) meta += '<span class="warn">' + esc(t("non_resp", { n: p.non_responses })) + "</span>";
+    if (S.mode === "tracker" && p.trait_on) meta += '<span class="flag">' + esc(t("trait_on")) + "</span>";
+    $('[data-f="meta"]', el).innerHTML = meta;
+    const extra = $('[data-f="extra"]', el);
+    if (S.mode === "tracker") {
+      (p.tokens || []).forEach((tk) => {
+        const v = $('[data-token="' + CSS.escape(tk.name) + '"]', el);
+        if (v) v.textContent = tk.value + "/" + (tk.max === null ? "∞" : tk.max);
+      });
+      let x = "";
+      if (p.stance) x += "<div>" + esc(t("stance")) + ": <b>" + esc(p.stance) + "</b>" + ((p.active_stances || []).length > 1 ? " (" + esc(p.active_stances.join("·")) + ")" : "") + "</div>";
+      if (p.trait) {
+        const tn = lang === "en" ? p.trait.name_en : p.trait.name;
+        const generic = tn === "특성" || tn === "trait";
+        x += '<div class="trait-note">' + esc(t("trait")) + (generic ? "" : " " + esc(tn)) + ": " + esc(lang === "en" ? p.trait.note_en : p.trait.note_ko) + "</div>";
+      }
+      extra.innerHTML = x;
+      const sel = $('select[data-char="' + s + '"]', el);
+      if (sel) { sel.disabled = S.turn !== 1 || S.sudden_death; sel.title = t("character_hint"); if (document.activeElement !== sel) sel.value = p.character; }
+    } else {
+      const z = p;
+      let x = zone(t("zone_hand"), z.hand, z.hand_count);
+      x += zone(t("zone_battle"), z.battle_zone);
+      x += zone(t("zone_list"), z.list, z.list_count);
+      if (z.lumen_zone.length) x += zone(t("zone_lumen"), z.lumen_zone);
+      if (z.break_zone.length) x += zone(t("zone_break"), z.break_zone);
+      x += '<div class="zone-inline"><span>' + esc(t("zone_ultimate")) + ": " + (z.ultimate ? cardChip(z.ultimate) : "—") + "</span><span>" +
+        esc(t("zone_side")) + ": <b>" + esc(t("cards_n", { n: z.side_deck })) + "</b></span>" +
+        (z.lumen_zone.length ? "" : "<span>" + esc(t("zone_lumen")) + ": —</span>") +
+        (z.break_zone.length ? "" : "<span>" + esc(t("zone_break")) + ": —</span>") + "</div>";
+      if (z.trait) x += '<div class="trait-note">' + esc(t("trait")) + " " + esc(nm(z.trait)) + ": " + esc(tx(z.trait.text)) + "</div>";
+      extra.innerHTML = x;
+      if (S.pending && S.pending.some((r) => r.kind === "discard" && r.player === s) && admin) {
+        $$(".card[data-card]", extra.querySelector(".zone")).forEach((c) => {
+          c.dataset.discard = s;
+          c.classList.toggle("selected", discardSel.has(c.dataset.card));
+        });
+      }
+    }
+  }
+
+  // who is ready (never what) and the 10-second countdown, interpolated between messages
+  function renderReady() {
+    if (!S || !S.seats) return;
+    const elapsed = performance.now() - stamp;
+    ["a", "b"].forEach((s) => {
+      const box = $("#ready-" + s);
+      if (!box) return;
+      const r = (S.ready || {})[s] || {};
+      const inReady = S.phase === "ready" && !S.winner;
+      const asked = S.mode === "tracker" ? inReady : (S.pending || []).some((q) => q.player === s && q.kind === "ready");
+      let state = "off";
+      if (r.locked && inReady) state = "locked";
+      else if (asked) state = "waiting";
+      box.dataset.state = state;
+      $(".ready-state", box).textContent = state === "locked" ? t("ready_locked") : state === "waiting" ? (S.mode === "tracker" ? t("ready_waiting") : t("ready_choosing")) : "";
+      const cd = $("#countdown-" + s);
+      const bar = $(".cdbar", box);
+      if (state === "waiting" && typeof r.ms_left === "number") {
+        const left = Math.max(0, r.ms_left - elapsed);
+        cd.textContent = (left / 1000).toFixed(1);
+        cd.classList.toggle("urgent", left <= 3000);
+        bar.hidden = false;
+        $("i", bar).style.width = Math.min(100, left / 100) + "%";
+      } else {
+        cd.textContent = "";
+        bar.hidden = true;
+      }
+    });
+  }
+
+  function renderClock() {
+    if (!S || !S.timer) return;
+    const tm = S.timer;
+    const left = tm.state === "running" ? Math.max(0, tm.ms_left - (performance.now() - stamp)) : tm.ms_left;
+    const secs = Math.ceil(left / 1000);
+    const text = Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0");
+    const clock = $("#clock");
+    let colour = "normal";
+    if (tm.state === "time" || left <= 10000) colour = "red";
+    else if (left <= 60000) colour = "yellow";
+    clock.dataset.colour = colour;
+    clock.dataset.state = tm.state;
+    $("#clock-text").textContent = tm.state === "time" ? "TIME" : text;
+    let note = "";
+    if (tm.state === "paused") note = t("paused");
+    else if (tm.state === "idle") note = t("clock_idle");
+    else if (tm.state === "time") note = tm.finished ? t("time_over") : t("time_called", { n: tm.turns_left === null ? tm.extra_turns : tm.turns_left });
+    if (tm.extended_ms) note += (note ? " · " : "") + "+" + Math.round(tm.extended_ms / 60000) + t("minutes");
+    $("#clock-note").textContent = note;
+  }
+
+  function renderTableControls() {
+    const el = $("#table-controls");
+    const show = admin && S.mode === "tracker" && !!S.seats;
+    el.hidden = !show;
+    if (!show) { ctlKey = null; return; }
+    const key = lang;
+    if (ctlKey !== key) {
+      el.innerHTML = '<button data-cmd=\'{"action":"next_turn"}\'>' + esc(t("next_turn")) + "</button>" +
+        '<button data-cmd=\'{"action":"undo"}\' id="undo-btn">' + esc(t("undo")) + "</button>" +
+        '<button data-sd="1">' + esc(t("sudden_death_btn")) + "</button>" +
+        '<button data-reset="1">' + esc(t("reset")) + "</button>" +
+        '<span class="info" data-f="np"></span>';
+      ctlKey = key;
+    }
+    $("#undo-btn").disabled = !S.can_undo;
+    $('[data-f="np"]', el).textContent = S.next_priority ? t("next_priority", { seat: seatLabel(S.next_priority) }) : "";
+  }
+
+  function optionLabel(o) {
+    if (o === "end" || o === "pass" || o === "skip" || o === "ultimate") return t("opt_" + o);
+    if (Array.isArray(o)) return o.map(optionLabel).join(" + ");
+    const c = (S.cards || {})[o];
+    return c ? nm(c) : String(o);
+  }
+
+  function renderBattle() {
+    const el = $("#battle");
+    if (!S.seats) { el.innerHTML = ""; return; }
+    let h = "";
+    if (S.mode === "tracker") {
+      h = "<h2>" + esc(t("last_battle")) + '</h2><p class="muted">' + esc(t("tracker_battle")) + "</p>";
+    } else {
+      const lb = S.last_battle;
+      h = "<h2>" + esc(lb && lb.turn ? t("last_battle_turn", { n: lb.turn }) : t("last_battle")) + "</h2>";
+      if (!lb) h += '<p class="muted">' + esc(t("no_battle")) + "</p>";
+      else {
+        h += '<div class="battle-row">';
+        ["a", "b"].forEach((s) => {
+          const res = lb.outcome[s];
+          const cls = ["hit", "counter", "guard", "evade"].includes(res) ? "win" : ["guarded", "evaded", "countered", "was_hit"].includes(res) ? "lose" : "";
+          h += '<div class="bside ' + s + '"><div><b>' + seatLabel(s) + "</b> " + (lb.cards && lb.cards[s] ? cardChip(lb.cards[s]) : "") +
+            '</div><div class="outcome ' + cls + '" id="outcome-' + s + '">' + esc(tx(lb.outcome_text[s])) + "</div></div>";
+        });
+        h += "</div>";
+        h += '<div class="reason" id="battle-reason">' + withRule(tx(lb.text)) + "</div>";
+        if (lb.details.length) h += '<ul class="details">' + lb.details.map((d) => "<li>" + withRule(tx(d.text)) + "</li>").join("") + "</ul>";
+      }
+      const pend = (S.pending || []).filter((r) => r.kind !== "ready" || true);
+      if (pend.length && !S.winner) {
+        h += '<div class="pending"><b>' + esc(t("pending")) + ":</b> " + pend.map((r) =>
+          esc(t("pending_item", { seat: seatLabel(r.player), what: t("req_" + r.kind, { n: r.count || "" }) }))).join(", ");
+        if (admin) {
+          pend.filter((r) => !r.hidden && r.options).forEach((r) => {
+            if (r.kind === "discard") {
+              h += '<div><span class="muted">' + esc(t("answer", { seat: seatLabel(r.player) })) + ":</span> " +
+                '<button class="opt" data-discard-go="' + r.player + '" data-count="' + r.count + '">' + esc(t("discard_confirm")) +
+                " (" + discardSel.size + "/" + r.count + ")</button></div>";
+            } else {
+              h += '<div><span class="muted">' + esc(t("answer", { seat: seatLabel(r.player) })) + ":</span> " + r.options.map((o) =>
+                '<button class="opt" data-decision=\'' + esc(JSON.stringify({ seat: r.player, kind: r.kind, value: o })) + "'>" + esc(optionLabel(o)) + "</button>").join("") + "</div>";
+            }
+          });
+        }
+        h += "</div>";
+      }
+    }
+    el.innerHTML = h;
+  }
+
+  function renderLog() {
+    const items = (S.log || []).slice().reverse();
+    const major = new Set(["judgment", "win", "draw", "sudden_death", "result", "turn_start", "next_turn", "new_game", "non_response"]);
+    $("#log").innerHTML = items.map((l) => '<li class="' + (l.seat ? "s-" + l.seat : "") + (major.has(l.e) ? " major" : "") + '">' +
+      withRule(tx(l.text)) + "</li>").join("");
+  }
+
+  // ------------------------------------------------------------ the admin panel
+  function renderAdmin() {
+    const el = $("#admin");
+    el.hidden = !admin;
+    if (!admin) { adminKey = null; return; }
+    const key = lang + "/" + roster.length + "/" + decks.length;
+    if (adminKey !== key) {
+      const prio = '<select id="ng-prio"><option value="">' + esc(t("coin_toss")) + '</option><option value="a">1P</option><option value="b">2P</option></select>';
+      el.innerHTML = "<h2>" + esc(t("admin_title")) + "</h2>" +
+        "<fieldset><legend>" + esc(t("clock_title")) + "</legend>" +
+        '<div class="btnrow"><label><input type="number" id="tm-min" min="1" max="360" value="30"> ' + esc(t("minutes")) + "</label>" +
+        '<label><input type="number" id="tm-xt" min="0" max="10" value="0"> ' + esc(t("extra_turns")) + "</label></div>" +
+        '<div class="btnrow"><button class="word" data-timer="round_start">' + esc(t("round_start")) + "</button>" +
+        '<button class="word" data-timer="pause">' + esc(t("pause")) + '</button><button class="word" data-timer="resume">' + esc(t("resume")) + "</button></div>" +
+        '<div class="btnrow"><label><input type="number" id="tm-ext" min="1" max="30" value="1"> ' + esc(t("minutes")) + "</label>" +
+        '<button class="word" data-timer="extend">' + esc(t("extend")) + '</button><button class="word" data-timer="call_time">' + esc(t("call_time")) + "</button></div>" +
+        '<div class="btnrow"><button class="word" data-timer="turn_ended">' + esc(t("turn_ended")) + "</button></div></fieldset>" +
+        "<fieldset><legend>" + esc(t("new_game")) + "</legend>" +
+        '<div class="btnrow"><label><input type="radio" name="ng-mode" value="tracker" checked> ' + esc(t("tracker")) + "</label>" +
+        '<label><input type="radio" name="ng-mode" value="referee"> ' + esc(t("referee")) + "</label></div>" +
+        '<div class="btnrow"><label>1P <select id="ng-a"></select></label><label>2P <select id="ng-b"></select></label></div>' +
+        '<div class="btnrow"><label>' + esc(t("first_priority")) + " " + prio + '</label><button class="word" id="ng-go">' + esc(t("start")) + "</button></div></fieldset>" +
+        "<fieldset><legend>" + esc(t("recent")) + '</legend><ul class="games" id="games"></ul></fieldset>' +
+        "<fieldset><legend>" + esc(t("token_title")) + "</legend>" +
+        '<input id="new-token" type="text" autocomplete="off" spellcheck="false" placeholder="' + esc(t("new_token")) + '">' +
+        '<div class="btnrow"><button class="word" id="token-go">' + esc(t("change")) + '</button><button class="word" id="logout">' + esc(t("logout")) + "</button></div>" +
+        '<a href="/docs" target="_blank">' + esc(t("api_docs")) + "</a></fieldset>";
+      adminKey = key;
+      gamesFor = null;
+      fillNewGame();
+    }
+    const gkey = S.game_id + "/" + S.winner + "/" + lang;
+    if (gamesFor !== gkey) { gamesFor = gkey; loadGames(); }
+  }
+
+  function fillNewGame() {
+    const mode = ($('input[name="ng-mode"]:checked') || {}).value || "tracker";
+    const opts = mode === "tracker"
+      ? roster.map((c) => '<option value="' + esc(c.id) + '">' + esc(nm(c)) + " (" + c.start_health + ")</option>").join("")
+      : decks.map((d) => '<option value="' + esc(d.id) + '">' + esc(lang === "en" ? d.character_en || d.character : d.character) + " — " + esc(d.name) + "</option>").join("");
+    $("#ng-a").innerHTML = opts;
+    $("#ng-b").innerHTML = opts;
+    if (mode === "referee" && decks.length > 1) $("#ng-b").selectedIndex = 1;
+    if (mode === "tracker") { $("#ng-a").value = "generic"; $("#ng-b").value = "generic"; }
+  }
+
+  async function loadGames() {
+    let games = [];
+    try { const r = await fetch("/api/games?limit=10", { cache: "no-store" }); games = (await r.json()).games || []; } catch (e) { return; }
+    const ul = $("#games");
+    if (!ul) return;
+    ul.innerHTML = games.map((g) => {
+      const st = g.start || {};
+      const charName = (id) => { const c = roster.find((x) => x.id === id || x.name === id); return c ? nm(c) : id; };
+      const who = st.tracker ? [charName(st.tracker.a), charName(st.tracker.b)].join(" vs ") : st.characters ? [st.characters.a, st.characters.b].join(" vs ") : "";
+      const when = new Date(g.created_ms).toLocaleString(lang === "ko" ? "ko-KR" : "en-GB", { month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit" });
+      return '<li><span class="gid">#' + g.id + "</span> <span>" + esc(t(g.mode)) + "</span> <span>" + esc(who) + "</span> " +
+        '<span class="muted">' + esc(when) + " · " + esc(t("status_" + g.status)) + (g.winner ? " · " + esc(g.winner === "draw" ? t("draw") : t("winner", { seat: seatLabel(g.winner) })) : "") + "</span> " +
+        (g.id !== S.game_id ? '<button data-resume="' + g.id + '">' + esc(t("resume_game")) + "</button> " : "") +
+        '<a href="/api/games/' + g.id + '/export?download=true" download>' + esc(t("export")) + "</a></li>";
+    }).join("");
+  }
+
+  // ------------------------------------------------------------ events
+  document.addEventListener("click", async (ev) => {
+    const b = ev.target.closest("button, [data-cmd], .card[data-discard]");
+    if (!b) return;
+    if (b.id === "lang-btn") {
+      lang = lang === "ko" ? "en" : "ko";
+      localStorage.setItem(LANG_KEY, lang);
+      seatKey.a = seatKey.b = null; ctlKey = null; adminKey = null;
+      render();
+      return;
+    }
+    if (b.id === "admin-btn") {
+      if (admin) { $("#admin").scrollIntoView({ behavior: "smooth" }); return; }
+      $("#token-dialog").hidden = false;
+      $("#token-input").value = "";
+      $("#token-input").focus();
+      return;
+    }
+    if (b.id === "token-cancel") { $("#token-dialog").hidden = true; return; }
+    if (!admin) return;
+    if (b.dataset.cmd) { await tracker(JSON.parse(b.dataset.cmd)); return; }
+    if (b.dataset.hand) {
+      const s = b.dataset.seat, p = S.seats[s];
+      const cur = typeof p.hand_count === "number" ? p.hand_count : p.hand_limit;
+      await tracker({ action: "set_hand_count", seat: s, count: Math.max(0, cur + Number(b.dataset.hand)) });
+      return;
+    }
+    if (b.dataset.trait) { const s = b.dataset.trait; await tracker({ action: "set_trait", seat: s, on: !S.seats[s].trait_on }); return; }
+    if (b.dataset.ready) { await control("/api/control/decision", { seat: b.dataset.ready, kind: "ready", value: true }); return; }
+    if (b.dataset.sd) {
+      if (!confirm(t("confirm_sd"))) return;
+      await tracker({ action: "apply_battle", health: { a: -S.seats.a.health, b: -S.seats.b.health } });
+      return;
+    }
+    if (b.dataset.reset) { if (confirm(t("confirm_reset"))) await tracker({ action: "reset" }); return; }
+    if (b.dataset.timer) {
+      const a = b.dataset.timer, extra = {};
+      if (a === "round_start") { extra.duration_ms = Math.round(Number($("#tm-min").value || 30) * 60000); extra.extra_turns = Number($("#tm-xt").value || 0); }
+      if (a === "call_time") extra.extra_turns = Number($("#tm-xt").value || 0);
+      if (a === "extend") extra.ms = Math.round(Number($("#tm-ext").value || 1) * 60000);
+      await timerAct(a, extra);
+      return;
+    }
+    if (b.dataset.decision) { const d = JSON.parse(b.dataset.decision); await control("/api/control/decision", d); return; }
+    if (b.dataset.discard) {
+      const id = b.dataset.card;
+      if (discardSel.has(id)) discardSel.delete(id); else discardSel.add(id);
+      render();
+      return;
+    }
+    if (b.dataset.discardGo) {
+      const r = await control("/api/control/decision", { seat: b.dataset.discardGo, kind: "discard", value: Array.from(discardSel) });
+      if (r) discardSel.clear();
+      return;
+    }
+    if (b.dataset.resume) { await control("/api/control/games/" + b.dataset.resume + "/resume", {}); return; }
+    if (b.id === "ng-go") {
+      const mode = $('input[name="ng-mode"]:checked').value;
+      const body = { mode: mode, a: $("#ng-a").value, b: $("#ng-b").value };
+      const pr = $("#ng-prio").value;
+      if (pr) body.priority = pr;
+      await control("/api/control/games", body);
+      return;
+    }
+    if (b.id === "token-go") {
+      const nt = $("#new-token").value.trim();
+      const r = await control("/api/control/token", { new_token: nt });
+      if (r) { token = nt; localStorage.setItem(TOKEN_KEY, nt); $("#new-token").value = ""; toast(t("token_changed")); }
+      return;
+    }
+    if (b.id === "logout") { setAdmin(false); return; }
+  });
+  document.addEventListener("change", async (ev) => {
+    const el = ev.target;
+    if (el.name === "ng-mode") { fillNewGame(); return; }
+    if (el.dataset && el.dataset.char && admin) {
+      await tracker({ action: "set_character", seat: el.dataset.char, character: el.value });
+    }
+  });
+  $("#token-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const tok = $("#token-input").value.trim();
+    if (await checkToken(tok)) {
+      token = tok;
+      localStorage.setItem(TOKEN_KEY, tok);
+      $("#token-dialog").hidden = true;
+      setAdmin(true);
+    } else {
+      toast(t("wrong_token"), true);
+    }
+  });
+
+  // ------------------------------------------------------------ start
+  async function start() {
+    // "#admin=TOKEN" (the URL the hub prints) logs in; the fragment never reaches the server
+    const m = /(?:^#|&)admin=([^&]+)/.exec(location.hash);
+    if (m) {
+      token = decodeURIComponent(m[1]);
+      localStorage.setItem(TOKEN_KEY, token);
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    render();
+    connect();
+    try { roster = (await (await fetch("/api/roster")).json()).characters || []; } catch (e) { roster = []; }
+    try { decks = (await (await fetch("/api/decks")).json()).decks || []; } catch (e) { decks = []; }
+    if (token) { if (await checkToken(token)) setAdmin(true); else setAdmin(false); }
+    else render();
+  }
+  setInterval(() => { renderClock(); renderReady(); }, 100);
+  window.lumenDisplay = { state: () => S, lang: () => lang, admin: () => admin };
+  start();
+})();
