@@ -17,15 +17,40 @@
 18 cleanup                guide 4.4.18  used cards to their zones (5.3.4), defense over (5.1.1)
 
 Each step is a function ``(st, ctx)`` that either sets ``st.step`` to the next
-step or asks a decision and sets the step that resolves it. Card effects hook
-into steps 2, 3, 10, 14 and 15 (and the combo/catch sub-steps).
+step or asks a decision and sets the step that resolves it.
+
+Card effects (engine/effects.py) happen in timing windows opened at their exact
+step by ``window(st, ctx, timings, then)`` (engine/windows.py):
+
+  step 1   continuous functions and durations apply to both ready cards
+  step 2   on_use
+  step 3   before_judgment
+  step 4   a fixed speed takes no FP (5.3.1)
+  step 10  on_evade, on_opponent_evade, on_guard, on_opponent_guard, on_hit/on_counter,
+           on_opponent_hit/on_opponent_counter, on_offset, on_opponent_offset,
+           on_combo, on_opponent_combo (JUDGMENT_WINDOWS, in this order)
+  step 12  guard damage (5.6.4) with the other damage
+  step 14  after_judgment
+  step 15  after_use
+  step 16  combo time, also by effect (5.4); each combo card: on_use -> on_combo -> damage -> after_use (4.2.2)
+  step 17  catch time, effect catches first (4.3.3); each catch card: on_use -> on_catch -> on_hit
+           -> damage -> after_use (4.3.2)
+  step 18  cards return in the order used (5.3.4), or where an effect sent them
+
+In a game without any card effect every window is skipped at once.
 """
 
 from .decisions import ask
+from .effects import JUDGMENT_WINDOWS
 from .events import ev
 from .judgment import LANDS, judge, result_key
 from .state import Battle, other
+from .windows import (battle_start, effective_damage, end_lasting, forbidden, is_nullified, judged_card,
+                      judgment_triggers, log_damage, start_card, window)
 from .zones import break_card, take, to_hand, to_list
+
+COMBO = {"as": "combo"}
+CATCH = {"as": "catch"}
 
 STEPS = {}
 
@@ -66,17 +91,21 @@ def reveal(st, ctx):
             # reference speed: the printed speed after card effects, before FP (guide 3.7.1);
             # a computed speed of 0 or less is 1 (guide 5.3.2)
             bt.ref[p] = max(1, card.speed)
+    if st.fxon:
+        battle_start(st, ctx)
     st.step = "battle.on_use"
 
 
 @step("battle.on_use")
 def on_use(st, ctx):
-    st.step = "battle.before_judgment"
+    """Step 2: "on use" effects of both ready cards, priority order (guide 5.2)."""
+    window(st, ctx, (("on_use",),), "battle.before_judgment")
 
 
 @step("battle.before_judgment")
 def before_judgment(st, ctx):
-    st.step = "battle.apply_fp"
+    """Step 3: "before judgment" effects."""
+    window(st, ctx, (("before_judgment",),), "battle.apply_fp")
 
 
 @step("battle.apply_fp")
@@ -84,9 +113,19 @@ def apply_fp(st, ctx):
     """Step 4: each attack's speed moves by its player's FP; then both spend all FP,
     also a player who used a defense (guide 3.7)."""
     bt = st.battle
+    fx = bt.fx
     for p in order(st):
         pl = st.players[p]
         if p in bt.ref:
+            if fx is not None:
+                cur = fx["cur"][p]
+                bt.ref[p] = cur["spd"]           # the reference speed after card effects (3.7.1)
+                if cur["fixed"]:
+                    # guide 5.3.1: a fixed speed takes no FP; the FP is still spent below
+                    bt.speed[p] = cur["spd"]
+                    if pl.fp:
+                        ctx.emit(ev("fp_speed_fixed", "guide 5.3.1", p=p, card=bt.cards[p], fp=pl.fp, speed=cur["spd"]))
+                    continue
             ref = bt.ref[p]
             raw = ref - pl.fp
             speed = raw if raw > 0 else 1
@@ -110,7 +149,10 @@ def apply_fp(st, ctx):
 def judge_step(st, ctx):
     """Steps 5-8: evade, guard, speed, offset, in that order (guide 3.6.1)."""
     bt = st.battle
-    ca, cb = st.card(bt.cards["a"]), st.card(bt.cards["b"])
+    if bt.fx is None:
+        ca, cb = st.card(bt.cards["a"]), st.card(bt.cards["b"])
+    else:
+        ca, cb = judged_card(st, "a"), judged_card(st, "b")   # with judgments gained from effects
     labels, reason, winner, detail = judge(ca, cb, bt.ref, bt.speed)
     bt.outcome = labels
     bt.decided_by = detail["rule"]
@@ -134,6 +176,12 @@ def judge_step(st, ctx):
         key = result_key(card, labels[p], st.rules)
         bt.results[p] = key
         bt.combo_ok[p] = bool(key and card.kind == "attack" and labels[p] in LANDS and card.result(key)[1])
+    if bt.fx is not None:
+        if detail.get("offset"):
+            bt.fx["offset_by"] = winner      # whose offset judgment held (on_offset, 4.1.2.3)
+        for p in ("a", "b"):
+            if is_nullified(st, p):
+                bt.combo_ok[p] = False       # a nullified card has no judgment result
     st.step = "battle.special"
 
 
@@ -196,9 +244,12 @@ def special_resolve(st, ctx):
 
 @step("battle.judgment_effects")
 def judgment_effects(st, ctx):
-    """Step 10: judgment effects in the order evade, guard, hit/counter, offset, combo.
-    Card effects hook in here; the judgment-result FP and damage follow at 11 and 12."""
-    st.step = "battle.result_fp"
+    """Step 10: judgment effects in the order evade, guard, hit/counter, offset, combo, each
+    "opponent ..." timing right after its own (engine/effects.py JUDGMENT_WINDOWS). Both
+    defend: none of these happen (3.6.4.3). The judgment-result FP and damage follow at 11, 12."""
+    if st.battle.fx is not None:
+        judgment_triggers(st)
+    window(st, ctx, JUDGMENT_WINDOWS, "battle.result_fp")
 
 
 @step("battle.result_fp")
@@ -208,7 +259,7 @@ def result_fp(st, ctx):
     deltas = {}
     for p in order(st):
         key = bt.results[p]
-        if key is None:
+        if key is None or (bt.fx is not None and is_nullified(st, p)):
             continue
         delta = st.card(bt.cards[p]).result(key)[0]
         if delta:
@@ -228,19 +279,35 @@ def damage(st, ctx):
     out = bt.outcome
     ca = st.card(bt.cards["a"])
     cb = st.card(bt.cards["b"])
-    hits = {}  # victim -> (amount, source player)
+    fx = bt.fx
+    if fx is None:
+        da, db = ca.damage, cb.damage
+    else:   # damage changed by effects; a nullified card deals none
+        da = 0 if is_nullified(st, "a") else effective_damage(st, "a", ca)
+        db = 0 if is_nullified(st, "b") else effective_damage(st, "b", cb)
+    hits = {}  # victim -> amount
     if out["a"] in ("hit", "counter", "trade"):
-        hits["b"] = ca.damage
+        hits["b"] = da
     if out["b"] in ("hit", "counter", "trade"):
-        hits["a"] = cb.damage
+        hits["a"] = db
     for victim in order(st):
         if victim in hits and hits[victim]:
             deal(st, ctx, victim, hits[victim], bt.cards[other(victim)], "guide 4.4.12")
+    if fx is not None and fx["gdmg"]:
+        # guide 5.6.4: guard damage is damage its taker dealt themselves
+        for victim in order(st):
+            amount = fx["gdmg"].get(victim)
+            if amount:
+                pl = st.players[victim]
+                pl.health -= amount
+                bt.damage_done = True
+                log_damage(st, victim, False)
+                ctx.emit(ev("guard_damage", "guide 5.6.4", p=victim, amount=amount, health=pl.health))
     if out["a"] == "offset":
         # guide 4.1.2.3 / brief ruling 6: the lower-damage side loses the difference;
         # a defense counts as 0 damage
-        da = ca.damage if ca.kind == "attack" else 0
-        db = cb.damage if cb.kind == "attack" else 0
+        da = da if ca.kind == "attack" else 0
+        db = db if cb.kind == "attack" else 0
         if da == db:
             ctx.emit(ev("offset_even", "guide 4.1.2.3"))
         else:
@@ -254,10 +321,13 @@ def damage(st, ctx):
 
 
 def deal(st, ctx, victim, amount, source_card, rule):
+    """Damage the opponent dealt to ``victim``."""
     pl = st.players[victim]
     pl.health -= amount
     if amount:
         st.battle.damage_done = True
+        if st.battle.fx is not None:
+            log_damage(st, victim, True)
     ctx.emit(ev("damage", rule, p=victim, amount=amount, health=pl.health, card=source_card))
 
 
@@ -275,12 +345,14 @@ def state_check(st, ctx):
 
 @step("battle.after_judgment")
 def after_judgment(st, ctx):
-    st.step = "battle.after_use"
+    """Step 14: "after judgment" effects."""
+    window(st, ctx, (("after_judgment",),), "battle.after_use")
 
 
 @step("battle.after_use")
 def after_use(st, ctx):
-    st.step = "battle.combo"
+    """Step 15: "after use" effects."""
+    window(st, ctx, (("after_use",),), "battle.combo")
 
 
 # ------------------------------------------------------------------ step 16: combo time
@@ -300,7 +372,9 @@ def combo_attacks(st, p):
 
 def combo_options(st, p, combo):
     """Legal combo answers: pairs [x, y] (speed y = speed x + 1) to begin, then [z]
-    with speed z = last + 1; a card whose corrected damage is 0 or less cannot be used."""
+    with speed z = last + 1; a card whose corrected damage is 0 or less cannot be used.
+    Speeds are link speeds: a card "treated as speed X" links as X (guide 5.4); damage
+    counts the card's own unconditional on-combo change (brief ruling 2)."""
     cards = st.cards
     n = combo["n"]
     hand = st.players[p].hand
@@ -309,29 +383,46 @@ def combo_options(st, p, combo):
     if combo["stage"] == "pair":
         for x in ids:
             cx = cards[x]
-            if cx.damage - combo_cut(st, n + 1) <= 0:
+            if cx.damage + cx.combo_bonus - combo_cut(st, n + 1) <= 0:
                 continue
             for y in ids:
                 if y == x and hand.count(x) < 2:
                     continue
                 cy = cards[y]
-                if cy.speed == cx.speed + 1 and cy.damage - combo_cut(st, n + 2) > 0:
+                if cy.link_speed == cx.link_speed + 1 and cy.damage + cy.combo_bonus - combo_cut(st, n + 2) > 0:
                     opts.append([x, y])
     else:
         for z in ids:
             cz = cards[z]
-            if cz.speed == combo["last"] + 1 and cz.damage - combo_cut(st, n + 1) > 0:
+            if cz.link_speed == combo["last"] + 1 and cz.damage + cz.combo_bonus - combo_cut(st, n + 1) > 0:
                 opts.append([z])
     return opts
+
+
+def link_after(st, p, cid):
+    """The speed the next combo card links to: the card's speed after effects, or the speed it
+    is treated as (guide 5.4)."""
+    bt = st.battle
+    if bt.fx is None:
+        return st.cards[cid].speed
+    cur = bt.fx["cur"][p]
+    return cur["link"] if cur["link"] is not None else cur["spd"]
 
 
 @step("battle.combo")
 def combo(st, ctx):
     """Step 16: a hit or counter whose result says combo becomes the 1st combo (guide 4.2).
-    When both attacks qualify (a trade or an offset) each processes only its 1st combo (5.4)."""
+    When both attacks qualify (a trade or an offset) each processes only its 1st combo (5.4).
+    Without one, an effect may start combo time: two hand cards as 1st and 2nd combo (5.4)."""
     bt = st.battle
     eligible = [p for p in order(st) if bt.combo_ok.get(p)]
     if not eligible:
+        p = bt.fx["combo"] if bt.fx is not None else None
+        if p is not None:
+            bt.combo = {"p": p, "n": 0, "stage": "pair", "last": None}
+            ctx.emit(ev("combo_start_effect", "guide 5.4", p=p))
+            st.step = "battle.combo.ask"
+            return
         st.step = "battle.catch"
         return
     for p in eligible:
@@ -343,7 +434,7 @@ def combo(st, ctx):
         st.step = "battle.combo.end"
         return
     p = eligible[0]
-    bt.combo = {"p": p, "n": 1, "stage": "pair", "last": st.card(bt.cards[p]).speed}
+    bt.combo = {"p": p, "n": 1, "stage": "pair", "last": link_after(st, p, bt.cards[p])}
     st.step = "battle.combo.ask"
 
 
@@ -379,19 +470,69 @@ def combo_resolve(st, ctx):
     for cid in value:  # a pair is revealed together and used in order (guide 5.4)
         take(hand, cid)
         st.players[p].battle_zone.append(cid)
-    st.step = "battle.combo.ask"
     cb["stage"] = "next"
-    for cid in value:
-        cb["n"] += 1
+    cb["queue"] = list(value)
+    cb["pair"] = len(value) == 2
+    st.step = "battle.combo.card"
+
+
+@step("battle.combo.card")
+def combo_card(st, ctx):
+    """One combo card: on use -> on combo -> damage -> after use (guide 4.2.2)."""
+    bt = st.battle
+    cb = bt.combo
+    p = cb["p"]
+    if not cb["queue"]:
+        st.step = "battle.combo.ask"
+        return
+    cid = cb["queue"][0]
+    if bt.fx is not None and cb["pair"] and len(cb["queue"]) == 1 and cb["last"] is not None:
+        # guide 5.4: after the 2nd combo the 3rd must still be legal (effects may have changed the link)
         card = st.cards[cid]
-        bt.used.append([p, cid, "combo"])
-        cut = combo_cut(st, cb["n"])
-        amount = card.damage - cut
-        ctx.emit(ev("combo_card", "guide 4.2.2", p=p, card=cid, n=cb["n"], base=card.damage, cut=cut, amount=amount))
-        deal(st, ctx, other(p), amount, cid, "guide 4.2.2")
-        cb["last"] = card.speed
-        if ctx.check_health():
+        if card.link_speed != cb["last"] + 1 or card.damage + card.combo_bonus - combo_cut(st, cb["n"] + 1) <= 0:
+            cb["queue"] = []
+            take(st.players[p].battle_zone, cid)
+            ctx.emit(ev("combo_illegal", "guide 5.4", p=p, card=cid))
+            to_hand(st, ctx, p, cid, "battle_zone", "guide 5.4")
+            st.step = "battle.combo.end"
             return
+    cb["n"] += 1
+    bt.used.append([p, cid, "combo"])
+    if bt.fx is not None:
+        start_card(st, ctx, p, cid, "combo")
+    window(st, ctx, (("on_use",),), "battle.combo.on_combo", dict(COMBO, p=p))
+
+
+@step("battle.combo.on_combo")
+def combo_on_combo(st, ctx):
+    p = st.battle.combo["p"]
+    window(st, ctx, (("on_combo",), ("on_opponent_combo",)), "battle.combo.damage", dict(COMBO, p=p))
+
+
+@step("battle.combo.damage")
+def combo_damage(st, ctx):
+    bt = st.battle
+    cb = bt.combo
+    p = cb["p"]
+    cid = cb["queue"][0]
+    card = st.cards[cid]
+    cut = combo_cut(st, cb["n"])
+    base = card.damage if bt.fx is None else effective_damage(st, p, card)
+    amount = base - cut
+    if bt.fx is not None and (amount < 0 or is_nullified(st, p)):
+        amount = 0         # ruling R19: corrected to 0 or less by its own effects: no damage
+    ctx.emit(ev("combo_card", "guide 4.2.2", p=p, card=cid, n=cb["n"], base=base, cut=cut, amount=amount))
+    deal(st, ctx, other(p), amount, cid, "guide 4.2.2")
+    cb["last"] = link_after(st, p, cid)
+    if ctx.check_health():
+        return
+    window(st, ctx, (("after_use",),), "battle.combo.next", dict(COMBO, p=p))
+
+
+@step("battle.combo.next")
+def combo_next(st, ctx):
+    st.battle.combo["queue"].pop(0)
+    st.step = "battle.combo.card"
 
 
 @step("battle.combo.end")
@@ -420,26 +561,56 @@ def catch_rights(st):
     return ("b" if fb > 0 else "a"), abs(fb)
 
 
+def _catch_cards(st, p, limit):
+    opts = []
+    for cid in st.players[p].hand:
+        c = st.cards[cid]
+        if c.kind == "attack" and c.speed <= limit and cid not in opts:
+            opts.append(cid)
+    return opts
+
+
 @step("battle.catch")
 def catch(st, ctx):
+    """Step 17: effect catches first, then the FP catch (guide 4.3.3, 5.5)."""
     bt = st.battle
     st.step = "battle.cleanup"
-    if bt.combo is not None or not st.rules.fp_catch:
+    if bt.combo is not None:
+        return
+    if bt.fx is not None:
+        grants = bt.fx["catch"]
+        while grants:
+            g = grants.pop(0)
+            p = g["p"]
+            if bt.catch is not None and bt.catch["p"] != p:
+                continue       # once a player starts catch time, only they may catch (4.3.3)
+            if forbidden(st, p, "catch"):
+                ctx.emit(ev("prohibited", "guide 5.6.3", p=p, action="catch", by=None))
+                continue
+            opts = _catch_cards(st, p, g["max"])
+            if not opts:
+                continue
+            if bt.catch is None:
+                bt.catch = {"p": p, "card": None}
+            bt.catch["by_effect"] = True
+            ask(st, p, "catch", opts + ["pass"])
+            st.step = "battle.catch.resolve"
+            return
+    if not st.rules.fp_catch:
         return
     p, limit = catch_rights(st)
     if p is None:
         return
     if bt.catch is not None and bt.catch["p"] != p:
         return  # once a player starts catch time, only that player may catch (guide 4.3.3)
-    opts = []
-    for cid in st.players[p].hand:
-        c = st.cards[cid]
-        if c.kind == "attack" and c.speed <= limit and cid not in opts:
-            opts.append(cid)
+    if st.fxon and forbidden(st, p, "catch"):
+        return
+    opts = _catch_cards(st, p, limit)
     if not opts:
         return
     if bt.catch is None:
         bt.catch = {"p": p, "card": None}
+    bt.catch["by_effect"] = False
     ask(st, p, "catch", opts + ["pass"])
     st.step = "battle.catch.resolve"
 
@@ -448,9 +619,15 @@ def catch(st, ctx):
 def catch_resolve(st, ctx):
     bt = st.battle
     p = bt.catch["p"]
+    by_effect = bt.catch.get("by_effect")
     value = st.inbox.pop(p)["value"]
     if value == "pass":
-        st.step = "battle.cleanup"
+        if by_effect:
+            if bt.catch["card"] is None:
+                bt.catch = None          # passing an effect catch starts no catch time
+            st.step = "battle.catch"
+        else:
+            st.step = "battle.cleanup"
         return
     pl = st.players[p]
     fp = pl.fp if pl.fp else -st.players[other(p)].fp
@@ -460,7 +637,10 @@ def catch_resolve(st, ctx):
     bt.catch = {"p": p, "card": value}
     bt.attack_used = True
     card = st.cards[value]
-    ctx.emit(ev("catch", "guide 4.3.2", p=p, card=value, speed=card.speed, fp=fp))
+    if by_effect:
+        ctx.emit(ev("catch_effect", "guide 4.3.3", p=p, card=value, speed=card.speed))
+    else:
+        ctx.emit(ev("catch", "guide 4.3.2", p=p, card=value, speed=card.speed, fp=fp))
     # guide 4.3.2: both FP to 0, then the catch hits automatically
     for q in ("a", "b"):
         if st.players[q].fp:
@@ -471,7 +651,7 @@ def catch_resolve(st, ctx):
         ask(st, o, "nullify", grab_cards(st, o) + ["pass"])
         st.step = "battle.catch.nullify"
         return
-    st.step = "battle.catch.hit"
+    st.step = "battle.catch.use"
 
 
 @step("battle.catch.nullify")
@@ -483,7 +663,7 @@ def catch_nullify(st, ctx):
     o = other(p)
     value = st.inbox.pop(o)["value"]
     if value == "pass":
-        st.step = "battle.catch.hit"
+        st.step = "battle.catch.use"
         return
     cid = bt.catch["card"]
     take(st.players[o].hand, value)
@@ -496,28 +676,57 @@ def catch_nullify(st, ctx):
     st.step = "battle.cleanup"
 
 
+@step("battle.catch.use")
+def catch_use(st, ctx):
+    """Catch processing (guide 4.3.2): on use -> on catch -> on hit -> damage -> after use;
+    no before-judgment effects."""
+    bt = st.battle
+    p = bt.catch["p"]
+    if bt.fx is not None:
+        start_card(st, ctx, p, bt.catch["card"], "catch")
+    window(st, ctx, (("on_use",),), "battle.catch.on", dict(CATCH, p=p))
+
+
+@step("battle.catch.on")
+def catch_on(st, ctx):
+    p = st.battle.catch["p"]
+    window(st, ctx, (("on_catch",), ("on_opponent_catch",), ("on_hit",), ("on_opponent_hit",)),
+           "battle.catch.hit", dict(CATCH, p=p))
+
+
 @step("battle.catch.hit")
 def catch_hit(st, ctx):
-    """Catch processing: on use -> on catch -> on hit (hit result FP) -> damage -> after use."""
+    """The catch card's hit result FP (ruling R8), then its damage."""
     bt = st.battle
     p = bt.catch["p"]
     cid = bt.catch["card"]
     card = st.cards[cid]
     fp, combo_flag = card.result("hit")
     pl = st.players[p]
-    if fp:
+    nulled = bt.fx is not None and is_nullified(st, p)
+    if fp and not nulled:
         pl.fp += fp
         bt.fp_changed = True
         ctx.emit(ev("result_fp", "guide 4.3.2", p=p, card=cid, key="hit", delta=fp, fp=pl.fp))
-    deal(st, ctx, other(p), card.damage, cid, "guide 4.3.2")
+    amount = card.damage if bt.fx is None else (0 if nulled else effective_damage(st, p, card))
+    deal(st, ctx, other(p), amount, cid, "guide 4.3.2")
     if ctx.check_health():
         st.step = "battle.cleanup"
         return
-    if combo_flag:
+    bt.catch["combo"] = bool(combo_flag and not nulled)
+    window(st, ctx, (("after_use",),), "battle.catch.after", dict(CATCH, p=p))
+
+
+@step("battle.catch.after")
+def catch_after(st, ctx):
+    bt = st.battle
+    p = bt.catch["p"]
+    cid = bt.catch["card"]
+    if bt.catch.pop("combo", False):
         # the catch's hit judgment is a combo: combo time with the catch card as 1st (guide 4.3.2 step 6)
         _mark_combo(bt, p, cid)
         ctx.emit(ev("combo_start", "guide 4.3.2", p=p, card=cid))
-        bt.combo = {"p": p, "n": 1, "stage": "pair", "last": card.speed}
+        bt.combo = {"p": p, "n": 1, "stage": "pair", "last": link_after(st, p, cid)}
         st.step = "battle.combo.ask"
         return
     st.step = "battle.catch"
@@ -532,7 +741,9 @@ def cleanup(st, ctx):
     stalled battles in a row both battle-zone skills are broken (defense over, 5.1.1)."""
     bt = st.battle
     if bt.moves is None:
-        stalled = not (bt.attack_used or bt.damage_done or bt.fp_changed)
+        # an effect that was activated counts even if it changed nothing (guide 5.1.1)
+        fired = bt.fx is not None and bt.fx["fired"]
+        stalled = not (bt.attack_used or bt.damage_done or bt.fp_changed or fired)
         st.stalled_battles = st.stalled_battles + 1 if stalled else 0
         if stalled:
             ctx.emit(ev("stalled", "guide 5.1.1", count=st.stalled_battles))
@@ -543,11 +754,14 @@ def cleanup(st, ctx):
     if bt.moves:
         p, cid, role = bt.moves.pop(0)
         take(st.players[p].battle_zone, cid)
-        if role == "ready":
+        if role == "ready" or role == "to_hand":
             to_hand(st, ctx, p, cid, "battle_zone")
         elif role == "break":
             break_card(st, ctx, p, cid, "battle_zone")
-        else:
+        elif role == "to_lumen":
+            st.players[p].lumen_zone.append(cid)
+            ctx.emit(ev("move", "guide 5.3.4", p=p, card=cid, src="battle_zone", dst="lumen_zone"))
+        else:       # combo and catch cards, and cards an effect sends to the list
             to_list(st, ctx, p, cid, "battle_zone")
         return
     st.step = "battle.end"
@@ -558,6 +772,8 @@ def end(st, ctx):
     bt = st.battle
     st.battle = None
     st.battles += 1
+    if st.lasting:
+        end_lasting(st, ctx, battle=True)
     if bt.redo_ready:
         ctx.emit(ev("redo_ready", "guide 4.1.1"))
         st.step = "ready.enter"

@@ -16,6 +16,7 @@ DEFENSE_RESULTS = ("guard", "evade", "offset", "was_hit")
 JUDGMENTS = ("evade", "guard", "offset")
 
 NO_RESULT = (0, False)  # (fp, combo) of a missing result key: 0 FP, no combo (brief 4.2)
+EMPTY = {}
 
 
 class Cond:
@@ -50,6 +51,25 @@ class Cond:
         return bool(self.positions)
 
 
+class AnyCond:
+    """Several judgment conditions of one kind: the printed one and those gained
+    from effects (engine/effects.py ``add_judgment``); any one matching is enough."""
+
+    __slots__ = ("conds",)
+
+    def __init__(self, conds):
+        self.conds = tuple(conds)
+
+    def matches(self, position, ref_speed):
+        for c in self.conds:
+            if c.matches(position, ref_speed):
+                return True
+        return False
+
+    def __bool__(self):
+        return any(self.conds)
+
+
 class Card:
     """One skill card (attack, defense or special).
 
@@ -60,7 +80,8 @@ class Card:
 
     __slots__ = ("id", "name", "name_en", "number", "kind", "mark", "ultimate",
                  "speed", "position", "damage", "results", "evade", "guard",
-                 "offset", "grab", "text", "effects", "source")
+                 "offset", "grab", "text", "effects", "source",
+                 "fx", "cont", "link_speed", "combo_bonus")
 
     def __init__(self, id, kind, name=None, name_en=None, number=None, mark="neutral",
                  ultimate=False, speed=None, position=None, damage=0, results=None,
@@ -84,6 +105,23 @@ class Card:
         self.text = text
         self.effects = tuple(effects)
         self.source = source
+        # the effects indexed by timing, and the continuous ones (engine/effects.py)
+        from .effects import index
+        self.fx, self.cont = index(self.effects, kind, ultimate) if self.effects else (EMPTY, ())
+        # combo links (guide 5.4): a "treat as speed X" function counts in every zone (5.6.1);
+        # combo legality counts the card's own unconditional on-combo damage (brief ruling 2)
+        self.link_speed = speed
+        self.combo_bonus = 0
+        for _i, e, _z in self.cont:
+            if e.get("target", "self") != "self":
+                continue
+            if e["do"] == "treat_speed" and "if" not in e and self.link_speed == speed:
+                self.link_speed = e["speed"]
+            elif e["do"] == "damage" and e.get("if") in (None, {"in_combo": True}):
+                self.combo_bonus += e["amount"]
+        for _i, e, _z in self.fx.get("on_combo", ()):
+            if e["do"] == "damage" and e.get("target", "self") == "self" and "if" not in e and not e.get("optional"):
+                self.combo_bonus += e["amount"]
 
     @property
     def is_attack(self):
@@ -153,11 +191,17 @@ def _result_json(v):
 
 
 class Character:
-    """A character card: health bands with their hand limits, a mark, a trait."""
+    """A character card: health bands with their hand limits, a mark, a trait, token counters.
 
-    __slots__ = ("id", "name", "name_en", "mark", "health", "hand_limit", "trait")
+    The trait's ``effects`` (guide 3.3.2) apply from game start: its functions may change
+    the starting health (``start_health``), the hand limit (``hand_limit``) or the
+    deck-building limits (``deck_rule``, only the items it names, guide 4.5.1).
+    """
 
-    def __init__(self, health, hand_limit, id=None, name=None, name_en=None, mark=None, trait=None):
+    __slots__ = ("id", "name", "name_en", "mark", "health", "hand_limit", "trait", "tokens",
+                 "fx", "cont", "start", "deck_rules", "trait_id")
+
+    def __init__(self, health, hand_limit, id=None, name=None, name_en=None, mark=None, trait=None, tokens=()):
         self.id = id
         self.name = name or id
         self.name_en = name_en
@@ -165,10 +209,35 @@ class Character:
         self.health = tuple(health)
         self.hand_limit = tuple(hand_limit)
         self.trait = trait
+        self.tokens = tuple(tokens)      # ({"id", "name", "start", "max"}, ...) (brief 6)
+        effects = (trait or {}).get("effects") or ()
+        self.trait_id = (trait or {}).get("id") or ("%s-trait" % (id or "character"))
+        from .effects import index
+        self.fx, self.cont = index(effects, "trait") if effects else (EMPTY, ())
+        self.start = self.health[0]
+        self.deck_rules = {}
+        for _i, e, _z in self.cont:
+            if e["do"] == "start_health":
+                self.start = e["amount"]
+            elif e["do"] == "deck_rule":
+                self.deck_rules.update({k: v for k, v in e.items() if k != "do" and k != "text" and v is not None})
 
     @property
     def start_health(self):
-        return self.health[0]
+        return self.start
+
+    @property
+    def trait_effects(self):
+        return tuple((self.trait or {}).get("effects") or ())
+
+    def token_start(self):
+        return {t["id"]: t.get("start", 0) for t in self.tokens}
+
+    def token_max(self, name):
+        for t in self.tokens:
+            if t["id"] == name:
+                return t.get("max")
+        return None
 
     def limit_for(self, health):
         """Hand limit for a health value.
@@ -190,6 +259,8 @@ class Character:
                 d[key] = v
         if self.trait is not None:
             d["trait"] = self.trait
+        if self.tokens:
+            d["tokens"] = [dict(t) for t in self.tokens]
         return d
 
 
@@ -343,9 +414,10 @@ def parse_card(data, file=None, checker=None, effect_registry=None):
         ck.add("effects must be a list", data, "effects", card_id, "effects")
         effects = []
     if effects:
-        from .effects import check_effects  # the registry lives with the effect vocabulary
-        for msg, obj, key, field in check_effects(effects, kind):
+        from .effects import check_effects, plain  # the registry lives with the effect vocabulary
+        for msg, obj, key, field in check_effects(effects, kind, ultimate):
             ck.add(msg, obj if obj is not None else data, key if obj is not None else "effects", card_id, field)
+        effects = plain(effects)
     kw["effects"] = effects
     if kind == "attack":
         speed = data.get("speed")
@@ -413,10 +485,44 @@ def parse_character(data, file=None, checker=None, where="character"):
     trait = data.get("trait")
     if trait is not None and not isinstance(trait, dict):
         ck.add("trait must be a mapping", data, "trait", None, where + ".trait")
+        trait = None
+    if trait is not None:
+        for key in trait:
+            if key not in TRAIT_KEYS:
+                ck.add("unknown field %r (allowed: %s)" % (key, ", ".join(sorted(TRAIT_KEYS))), trait, key, None,
+                       "%s.trait.%s" % (where, key))
+        effects = trait.get("effects") or []
+        if not isinstance(effects, list):
+            ck.add("effects must be a list", trait, "effects", None, where + ".trait.effects")
+        elif effects:
+            from .effects import check_effects, plain
+            for msg, obj, key, field in check_effects(effects, "trait"):
+                ck.add(msg, obj if obj is not None else trait, key if obj is not None else "effects", None,
+                       "%s.trait.%s" % (where, field))
+            trait = plain(trait)
+    tokens = data.get("tokens") or []
+    if not isinstance(tokens, list):
+        ck.add("tokens must be a list of {id, name, start, max}", data, "tokens", None, where + ".tokens")
+        tokens = []
+    for i, t in enumerate(tokens):
+        f = "%s.tokens[%d]" % (where, i)
+        if not isinstance(t, dict) or not isinstance(t.get("id"), str) or any(k not in TOKEN_KEYS for k in t):
+            ck.add("a token counter is {id, name, name_en, start, max}", t if isinstance(t, dict) else data,
+                   None if isinstance(t, dict) else "tokens", None, f)
+            continue
+        start = t.get("start", 0)
+        mx = t.get("max")
+        if not _is_int(start) or start < 0 or (mx is not None and (not _is_int(mx) or mx < start)):
+            ck.add("start must be 0 or more and max null (unbounded) or at least start", t, "start", None, f)
     if len(ck.problems) > before:
         return None, ck.problems[before:]
+    from .effects import plain
     return Character(health, limits, id=cid, name=data.get("name"), name_en=data.get("name_en"),
-                     mark=data.get("mark"), trait=trait), []
+                     mark=data.get("mark"), trait=trait, tokens=plain(tokens)), []
+
+
+TRAIT_KEYS = {"id", "name", "name_en", "text", "effects"}
+TOKEN_KEYS = {"id", "name", "name_en", "start", "max"}
 
 
 def parse_cards(items, file=None, checker=None):

@@ -22,7 +22,12 @@ catch      a hand attack id or ``"pass"``                    ids + "pass"
 nullify    a hand grab card id or ``"pass"``                 ids + "pass"
 replenish  a side-deck card id or ``"pass"``                 ids + "pass"
 setup      ``{"hand": [...], "list": [...]}``                 the pool
+choose     an option name (card effects)                    option names
 =========  ===============================================  ===============
+
+A ``choose`` request carries ``about: {"question": ..., "effect": "card-id:n"}``;
+the questions and option names (effect order, ``use``/``pass``, a card id, an
+option of a ``choice``) are listed in docs/card-format.md.
 """
 
 from collections import Counter

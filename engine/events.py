@@ -107,6 +107,59 @@ TEMPLATES = {
     "sudden_death": ("양쪽 체력이 같은 처리 단위에서 0 이하: 서든 데스 (체력 {health}, FP 0, 우선권 유지, {turns}턴).",
                      "Both at 0 health in the same unit: sudden death (health {health}, FP 0, priority kept, {turns} turns)."),
     "battle_end": ("배틀 종료.", "Battle ends."),
+    # card effects (engine/effects.py, engine/windows.py, engine/primitives.py)
+    "effect": ("{p}: {by}의 {timing_ko} 효과를 처리합니다.", "{p}: {by}'s effect at {timing} resolves."),
+    "effect_pass": ("{p}이(가) {by}의 임의 효과를 사용하지 않았습니다: 이 타이밍에 다시 사용할 수 없습니다.",
+                    "{p} passes {by}'s optional effect: it cannot be used again at this timing."),
+    "effect_pass_hidden": ("{p}이(가) 비공개 유발 효과를 사용하지 않았습니다.", "{p} passes a hidden triggered effect."),
+    "effect_no_condition": ("{p}: {by}의 효과는 조건을 만족하지 않아 처리하지 않습니다.",
+                            "{p}: {by}'s effect does nothing, its condition does not hold."),
+    "effect_nullified": ("{p}: {by}의 번호 붙은 효과는 무효가 되어 처리하지 않습니다 (기능은 적용).",
+                         "{p}: {by}'s numbered effect is nullified (functions still apply)."),
+    "effect_fp": ("{p}: {by}의 효과로 FP {delta:+d} → {fp}.", "{p}: {by}'s effect, FP {delta:+d} -> {fp}."),
+    "speed_change": ("{p}의 {card}: {by}의 효과로 속도 {old} → {new}.", "{p}'s {card}: {by}'s effect, speed {old} -> {new}."),
+    "speed_ignored": ("{p}의 {card}: 속도가 고정되어 {by}의 속도 변화는 적용되지 않습니다.",
+                      "{p}'s {card}: its speed is fixed, {by}'s speed change does not apply."),
+    "speed_fix": ("{p}의 {card}: {by}의 효과로 속도 {new}(으)로 고정합니다 (이후 FP·속도 변화 없음).",
+                  "{p}'s {card}: {by}'s effect fixes its speed at {new} (no later FP or speed change)."),
+    "fp_speed_fixed": ("{p}의 {card}: 속도가 {speed}(으)로 고정되어 FP {fp}는 속도에 반영되지 않습니다 (FP는 소모).",
+                       "{p}'s {card}: its speed is fixed at {speed}; FP {fp} does not change it (it is still spent)."),
+    "not_applied": ("{p}의 {card}: {by}의 효과는 먼저 적용된 효과와 모순되어 적용하지 않습니다.",
+                    "{p}'s {card}: {by}'s effect contradicts one applied first and does not apply."),
+    "treat_speed": ("{p}의 {card}: {by}의 효과로 콤보 연결에서 속도 {speed}(으)로 취급합니다.",
+                    "{p}'s {card}: {by}'s effect, it counts as speed {speed} for combo links."),
+    "damage_mod": ("{p}의 {card}: {by}의 효과로 데미지 {delta:+d} → {amount}.",
+                   "{p}'s {card}: {by}'s effect, damage {delta:+d} -> {amount}."),
+    "judgment_added": ("{p}의 {card}: {by}의 효과로 {judgment_ko} 판정을 얻습니다.",
+                       "{p}'s {card}: {by}'s effect gives it a {judgment} judgment."),
+    "heal": ("{p}: {by}의 효과로 체력 {amount} 회복 → {health}.", "{p}: {by}'s effect heals {amount}: health {health}."),
+    "effect_health_loss": ("{p}: {by}의 효과로 체력을 {amount} 잃었습니다 (데미지가 아님): 체력 {health}.",
+                           "{p}: {by}'s effect, {p} loses {amount} health (not damage): health {health}."),
+    "guard_damage": ("{p}이(가) 가드 데미지 {amount}을(를) 입었습니다 (자신이 입힌 데미지로 취급): 체력 {health}.",
+                     "{p} takes {amount} guard damage (dealt by {p} to themselves): health {health}."),
+    "effect_discard": ("{p}: {by}의 효과로 {card}을(를) 버립니다 (패 → 리스트).",
+                       "{p}: {by}'s effect, {p} discards {card} (hand -> list)."),
+    "return_changed": ("{p}의 {card}: 배틀 종료 시 {dst}(으)로 갑니다.", "{p}'s {card} will go to the {dst} at battle end."),
+    "effect_nullify": ("{p}이(가) {by}의 효과로 {tp}의 {card}을(를) 무효로 했습니다 ({what_ko}).",
+                       "{p} nullifies {tp}'s {card} with {by} ({what})."),
+    "catch_granted": ("{p}: {by}의 효과로 속도 {max} 이하의 공격으로 캐치할 수 있습니다 (FP 캐치보다 먼저).",
+                      "{p}: {by}'s effect, {p} may catch with an attack of speed {max} or less (before any FP catch)."),
+    "catch_effect": ("{p}이(가) 효과 캐치로 {card}(속도 {speed})을(를) 사용합니다: 양쪽 FP를 0으로 하고 자동 히트.",
+                     "{p} catches by effect with {card} (speed {speed}): both FP to 0, automatic hit."),
+    "combo_granted": ("{p}: {by}의 효과로 이 배틀에서 콤보 타임에 들어갑니다.", "{p}: {by}'s effect starts combo time in this battle."),
+    "combo_start_effect": ("{p}: 효과로 콤보 타임을 시작합니다. 조건을 만족한 두 장이 1콤보와 2콤보가 됩니다.",
+                           "{p}: combo time by effect; two fitting cards become the 1st and 2nd combo."),
+    "combo_illegal": ("{p}의 {card}: 앞 콤보 처리 후 더는 합법적으로 이을 수 없어 패로 돌아가고 콤보 타임을 종료합니다.",
+                      "{p}'s {card} no longer links legally after the previous combo card: back to the hand, combo time ends."),
+    "token": ("{p}: {by}의 효과로 {name} 토큰 {delta:+d} → {count}.", "{p}: {by}'s effect, {name} tokens {delta:+d} -> {count}."),
+    "token_short": ("{p}: {name} 토큰이 {have}개라 {need}개를 소모할 수 없습니다.", "{p} has {have} {name} token(s) and cannot spend {need}."),
+    "choice": ("{p}이(가) {by}의 효과에서 {option}을(를) 골랐습니다.", "{p} chooses {option} for {by}'s effect."),
+    "special_use": ("{p}이(가) 특수 기술 {card}을(를) 공개하고 사용합니다: {dst}에 놓습니다.",
+                    "{p} reveals and uses the special skill {card}: it goes to the {dst}."),
+    "prohibited": ("{p}: {action_ko} (금지 효과가 우선합니다).", "{p} cannot {action_en} (a prohibition wins)."),
+    "lasting": ("{p}: {by}의 효과가 {until_ko} 지속됩니다.", "{p}: {by}'s effect lasts {until_en}."),
+    "lasting_end": ("{by}의 지속 효과가 끝났습니다.", "{by}'s lasting effect ends."),
+    "hand_limit_change": ("{p}의 패 상한이 {limit}장이 되었습니다.", "{p}'s hand limit is now {limit}."),
     "turn_end": ("{turn}턴 종료.", "Turn {turn} ends."),
     "ready_start": ("레디 페이즈: 사용할 기술을 고르세요.", "Ready phase: choose your skill."),
     "game_over": ("게임 종료.", "Game over."),
@@ -116,6 +169,19 @@ ZONE_KO = {"hand": "패", "list": "리스트", "side_deck": "사이드 덱", "br
            "lumen_zone": "루멘 존", "battle_zone": "배틀 존", "ultimate": "얼티밋 존"}
 ZONE_EN = {"hand": "hand", "list": "list", "side_deck": "side deck", "break_zone": "break zone",
            "lumen_zone": "lumen zone", "battle_zone": "battle zone", "ultimate": "ultimate zone"}
+
+
+ACTION_TEXT = {
+    "gain_fp": ("FP를 얻을 수 없습니다", "gain FP"),
+    "lose_fp": ("FP를 잃을 수 없습니다", "lose FP"),
+    "heal": ("체력을 회복할 수 없습니다", "heal"),
+    "speed_change": ("속도가 바뀔 수 없습니다", "have its speed changed"),
+    "catch": ("캐치할 수 없습니다", "catch"),
+    "draw": ("리스트에서 카드를 가져올 수 없습니다", "take cards from the list"),
+    "break": ("카드가 브레이크되지 않습니다", "have cards broken"),
+}
+UNTIL_TEXT = {"battle": ("이 배틀 동안", "for this battle"), "turn": ("이 턴 종료 시까지", "until this turn ends"),
+              "next_turn": ("다음 턴 종료 시까지", "until the next turn ends")}
 
 
 def ev(kind, rule, **params):
@@ -180,10 +246,10 @@ def _render(event, cards, lang):
         seats = SEAT_KO if lang == "ko" else SEAT_EN
         zones = ZONE_KO if lang == "ko" else ZONE_EN
         f = dict(event)
-        for key in ("p", "picker", "winner"):
+        for key in ("p", "picker", "winner", "tp"):
             if key in f and f[key] in seats:
                 f[key] = seats[f[key]]
-        for key in ("card", "target", "a_card", "b_card"):
+        for key in ("card", "target", "a_card", "b_card", "by"):
             if key in event:
                 f[key] = _name(cards, event[key], lang)
         if "cards" in event:
@@ -206,6 +272,14 @@ def _render(event, cards, lang):
                  "ws": event.get("ws"), "ls": event.get("ls")}
             f["reason_ko"] = r[0].format(**g) if lang == "ko" else ""
             f["reason_en"] = r[1].format(**g) if lang == "en" else ""
+        if "action" in f:
+            f["action_ko"], f["action_en"] = ACTION_TEXT.get(f["action"], (f["action"], f["action"]))
+        if "until" in f:
+            f["until_ko"], f["until_en"] = UNTIL_TEXT.get(f["until"], (f["until"], f["until"]))
+        if "what" in f:
+            f["what_ko"] = {"card": "카드", "effects": "효과"}.get(f["what"], f["what"])
+        if "judgment" in f:
+            f["judgment_ko"] = {"evade": "회피", "guard": "방어", "offset": "상쇄"}.get(f["judgment"], f["judgment"])
         for key in ("why_ko", "why_en"):
             f.setdefault(key, "")
         f.setdefault("name_ko", "")

@@ -55,7 +55,8 @@ def apply(state, player, kind, value=True, until=(), copy=True):
     """Answer the pending decision of ``player``. Returns (new state, events).
 
     ``kind`` is the decision kind (``ready``, ``timeout``, ``pick``, ``get``,
-    ``discard``, ``combo``, ``catch``, ``nullify``, ``replenish``, ``setup``).
+    ``discard``, ``combo``, ``catch``, ``nullify``, ``replenish``, ``setup``,
+    ``choose`` for a card effect's question, see docs/card-format.md).
     With ``copy=False`` the given state is advanced in place (for fast
     simulation); by default it is left untouched.
     """
@@ -115,13 +116,25 @@ def public_view(state, viewer=None):
             t["answer"] = "?"
     d["decks"] = None
     d.pop("rng", None)
+    if d.get("fx"):
+        d["fx"] = _public_window(d["fx"], viewer)
     return d
+
+
+def _public_window(w, viewer):
+    """A hidden (side deck) trigger stays hidden until it resolves (guide 5.2.2)."""
+    w["queue"] = [i for i in w["queue"] if not i["hid"] or i["p"] == viewer]
+    cur = w.get("cur")
+    if cur is not None and cur["inst"]["hid"] and cur["inst"]["p"] != viewer and w.get("mode") == "opt":
+        w["cur"] = "?"
+    return w
 
 
 def _public_request(req, viewer):
     r = dict(req)
     if req.get("hidden") and req["player"] != viewer:
         r["options"] = len(req["options"])
+        r.pop("about", None)
     return r
 
 

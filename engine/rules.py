@@ -23,6 +23,7 @@ DEFAULTS = {
     "sudden_death_turns": 3,       # guide 5.1.2 step 7
     "both_evade_result_fp": True,  # our ruling R3: in both_evade each attack applies its `evaded` result
     "ready_seconds": 10,           # guide 3.10: the hub's deadline (not used by the pure engine)
+    "heal_above_start": False,     # our ruling R18: a heal never raises health above the starting health
 }
 
 

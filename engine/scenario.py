@@ -170,6 +170,9 @@ def build(data, file="<scenario>"):
     if st.priority is None:
         from .rng import coin_toss
         st.rng, st.priority = coin_toss(st.rng)
+    if st.fxon:
+        from .windows import refresh
+        refresh(st)      # hand limits changed by trait functions (guide 3.3.2)
     start = data.get("start", "ready")
     if start not in STARTS:
         raise _err(file, data, "start", "start must be one of %s, not %r" % (", ".join(STARTS), start))

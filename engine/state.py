@@ -22,11 +22,11 @@ def other(p):
 class PlayerState:
     __slots__ = ("character", "health", "fp", "hand", "list", "side_deck", "break_zone",
                  "lumen_zone", "battle_zone", "ultimate", "ultimate_card", "non_responses",
-                 "tokens")
+                 "tokens", "limit_delta")
 
     def __init__(self, character, health=None, fp=0, hand=(), list=(), side_deck=(), break_zone=(),
                  lumen_zone=(), battle_zone=(), ultimate=None, ultimate_card=None, non_responses=0,
-                 tokens=None):
+                 tokens=None, limit_delta=0):
         self.character = character
         self.health = character.start_health if health is None else health
         self.fp = fp
@@ -39,7 +39,9 @@ class PlayerState:
         self.ultimate = ultimate
         self.ultimate_card = ultimate_card if ultimate_card is not None else ultimate
         self.non_responses = non_responses
-        self.tokens = dict(tokens or {})
+        # per-character token counters (brief 6): id -> count; defaults from the character card
+        self.tokens = dict(tokens) if tokens is not None else character.token_start()
+        self.limit_delta = limit_delta   # hand-limit change from effects (engine/windows.py refresh)
 
     def copy(self):
         c = PlayerState.__new__(PlayerState)
@@ -56,11 +58,15 @@ class PlayerState:
         c.ultimate_card = self.ultimate_card
         c.non_responses = self.non_responses
         c.tokens = dict(self.tokens)
+        c.limit_delta = self.limit_delta
         return c
 
     @property
     def hand_limit(self):
-        return self.character.limit_for(self.health)
+        limit = self.character.limit_for(self.health)
+        if self.limit_delta:
+            limit = max(0, limit + self.limit_delta)
+        return limit
 
     def owned_cards(self):
         """Every card this player owns, wherever it is (for sudden death rebuild and invariants)."""
@@ -76,7 +82,7 @@ class PlayerState:
             "break_zone": self.break_zone[:], "lumen_zone": self.lumen_zone[:],
             "battle_zone": self.battle_zone[:], "ultimate": self.ultimate,
             "ultimate_card": self.ultimate_card, "non_responses": self.non_responses,
-            "tokens": dict(self.tokens),
+            "tokens": dict(self.tokens), "limit_delta": self.limit_delta,
         }
 
     @classmethod
@@ -85,7 +91,7 @@ class PlayerState:
         raise_if(problems)
         return cls(ch, d["health"], d["fp"], d["hand"], d["list"], d["side_deck"], d["break_zone"],
                    d["lumen_zone"], d["battle_zone"], d["ultimate"], d["ultimate_card"],
-                   d["non_responses"], d.get("tokens"))
+                   d["non_responses"], d.get("tokens", {}), d.get("limit_delta", 0))
 
 
 class Battle:
@@ -94,7 +100,7 @@ class Battle:
 
     __slots__ = ("cards", "ref", "speed", "evades", "guards", "offset", "outcome", "decided_by",
                  "results", "combo_ok", "attack_used", "fp_changed", "damage_done", "used",
-                 "combo", "catch", "redo_ready", "moves", "nullify_queue", "ended")
+                 "combo", "catch", "redo_ready", "moves", "nullify_queue", "ended", "fx")
 
     def __init__(self, cards):
         self.cards = dict(cards)
@@ -117,6 +123,7 @@ class Battle:
         self.moves = None        # cards still to move at step 18
         self.nullify_queue = None
         self.ended = False
+        self.fx = None           # card-effect data of this battle (engine/windows.py); None without effects
 
     def copy(self):
         c = Battle.__new__(Battle)
@@ -140,6 +147,7 @@ class Battle:
         c.moves = None if self.moves is None else [m[:] for m in self.moves]
         c.nullify_queue = None if self.nullify_queue is None else self.nullify_queue[:]
         c.ended = self.ended
+        c.fx = None if self.fx is None else _copy_json(self.fx)
         return c
 
     def to_json(self):
@@ -149,7 +157,7 @@ class Battle:
     def from_json(cls, d):
         b = cls.__new__(cls)
         for k in cls.__slots__:
-            setattr(b, k, _copy_json(d[k]))
+            setattr(b, k, _copy_json(d.get(k)))
         return b
 
 
@@ -167,7 +175,7 @@ class GameState:
 
     __slots__ = ("cards", "rules", "players", "priority", "turn", "phase", "step", "stalled_battles",
                  "sudden_death", "sd_turn", "winner", "pending", "inbox", "tasks", "battle",
-                 "last_outcome", "rng", "battles", "decks")
+                 "last_outcome", "rng", "battles", "decks", "fx", "lasting", "fxon")
 
     def __init__(self, cards, players, priority=None, rules=None, turn=1, rng=0, decks=None):
         self.cards = cards                 # id -> Card (shared, immutable)
@@ -189,6 +197,9 @@ class GameState:
         self.rng = rng                     # seeded generator state (engine/rng.py)
         self.battles = 0                   # battle phases completed
         self.decks = decks                 # {"a": [...], "b": [...]} deck lists for setup, or None
+        self.fx = None                     # the open timing window of card effects (engine/windows.py)
+        self.lasting = []                  # effects with a duration (engine/windows.py)
+        self.fxon = effects_in_play(cards, players)   # derived: False = vanilla, the effect hooks cost nothing
 
     def copy(self):
         c = GameState.__new__(GameState)
@@ -211,6 +222,9 @@ class GameState:
         c.rng = self.rng
         c.battles = self.battles
         c.decks = self.decks
+        c.fx = None if self.fx is None else _copy_json(self.fx)
+        c.lasting = [_copy_json(x) for x in self.lasting] if self.lasting else []
+        c.fxon = self.fxon
         return c
 
     def card(self, card_id):
@@ -232,6 +246,7 @@ class GameState:
             "battle": None if self.battle is None else self.battle.to_json(),
             "last_outcome": _copy_json(self.last_outcome), "rng": self.rng, "battles": self.battles,
             "decks": _copy_json(self.decks),
+            "fx": _copy_json(self.fx), "lasting": _copy_json(self.lasting),
         }
 
     @classmethod
@@ -256,4 +271,18 @@ class GameState:
         st.battle = None if d["battle"] is None else Battle.from_json(d["battle"])
         st.last_outcome = _copy_json(d["last_outcome"])
         st.decks = _copy_json(d.get("decks"))
+        st.fx = _copy_json(d.get("fx"))
+        st.lasting = _copy_json(d.get("lasting") or [])
+        st.fxon = effects_in_play(cards, st.players)
         return st
+
+
+def effects_in_play(cards, players):
+    """Does any card or trait of this game carry effects? (Otherwise every effect hook is skipped.)"""
+    for c in cards.values():
+        if c.effects:
+            return True
+    for pl in players.values():
+        if pl.character.fx or pl.character.cont:
+            return True
+    return False

@@ -10,17 +10,19 @@ replenish happen "right after" what caused them (guide 3.9.1, 5.4).
 
 from collections import Counter
 
-from . import battle
+from . import battle, primitives, windows  # noqa: F401  (primitives registers the effect functions)
 from .decisions import ask, distinct_multisets, setup_has_choice
 from .events import ev
 from .rng import coin_toss
 from .state import other
+from .windows import end_lasting, refresh, window
 from .zones import discard, do_replenish, replenish_options, take
 
 HAND_SIZE = 5   # guide 3.4.1 step 2
 LIST_SIZE = 9
 
 STEPS = dict(battle.STEPS)
+STEPS.update(windows.STEPS)
 TASKS = {}
 
 
@@ -121,6 +123,8 @@ def hand_limit_task(st, ctx, t):
 # ------------------------------------------------------------------ health, win, sudden death
 
 def check_health(st, ctx):
+    if st.fxon:
+        refresh(st)          # a hand limit that depends on health (trait functions)
     pa, pb = st.players["a"], st.players["b"]
     a0, b0 = pa.health <= 0, pb.health <= 0
     if not (a0 or b0):
@@ -156,6 +160,8 @@ def start_sudden_death(st, ctx):
     st.sd_turn = 1
     st.stalled_battles = 0
     st.tasks = []
+    st.fx = None             # effects waiting in a window and durations end with the game they belong to
+    st.lasting = []
     for p in ("a", "b"):
         pl = st.players[p]
         pl.health = health
@@ -219,7 +225,8 @@ def setup_resolve(st, ctx):
         _apply_setup(st, ctx, p, list(deck["cards"]), st.inbox.pop(p)["value"], "guide 3.4.1")
         pl.ultimate = deck.get("ultimate")
         pl.ultimate_card = pl.ultimate
-        pl.health = pl.character.start_health
+        pl.health = pl.character.start_health    # a trait may change it (guide 3.3.2)
+    refresh(st)
     if st.priority is None:
         st.rng, p = coin_toss(st.rng)
         st.priority = p
@@ -264,7 +271,7 @@ def turn_start(st, ctx):
     st.phase = "lumen"
     # lumen phase (guide 3.5.1): "in the lumen phase" effects, priority holder first
     ctx.emit(ev("phase", "guide 3.5.1", name_ko="루멘", name_en="Lumen"))
-    st.step = "ready.enter"
+    window(st, ctx, (("lumen",),), "ready.enter")
 
 
 @step("ready.enter")
@@ -361,6 +368,11 @@ def get_enter(st, ctx):
     st.phase = "get"
     ctx.emit(ev("phase", "guide 3.5.4", name_ko="겟", name_en="Get"))
     # step 1: get-phase entry effects; step 2: priority (brief ruling 8)
+    window(st, ctx, (("get_entry",),), "get.priority")
+
+
+@step("get.priority")
+def get_priority(st, ctx):
     recompute_priority(st, ctx)
     st.inbox["get_order"] = list(battle.order(st))
     st.step = "get.ask"
@@ -447,8 +459,19 @@ def get_resolve(st, ctx):
 
 @step("recovery")
 def recovery(st, ctx):
+    """Guide 3.5.5: "at turn end" effects first, then the effects lasting "this turn" /
+    "until turn end" end, then the turn ends."""
     st.phase = "recovery"
-    # "at turn end" effects, then effects lasting "this turn" end
+    window(st, ctx, (("turn_end",),), "recovery.end")
+
+
+@step("recovery.end")
+def recovery_end(st, ctx):
+    if st.lasting:
+        end_lasting(st, ctx)
+        windows.limit_checks(st, ctx)
+        if st.tasks:
+            return           # a discard down to a hand limit that went back down (guide 3.3.1)
     turn = st.turn
     if st.sudden_death:
         if st.sd_turn >= st.rules.sudden_death_turns:

@@ -26,7 +26,8 @@ def take(zone, card_id):
 
 
 def break_card(st, ctx, p, card_id, src, why=None, replenish=True):
-    """Send a card to the break zone and queue the replenish it allows."""
+    """Send a card to the break zone and queue the replenish it allows (never for a special,
+    guide 3.3.3)."""
     pl = st.players[p]
     pl.break_zone.append(card_id)
     ctx.emit(ev("break", "guide 3.9.1", p=p, card=card_id, src=src, **(why or {})))
@@ -35,7 +36,7 @@ def break_card(st, ctx, p, card_id, src, why=None, replenish=True):
         ctx.task({"t": "replenish", "p": p})
 
 
-def to_list(st, ctx, p, card_id, src):
+def to_list(st, ctx, p, card_id, src, rule="guide 5.3.4"):
     card = st.cards[card_id]
     pl = st.players[p]
     if card.kind == "special":
@@ -47,7 +48,7 @@ def to_list(st, ctx, p, card_id, src):
                                               "why_en": " (the list holds %d: broken instead)" % st.rules.list_max})
         return
     pl.list.append(card_id)
-    ctx.emit(ev("move", "guide 5.3.4", p=p, card=card_id, src=src, dst="list"))
+    ctx.emit(ev("move", rule, p=p, card=card_id, src=src, dst="list"))
 
 
 def to_hand(st, ctx, p, card_id, src, rule="guide 5.3.4"):
@@ -59,7 +60,9 @@ def to_hand(st, ctx, p, card_id, src, rule="guide 5.3.4"):
     pl = st.players[p]
     pl.hand.append(card_id)
     ctx.emit(ev("move", rule, p=p, card=card_id, src=src, dst="hand"))
-    if len(pl.hand) > pl.hand_limit:
+    # while a card effect resolves, the discard waits until the effect is done (guide 3.3.1;
+    # engine/windows.py checks the hand limit after each effect)
+    if len(pl.hand) > pl.hand_limit and (st.fx is None or st.fx["cur"] is None):
         ctx.task({"t": "hand_limit", "p": p})
 
 

@@ -1,0 +1,705 @@
+"""Timing windows: the named hooks where card effects happen, and how one is run.
+
+A step of the battle (engine/battle.py) or of the turn (engine/turn.py) calls
+``window(st, ctx, timings, then)`` at its exact place in the guide's order. If
+no card of the game has effects (``st.fxon`` is False) that is one attribute
+test and the step goes straight on: vanilla games pay nothing.
+
+Otherwise the window collects every effect that triggers at that timing (from
+both traits, both players' current battle cards, their lumen zones, ultimate
+zones and - hidden - side decks), keeps the queue in ``st.fx`` (plain data, so a
+game can be saved between any two decisions), and the step ``fx`` resolves the
+queue one effect at a time in the order of engine/ordering.py, asking the
+decisions an effect needs (``choose``). When the queue is empty the window closes
+and ``st.step`` moves to ``then``.
+
+Also here: the data of effects in a battle (``Battle.fx``: each player's current
+card with its speed, damage change, fixed flag, gained judgments and nullified
+flag), effects with a duration (``st.lasting``), conditions (``if:``), and the
+hand-limit refresh.
+"""
+
+from . import ordering
+from .cards import AnyCond, Card, Cond
+from .decisions import ask
+from .effects import TIMING_GUIDE, TIMING_KO
+from .events import ev
+from .state import other
+
+ASK = "ask"          # a primitive asked a decision; it is called again with the answer
+AGAIN = "again"      # a primitive did one unit of a several-card job; call it again
+
+ALWAYS = frozenset(("lumen", "get_entry", "turn_end"))
+ACTING = frozenset(("on_use", "before_judgment", "after_judgment", "after_use"))
+CARD_MODS = frozenset(("faster", "slower", "fix_speed", "treat_speed", "damage", "add_judgment"))
+PLAYER_MODS = frozenset(("hand_limit", "forbid"))
+
+STEPS = {}
+IMPL = {}            # primitive name -> function (engine/primitives.py)
+
+
+def step(name):
+    def register(fn):
+        STEPS[name] = fn
+        return fn
+    return register
+
+
+def order(st):
+    p = st.priority
+    return (p, other(p))
+
+
+# ------------------------------------------------------------------ opening a window
+
+def window(st, ctx, timings, then, scope=None):
+    """Open the windows ``timings`` (a tuple of timing groups, each resolved as one
+    window, in order) and continue at step ``then`` when they are done.
+
+    ``scope`` is None in the main battle and outside battles; during combo or catch
+    time it is ``{"p": seat, "as": "combo"|"catch"}``: only that player is acting.
+    """
+    if not st.fxon:
+        st.step = then
+        return
+    _open(st, ctx, [list(g) for g in timings], then, scope)
+
+
+def _open(st, ctx, chain, then, scope):
+    while chain:
+        timings = chain.pop(0)
+        queue = collect(st, timings, scope)
+        if queue:
+            st.fx = {"timing": timings[0], "chain": chain, "then": then, "scope": scope, "queue": queue,
+                     "grp": None, "turn": st.priority, "mode": "next", "cur": None, "asker": None}
+            st.step = "fx"
+            return
+    st.fx = None
+    st.step = then
+
+
+def fires(st, timing, p, scope):
+    """Does ``timing`` happen for player ``p`` here?"""
+    if timing in ALWAYS:
+        return st.battle is None
+    bt = st.battle
+    if bt is None or bt.fx is None:
+        return False
+    if scope is None:
+        if timing in ACTING:
+            return True
+        return timing in bt.fx["trig"][p]
+    sp = scope["p"]
+    if timing in ACTING:
+        return timing in ("on_use", "after_use") and p == sp
+    own = ("on_combo",) if scope["as"] == "combo" else ("on_catch", "on_hit")
+    if timing in own:
+        return p == sp
+    if timing.startswith("on_opponent_") and "on_" + timing[12:] in own:
+        return p != sp
+    return False
+
+
+def judgment_triggers(st):
+    """After step 9: which judgment timings happen for each player (guide 4.4.10).
+
+    A card nullified as a whole has no judgment result (its own timings do not happen)."""
+    bt = st.battle
+    out = bt.outcome
+    own = {}
+    for p in ("a", "b"):
+        cur = bt.fx["cur"][p]
+        card = st.card(cur["id"])
+        lab = out[p]
+        s = set()
+        if cur["null"] != "card":
+            if lab == "evade" or bt.evades.get(p):
+                s.add("on_evade")
+            if lab == "guard":
+                s.add("on_guard")
+            if lab in ("hit", "trade") or (lab == "offset" and card.kind == "attack"):
+                s.add("on_hit")
+            if lab == "counter":
+                s.add("on_counter")
+            if lab == "offset" and bt.fx.get("offset_by") == p:
+                s.add("on_offset")
+            if bt.combo_ok.get(p):
+                s.add("on_combo")
+        own[p] = s
+    bt.fx["trig"] = {p: sorted(own[p] | {"on_opponent_" + t[3:] for t in own[other(p)]}) for p in ("a", "b")}
+
+
+def collect(st, timings, scope):
+    """Every effect that triggers now, the priority holder's sources first."""
+    bt = st.battle
+    cards = st.cards
+    queue = []
+    seen = set()
+    for p in order(st):
+        pl = st.players[p]
+        ch = pl.character
+        cur = bt.fx["cur"].get(p) if bt is not None and bt.fx is not None else None
+        for t in timings:
+            if not fires(st, t, p, scope):
+                continue
+            for i, e, _z in ch.fx.get(t, ()):
+                _add(st, queue, seen, p, "trait", ch.trait_id, i, e, "trait", t)
+            if cur is not None and cur["id"] is not None:
+                for i, e, z in cards[cur["id"]].fx.get(t, ()):
+                    if z == "battle":
+                        _add(st, queue, seen, p, "card", cur["id"], i, e, z, t)
+            for cid in pl.lumen_zone:
+                for i, e, z in cards[cid].fx.get(t, ()):
+                    if z == "lumen_zone":
+                        _add(st, queue, seen, p, "card", cid, i, e, z, t)
+            if pl.ultimate is not None:
+                for i, e, z in cards[pl.ultimate].fx.get(t, ()):
+                    if z == "ultimate":
+                        _add(st, queue, seen, p, "card", pl.ultimate, i, e, z, t)
+            for cid in pl.side_deck:
+                fx = cards[cid].fx
+                if fx:
+                    for i, e, z in fx.get(t, ()):
+                        if z == "side_deck":
+                            _add(st, queue, seen, p, "card", cid, i, e, z, t)
+    return queue
+
+
+def _add(st, queue, seen, p, kind, src, i, e, zone, timing):
+    name = "%s:%d" % (src, i + 1)
+    if (p, name) in seen:
+        return
+    if "number" in e and _nullified_effects(st, p, src):
+        return
+    if "if" in e and not cond_ok(st, p, e["if"], src):
+        return
+    seen.add((p, name))
+    queue.append({"p": p, "t": kind, "src": src, "i": i, "zone": zone, "name": name, "tm": timing,
+                  "hid": zone == "side_deck", "forbid": e["do"] == "forbid",
+                  "opt": bool(e.get("optional", e["do"] == "use_special"))})
+
+
+def entry_of(st, inst):
+    if inst["t"] == "trait":
+        return st.players[inst["p"]].character.trait_effects[inst["i"]]
+    return st.cards[inst["src"]].effects[inst["i"]]
+
+
+def _present(st, inst):
+    """Is the source still where it triggered?"""
+    p, src, zone = inst["p"], inst["src"], inst["zone"]
+    pl = st.players[p]
+    if zone == "trait":
+        return True
+    if zone == "battle":
+        bt = st.battle
+        return bt is not None and bt.fx is not None and bt.fx["cur"][p]["id"] == src
+    if zone == "ultimate":
+        return pl.ultimate == src
+    return src in getattr(pl, zone)
+
+
+# ------------------------------------------------------------------ running a window
+
+@step("fx")
+def fx_step(st, ctx):
+    W = st.fx
+    mode = W["mode"]
+    if mode == "pick":
+        p = W["asker"]
+        name = st.inbox.pop(p)["value"]
+        inst = ordering.take(W["queue"], W["grp"], p, name)
+        if not _begin(st, ctx, W, inst):
+            return
+    elif mode == "opt":
+        p = W["asker"]
+        answer = st.inbox.pop(p)["value"]
+        inst = W["cur"]["inst"]
+        if answer == "pass":
+            # guide 5.2.3: a passed optional effect cannot be used again at this timing
+            if inst["hid"]:
+                ctx.emit(ev("effect_pass_hidden", "guide 5.2.3", p=p))
+            else:
+                ctx.emit(ev("effect_pass", "guide 5.2.3", p=p, by=inst["src"]))
+            W["cur"] = None
+            W["turn"] = ordering.after(p)
+        else:
+            _start(st, ctx, W, inst)
+            if not _run(st, ctx, W):
+                return
+    elif mode in ("run", "wait"):
+        if not _run(st, ctx, W):
+            return
+    while True:
+        W = st.fx
+        if W is None or st.step != "fx" or st.winner is not None:
+            return
+        if W["cur"] is None:
+            queue = W["queue"]
+            if not queue:
+                _open(st, ctx, W["chain"], W["then"], W["scope"])
+                return
+            grp = ordering.current_group(queue)
+            if grp != W["grp"]:
+                W["grp"] = grp
+                W["turn"] = st.priority      # each group starts with the priority holder
+            p = ordering.whose_turn(queue, grp, W["turn"])
+            names = ordering.options(queue, grp, p)
+            if len(names) > 1:
+                hidden = any(i["hid"] for i in queue if i["p"] == p and i["name"] in names)
+                ask(st, p, "choose", names, hidden=hidden, about={"question": "order", "timing": W["timing"]})
+                W["mode"] = "pick"
+                W["asker"] = p
+                return
+            inst = ordering.take(queue, grp, p, names[0])
+            if not _begin(st, ctx, W, inst):
+                return
+        elif not _run(st, ctx, W):
+            return
+
+
+def _begin(st, ctx, W, inst):
+    """Start one instance; False when a decision was asked."""
+    p = inst["p"]
+    e = entry_of(st, inst)
+    if not _present(st, inst):
+        return True                    # its card left that zone: nothing happens
+    if "number" in e and _nullified_effects(st, p, inst["src"]):
+        ctx.emit(ev("effect_nullified", "guide 5.6.1", p=p, by=inst["src"]))
+        W["turn"] = ordering.after(p)
+        return True
+    if "if" in e and not cond_ok(st, p, e["if"], inst["src"]):
+        if not inst["hid"]:
+            ctx.emit(ev("effect_no_condition", "guide 5.6.1", p=p, by=inst["src"]))
+        W["turn"] = ordering.after(p)
+        return True
+    W["cur"] = {"inst": inst, "ops": [], "s": None, "limit": [], "hp": None}
+    if inst["opt"]:
+        ask(st, p, "choose", ["use", "pass"], hidden=inst["hid"],
+            about={"question": "use", "effect": inst["name"], "timing": W["timing"]})
+        W["mode"] = "opt"
+        W["asker"] = p
+        return False
+    _start(st, ctx, W, inst)
+    return _run(st, ctx, W)
+
+
+def _start(st, ctx, W, inst):
+    e = entry_of(st, inst)
+    top = {k: v for k, v in e.items() if k != "if"}
+    cur = W["cur"]
+    cur["ops"] = [top]
+    cur["hp"] = [st.players["a"].health, st.players["b"].health]
+    W["mode"] = "run"
+    if st.battle is not None and st.battle.fx is not None:
+        st.battle.fx["fired"] = True   # an effect was activated (guide 5.1.1)
+    if e["do"] != "use_special":       # a special announces itself when it is revealed
+        ctx.emit(ev("effect", TIMING_GUIDE[inst["tm"]], p=inst["p"], by=inst["src"], timing=inst["tm"],
+                    timing_ko=TIMING_KO[inst["tm"]], n=e.get("number", 0)))
+
+
+def _run(st, ctx, W):
+    """Run the current effect's entries. False when it asked a decision (or must let the
+    tasks it raised - a replenish after a break - run first, guide 3.9.1 "그 직후")."""
+    cur = W["cur"]
+    ops = cur["ops"]
+    answer = None
+    if W["mode"] == "wait":
+        answer = st.inbox.pop(W["asker"])["value"]
+        W["mode"] = "run"
+    while ops:
+        e = ops[0]
+        if answer is None and cur["s"] is None and "if" in e and not cond_ok(st, cur["inst"]["p"], e["if"], cur["inst"]["src"]):
+            ops.pop(0)
+            continue
+        n_tasks = len(st.tasks)
+        res = IMPL[e["do"]](st, ctx, cur, e, answer)
+        answer = None
+        if res == ASK:
+            W["mode"] = "wait"
+            W["asker"] = st.pending[-1]["player"]
+            return False
+        if res == AGAIN:
+            if len(st.tasks) > n_tasks:
+                return False
+            continue
+        ops.pop(0)
+        cur["s"] = None
+        extra = cur.pop("push", None) or []
+        if res and e.get("then"):
+            extra = extra + list(e["then"])
+        if extra:
+            ops[0:0] = [dict(x) for x in extra]
+        if st.winner is not None:
+            return False
+        if len(st.tasks) > n_tasks:
+            return False
+    _finish(st, ctx, W)
+    return True
+
+
+def _finish(st, ctx, W):
+    """One effect is done: hand limits (guide 3.3.1), health (ruling R6), next player (5.2.1)."""
+    cur = W["cur"]
+    p = cur["inst"]["p"]
+    W["cur"] = None
+    W["mode"] = "next"
+    W["turn"] = ordering.after(p)
+    refresh(st)
+    hp = cur["hp"]
+    if hp is not None and (hp[0] != st.players["a"].health or hp[1] != st.players["b"].health):
+        if ctx.check_health():
+            st.fx = None
+            return
+    limit_checks(st, ctx)
+
+
+def limit_checks(st, ctx):
+    for q in order(st):
+        pl = st.players[q]
+        if len(pl.hand) > pl.hand_limit:
+            ctx.task({"t": "hand_limit", "p": q})
+
+
+def effect_running(st):
+    """True while an effect resolves: the hand-limit discard waits until it is done (guide 3.3.1)."""
+    return st.fx is not None and st.fx["cur"] is not None
+
+
+def fx_ask(st, cur, player, options, question, hidden=False):
+    """Ask ``player`` to choose one of ``options`` for the running effect (never with one option)."""
+    ask(st, player, "choose", options, hidden=hidden,
+        about={"question": question, "effect": cur["inst"]["name"]})
+    return ASK
+
+
+# ------------------------------------------------------------------ the current battle cards
+
+def battle_start(st, ctx):
+    """At the reveal (step 1): each player's ready card becomes their current card; continuous
+    functions and effects with a duration apply to it."""
+    bt = st.battle
+    bt.fx = {"cur": {}, "fired": False, "dmg": {"a": [], "b": []}, "gdmg": {}, "catch": [], "combo": None,
+             "offset_by": None, "trig": {"a": [], "b": []}}
+    for p in order(st):
+        bt.fx["cur"][p] = _record(st, bt.cards[p], "ready")
+    for p in order(st):
+        apply_continuous(st, ctx, p)
+
+
+def start_card(st, ctx, p, cid, role):
+    """A combo or catch card becomes player p's current card (guide 4.2.2, 4.3.2)."""
+    bt = st.battle
+    if bt.fx is None:
+        return
+    rec = _record(st, cid, role)
+    if role == "combo" and bt.combo is not None:
+        rec["pos"] = bt.combo["n"]
+    bt.fx["cur"][p] = rec
+    apply_continuous(st, ctx, p)
+
+
+def _record(st, cid, role):
+    card = st.card(cid)
+    spd = max(1, card.speed) if card.kind == "attack" else None
+    return {"id": cid, "role": role, "spd": spd, "link": card.link_speed if card.link_speed != card.speed else None,
+            "link_fx": False, "dmod": 0, "fixed": False, "null": None, "extra": {}, "pos": 0}
+
+
+def _continuous_sources(st, q):
+    """(owner, source id, entry) of the continuous entries that work now for owner q."""
+    pl = st.players[q]
+    out = []
+    for _i, e, _z in pl.character.cont:
+        out.append((q, pl.character.trait_id, e))
+    bt = st.battle
+    if bt is not None and bt.fx is not None:
+        cur = bt.fx["cur"].get(q)
+        if cur is not None and cur["id"] is not None:
+            for _i, e, z in st.cards[cur["id"]].cont:
+                if z == "battle":
+                    out.append((q, cur["id"], e))
+    for cid in pl.lumen_zone:
+        for _i, e, z in st.cards[cid].cont:
+            if z == "lumen_zone":
+                out.append((q, cid, e))
+    return out
+
+
+def apply_continuous(st, ctx, p):
+    """Continuous card modifiers (functions without timing) and lasting effects on p's current card."""
+    for q in order(st):
+        for owner, src, e in _continuous_sources(st, q):
+            if e["do"] in CARD_MODS and e["do"] != "treat_speed" and _seat(owner, e) == p:
+                if "if" not in e or cond_ok(st, owner, e["if"], src):
+                    card_mod(st, ctx, owner, p, e, src)
+            elif e["do"] == "treat_speed" and _seat(owner, e) == p:
+                if src == st.battle.fx["cur"][p]["id"] and "if" not in e:
+                    continue           # already in the card's link speed (cards.Card.link_speed)
+                if "if" not in e or cond_ok(st, owner, e["if"], src):
+                    card_mod(st, ctx, owner, p, e, src)
+    for x in st.lasting:
+        e = x["e"]
+        if x["tgt"] == p and e["do"] in CARD_MODS:
+            card_mod(st, ctx, x["p"], p, e, x["src"])
+
+
+def _seat(owner, e):
+    return owner if e.get("target", "self") == "self" else other(owner)
+
+
+def card_mod(st, ctx, owner, p, e, src):
+    """Apply a card modifier to player p's current battle card. True if it applied."""
+    bt = st.battle
+    cur = bt.fx["cur"][p]
+    cid = cur["id"]
+    if cid is None:
+        return False
+    card = st.cards[cid]
+    do = e["do"]
+    if do in ("faster", "slower"):
+        if card.kind != "attack":
+            return False
+        if forbidden(st, p, "speed_change"):
+            ctx.emit(ev("prohibited", "guide 5.6.3", p=p, action="speed_change", by=src))
+            return False
+        if cur["fixed"]:
+            # guide 5.3.1: after a fix, other speed changes do not apply
+            ctx.emit(ev("speed_ignored", "guide 5.3.1", p=p, card=cid, by=src))
+            return False
+        old = cur["spd"]
+        raw = old - e["amount"] if do == "faster" else old + e["amount"]
+        cur["spd"] = raw if raw > 0 else 1      # a computed speed of 0 or less is 1 (guide 5.3.2)
+        ctx.emit(ev("speed_change", "guide 5.3.2", p=p, card=cid, old=old, new=cur["spd"], by=src))
+        return True
+    if do == "fix_speed":
+        if card.kind != "attack":
+            return False
+        if cur["fixed"]:
+            # guide 5.3.1: the first fix stays; 5.6.3: a later contradicting effect is not applied
+            ctx.emit(ev("not_applied", "guide 5.3.1", p=p, card=cid, by=src))
+            return False
+        old = cur["spd"]
+        if e.get("speed") is not None:
+            cur["spd"] = e["speed"]
+        cur["fixed"] = True
+        ctx.emit(ev("speed_fix", "guide 5.3.1", p=p, card=cid, old=old, new=cur["spd"], by=src))
+        return True
+    if do == "treat_speed":
+        if card.kind != "attack":
+            return False
+        if cur["link_fx"] and cur["link"] != e["speed"]:
+            ctx.emit(ev("not_applied", "guide 5.6.3", p=p, card=cid, by=src))
+            return False
+        cur["link"] = e["speed"]
+        cur["link_fx"] = True
+        ctx.emit(ev("treat_speed", "guide 5.4", p=p, card=cid, speed=e["speed"], by=src))
+        return True
+    if do == "damage":
+        if card.kind != "attack":
+            return False
+        cur["dmod"] += e["amount"]
+        ctx.emit(ev("damage_mod", "guide 4.2.3", p=p, card=cid, delta=e["amount"],
+                    amount=max(0, card.damage + cur["dmod"]), by=src))
+        return True
+    if do == "add_judgment":
+        j = e["judgment"]
+        if j == "guard" and card.kind != "defense":
+            return False
+        cond = {"positions": e.get("positions") or ["high", "mid", "low"]}
+        for k in ("speed_min", "speed_max"):
+            if e.get(k) is not None:
+                cond[k] = e[k]
+        cur["extra"].setdefault(j, []).append(cond)
+        ctx.emit(ev("judgment_added", "guide 4.1", p=p, card=cid, judgment=j, by=src))
+        return True
+    raise AssertionError(do)
+
+
+def judged_card(st, p):
+    """The card judged at steps 5-8: the ready card with the judgments it gained (add_judgment)."""
+    bt = st.battle
+    card = st.card(bt.cards[p])
+    if bt.fx is None:
+        return card
+    extra = bt.fx["cur"][p]["extra"]
+    if not extra:
+        return card
+    c = Card.__new__(Card)
+    for k in Card.__slots__:
+        setattr(c, k, getattr(card, k))
+    for j, conds in extra.items():
+        old = getattr(card, j)
+        more = [Cond(x["positions"], x.get("speed_min"), x.get("speed_max")) for x in conds]
+        setattr(c, j, AnyCond(([old] if old is not None else []) + more))
+    return c
+
+
+def effective_damage(st, p, card):
+    """Damage of p's current card with effect changes, never below 0."""
+    bt = st.battle
+    if bt.fx is None:
+        return card.damage
+    d = card.damage + bt.fx["cur"][p]["dmod"]
+    return d if d > 0 else 0
+
+
+def is_nullified(st, p):
+    bt = st.battle
+    return bt.fx is not None and bt.fx["cur"][p]["null"] == "card"
+
+
+def _nullified_effects(st, p, src):
+    """Is src p's current battle card with its numbered effects nullified?"""
+    bt = st.battle
+    if bt is None or bt.fx is None:
+        return False
+    cur = bt.fx["cur"].get(p)
+    return cur is not None and cur["id"] == src and cur["null"] is not None
+
+
+def log_damage(st, victim, by_opponent):
+    bt = st.battle
+    if bt is not None and bt.fx is not None:
+        bt.fx["dmg"][victim].append("opp" if by_opponent else "self")
+
+
+# ------------------------------------------------------------------ durations
+
+def add_lasting(st, owner, tgt, e, src, duration):
+    until = "battle" if duration == "battle" else (st.turn if duration == "turn" else st.turn + 1)
+    body = {k: v for k, v in e.items() if k not in ("timing", "if", "then", "optional", "number", "text", "duration")}
+    st.lasting.append({"p": owner, "tgt": tgt, "e": body, "src": src, "until": until})
+
+
+def end_lasting(st, ctx, battle=False):
+    """Durations end: at battle end the battle ones, in the recovery phase the turn ones (3.5.5)."""
+    if not st.lasting:
+        return
+    keep = []
+    for x in st.lasting:
+        u = x["until"]
+        if (u == "battle") if battle else (u == "battle" or u <= st.turn):
+            ctx.emit(ev("lasting_end", "guide 3.5.5", p=x["p"], by=x["src"]))
+        else:
+            keep.append(x)
+    st.lasting = keep
+    refresh(st)
+
+
+def forbidden(st, p, action):
+    """A prohibition on p (guide 5.6.3 item 1): a lasting one, or a continuous function."""
+    if not st.fxon:
+        return False
+    for x in st.lasting:
+        e = x["e"]
+        if e["do"] == "forbid" and x["tgt"] == p and e["action"] == action:
+            return True
+    for q in ("a", "b"):
+        for owner, src, e in _continuous_sources(st, q):
+            if e["do"] == "forbid" and e["action"] == action and _seat(owner, e) == p:
+                if "if" not in e or cond_ok(st, owner, e["if"], src):
+                    return True
+    return False
+
+
+def refresh(st):
+    """Recompute each player's hand-limit change from continuous functions and durations."""
+    if not st.fxon:
+        return
+    delta = {"a": 0, "b": 0}
+    for q in ("a", "b"):
+        for owner, src, e in _continuous_sources(st, q):
+            if e["do"] == "hand_limit" and ("if" not in e or cond_ok(st, owner, e["if"], src)):
+                delta[_seat(owner, e)] += e["amount"]
+    for x in st.lasting:
+        if x["e"]["do"] == "hand_limit":
+            delta[x["tgt"]] += x["e"]["amount"]
+    for q in ("a", "b"):
+        st.players[q].limit_delta = delta[q]
+
+
+# ------------------------------------------------------------------ conditions
+
+def _card_matches(card, want):
+    if card is None:
+        return False
+    for k, v in want.items():
+        if k == "kind" and card.kind != v:
+            return False
+        if k == "position" and card.position != v:
+            return False
+        if k == "grab" and bool(card.grab) != v:
+            return False
+        if k == "id" and card.id != v:
+            return False
+        if k == "speed_min" and (card.kind != "attack" or card.speed < v):
+            return False
+        if k == "speed_max" and (card.kind != "attack" or card.speed > v):
+            return False
+    return True
+
+
+def cond_ok(st, p, cond, src=None):
+    """Do all conditions hold for owner p? (``src``: the entry's own card, for not_nullified.)"""
+    pl = st.players[p]
+    op = st.players[other(p)]
+    bt = st.battle
+    bfx = bt.fx if bt is not None else None
+    for k, v in cond.items():
+        if k == "health_min":
+            ok = pl.health >= v
+        elif k == "health_max":
+            ok = pl.health <= v
+        elif k == "opponent_health_min":
+            ok = op.health >= v
+        elif k == "opponent_health_max":
+            ok = op.health <= v
+        elif k == "fp_min":
+            ok = pl.fp >= v
+        elif k == "fp_max":
+            ok = pl.fp <= v
+        elif k == "opponent_fp_min":
+            ok = op.fp >= v
+        elif k == "opponent_fp_max":
+            ok = op.fp <= v
+        elif k == "count":
+            who = pl if v.get("who", "self") == "self" else op
+            n = len(getattr(who, v["zone"]))
+            ok = n >= v.get("min", n) and n <= v.get("max", n)
+        elif k == "tokens":
+            ok = True
+            for name, b in v.items():
+                n = pl.tokens.get(name, 0)
+                if n < b.get("min", n) or n > b.get("max", n):
+                    ok = False
+        elif k == "outcome":
+            out = bt.outcome if bt is not None and bt.outcome else (st.last_outcome or {})
+            ok = out.get(p) in v
+        elif k == "priority":
+            ok = (st.priority == p) == v
+        elif k == "turn_min":
+            ok = st.turn >= v
+        elif k == "turn_max":
+            ok = st.turn <= v
+        elif k == "not_nullified":
+            # guide 5.3.3: a countered card counts as nullified for this condition only
+            nulled = False
+            if bfx is not None and bfx["cur"].get(p) is not None and bfx["cur"][p]["id"] == src:
+                nulled = bfx["cur"][p]["null"] is not None or bt.outcome.get(p) == "countered"
+            ok = (not nulled) == v
+        elif k == "damaged":
+            ok = bool(bfx is not None and bfx["dmg"][p]) == v
+        elif k == "damaged_by_opponent":
+            ok = bool(bfx is not None and "opp" in bfx["dmg"][p]) == v
+        elif k == "in_combo":
+            ok = bool(bfx is not None and bfx["cur"].get(p) is not None and bfx["cur"][p]["role"] == "combo") == v
+        elif k in ("used", "opponent_used"):
+            q = p if k == "used" else other(p)
+            cur = bfx["cur"].get(q) if bfx is not None else None
+            ok = cur is not None and cur["id"] is not None and _card_matches(st.cards[cur["id"]], v)
+        else:
+            raise AssertionError(k)
+        if not ok:
+            return False
+    return True
