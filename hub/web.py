@@ -508,11 +508,31 @@ class DisplayHub:
         self._tasks = []
         self.loop = None
 
+    def expire_tracker_deadlines(self):
+        """Workaround, until ``TrackerSession.tick`` drops an expired deadline before it
+        submits the timeout (today it recurses until RecursionError, appending a judge
+        record each time): do exactly what it does, deadline first. Harmless after the fix."""
+        s = self.table.session
+        if s is None or s.mode != "tracker" or not s.deadline:
+            return
+        from .session import LINK_ALLOWANCE_MS
+        now = s.clock.now_ms()
+        for seat, deadline in sorted(s.deadline.items()):
+            if now > deadline + LINK_ALLOWANCE_MS and s.phase == "ready" and seat not in s.locked:
+                del s.deadline[seat]
+                s.store.append(s.game_id, "judge", {"event": "deadline_expired", "seat": seat,
+                                                    "deadline_ms": deadline, "now_ms": now}, seat=seat, mono_ms=now)
+                s.submit(seat, "timeout", True, source="hub")
+
+    def tick(self):
+        self.expire_tracker_deadlines()
+        self.table.tick()
+
     async def _ticker(self):
         while True:
             await asyncio.sleep(self.tick_interval)
             try:
-                self.table.tick()
+                self.tick()
                 self._count_turns()
                 now = time.monotonic()
                 if self.clients and self._clock_running() and now - self._last_clock >= 1.0:
@@ -797,6 +817,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
         claim(body.action_id)
         seat = cmd.get("seat") if cmd.get("seat") in ("a", "b") else None
         try:
+            hub.expire_tracker_deadlines()
             entries = table.submit(seat, "action", cmd, source="display")
         except (SessionError, IllegalDecision) as e:
             raise refused(e) from None
@@ -819,6 +840,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
                 raise ApiError(403, "forbidden", "a hidden decision is answered only on the player's own pod")
         claim(body.action_id)
         try:
+            hub.expire_tracker_deadlines()
             table.submit(body.seat, body.kind, body.value, source="display")
         except (SessionError, IllegalDecision) as e:
             raise refused(e) from None

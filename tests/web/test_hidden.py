@@ -1,0 +1,243 @@
+"""Hidden information through the web (brief 3, issue 6 tests).
+
+1. A scripted referee game played through the hub (hidden decisions from the pods, public
+   ones through the control API, the 10-second rule with a non-response): every HTTP
+   response and every WebSocket message is recorded and scanned; while a ready is locked,
+   the readied card (id or name) never appears outside the places where a public card may
+   stand (hands, lists, zones, the card catalogue of visible cards, earlier history), and
+   the hub-private nonce of the lock never appears at all. The admin token never appears
+   in any response. Only public messages reach the WebSocket.
+2. Non-interference: the same game readying two different cards gives byte-identical
+   spectator traffic until the reveal (after removing wall-clock stamps and the salted
+   commitments and their random salts, the nonces of earlier, revealed readies), so nothing
+   a spectator receives depends on the pick.
+"""
+
+import json
+
+from fastapi.testclient import TestClient
+
+from engine.bots import Bot
+from hub.web import create_app
+from tests.web.conftest import AUTH, TOKEN, aid, make_table, on_loop
+
+PUBLIC_CARD_KEYS = {"hand", "list", "break_zone", "lumen_zone", "ultimate", "ultimate_card", "ultimates", "options"}
+WS_TYPES = {"state", "clock", "pong"}
+
+
+class Traffic:
+    """Records every HTTP response and WebSocket message of one spectator + one admin."""
+
+    def __init__(self, client, ws, table):
+        self.client, self.ws, self.table = client, ws, table
+        self.hub = client.app.state.hub
+        self.got = 0
+        self.items = []          # (source, text)
+
+    def get(self, path, **kw):
+        r = self.client.get(path, **kw)
+        self.items.append(("GET " + path, r.text))
+        return r
+
+    def post(self, path, body, headers=AUTH):
+        r = self.client.post(path, json=body, headers=headers)
+        self.items.append(("POST " + path, r.text))
+        return r
+
+    def drain(self):
+        on_loop(self.client, lambda: None)          # let the coalesced update go out
+        while self.got < self.hub.sent:
+            self.items.append(("WS", self.ws.receive_text()))
+            self.got += 1
+
+    def poll(self, gid):
+        for path in ("/api/state", "/api/games", "/api/games/%d" % gid, "/api/games/%d/export" % gid,
+                     "/api/games/%d/judge-log" % gid):
+            self.get(path)
+        self.drain()
+
+
+def _strip(data, lock, top=True):
+    """Remove the places a public card id may legitimately stand (see module docstring)."""
+    if isinstance(data, dict):
+        out = {}
+        for k, v in data.items():
+            if k in PUBLIC_CARD_KEYS:
+                continue
+            if k == "cards" and "seats" in data:          # the display's catalogue of visible cards
+                continue
+            if k == "last_battle" and v == lock["last_battle"]:
+                continue
+            if k == "records" and isinstance(v, list):    # export / judge log: history before the lock
+                v = [r for r in v if not (isinstance(r, dict) and r.get("seq", 0) < lock["seq"])]
+            if k == "log" and isinstance(v, list):
+                v = [e for e in v if not (isinstance(e, dict) and _entry_text(e) in lock["prelog"])]
+            out[k] = _strip(v, lock, False)
+        return out
+    if isinstance(data, list):
+        return [_strip(v, lock, False) for v in data]
+    return data
+
+
+def _entry_text(e):
+    t = e.get("text")
+    if isinstance(t, dict):
+        return t.get("ko")
+    return e.get("text_ko")
+
+
+def check_hidden(items, locks, cards):
+    """Scan recorded traffic taken while ``locks`` (seat -> lock info) were hidden."""
+    n = 0
+    for source, text in items:
+        for seat, lock in locks.items():
+            assert lock["nonce"] not in text, "%s leaked the hub's nonce of %s's ready" % (source, seat)
+            data = json.loads(text)
+            cleaned = json.dumps(_strip(data, lock), ensure_ascii=False)
+            card = lock["card"]
+            assert '"%s"' % card not in cleaned, "%s shows %s's readied card %s before the reveal" % (source, seat, card)
+            c = cards[card]
+            for name in {c.name, c.name_en} - {None, ""}:
+                assert name not in cleaned, "%s names %s's readied card (%s) before the reveal" % (source, seat, name)
+            n += 1
+    return n
+
+
+def test_scripted_referee_game_never_shows_a_readied_card_before_the_reveal():
+    table = make_table()
+    with TestClient(create_app(table, tick_interval=None)) as client, client.websocket_connect("/ws") as ws:
+        tr = Traffic(client, ws, table)
+        tr.items.append(("WS", ws.receive_text()))                  # the hello state
+        r = tr.post("/api/control/games", {"action_id": aid(), "mode": "referee", "seed": 17})
+        gid = r.json()["game_id"]
+        tr.drain()
+        session = table.session
+        cards = session.state.cards
+        bots = {"a": Bot(31, "greedy"), "b": Bot(32, "greedy")}
+        locks = {}
+        seen_reveals = 0
+        checked = readies = via_api = timeouts = 0
+        ready_phases = 0
+        steps = 0
+        while session.state.winner is None and steps < 800:
+            steps += 1
+            st = session.state
+            readies_pending = [q for q in st.pending if q["kind"] == "ready"]
+            if readies_pending:
+                req = readies_pending[0]
+                if len(readies_pending) == 2:
+                    ready_phases += 1
+                if len(readies_pending) == 1 and ready_phases % 7 == 3 and req["player"] in session.deadline:
+                    # this player lets the 10 seconds run out: the hub turns it into a non-response
+                    on_loop(client, table.clock.advance, 10_400)
+                    on_loop(client, table.tick)
+                    timeouts += 1
+                else:
+                    kind, card = bots[req["player"]].answer(st, req)
+                    if kind == "ready":
+                        lock = {"card": card, "seq": len(table.store.records(gid)),
+                                "prelog": {e["text"]["ko"] for e in session.log},
+                                "last_battle": client.get("/api/state").json()["display"]["last_battle"]}
+                        on_loop(client, table.submit, req["player"], "ready", card, "pod")
+                        readies += 1
+                        lock["nonce"] = session._nonce[req["player"]]
+                        locks[req["player"]] = lock
+                    else:
+                        on_loop(client, table.submit, req["player"], kind, card, "pod")
+                    on_loop(client, table.clock.advance, 1500)
+                    on_loop(client, table.tick)
+            else:
+                req = st.pending[0]
+                kind, value = bots[req["player"]].answer(st, req)
+                if req.get("hidden"):
+                    on_loop(client, table.submit, req["player"], kind, value, "pod")
+                else:
+                    r = tr.post("/api/control/decision", {"action_id": aid(), "seat": req["player"], "kind": kind,
+                                                          "value": value})
+                    assert r.status_code == 200, r.text
+                    via_api += 1
+            now_reveals = sum(1 for e in session.log if e["e"] == "reveal")
+            if now_reveals != seen_reveals:      # the reveal: the picks are public from here on
+                seen_reveals = now_reveals
+                locks.clear()
+            start = len(tr.items)
+            tr.poll(gid)
+            if locks:
+                # the countdown runs on: look again a little later
+                on_loop(client, table.clock.advance, 2000)
+                on_loop(client, table.tick)
+                if sum(1 for e in session.log if e["e"] == "reveal") == seen_reveals:
+                    tr.poll(gid)
+                checked += check_hidden(tr.items[start:], locks, cards)
+        assert session.state.winner is not None, "the scripted game did not finish"
+        tr.poll(gid)
+        # once finished, the whole record is public and the reveal records hold the cards
+        assert client.get("/api/games/%d/export" % gid).json()["complete"] is True
+    assert readies >= 20 and checked >= 100 and via_api >= 10 and timeouts >= 1, (readies, checked, via_api, timeouts)
+    for source, text in tr.items:
+        assert TOKEN not in text, "%s contains the admin token" % source
+        if source == "WS":
+            assert json.loads(text)["t"] in WS_TYPES, "a non-public message type reached the display"
+
+
+def _world(pick, seed=23, ready_phase=4):
+    """Play to the ``ready_phase``-th ready phase, ready 1P's ``pick``-th distinct option,
+    and return every spectator byte until just before 2P readies."""
+    table = make_table()
+    out = []
+    with TestClient(create_app(table, tick_interval=None)) as client, client.websocket_connect("/ws") as ws:
+        tr = Traffic(client, ws, table)
+        ws.receive_text()
+        client.post("/api/control/games", json={"action_id": "start-game-1", "mode": "referee", "seed": seed},
+                    headers=AUTH)
+        gid = table.session.game_id
+        bots = {"a": Bot(5, "greedy"), "b": Bot(6, "greedy")}
+        phases = 0
+        while True:
+            st = table.session.state
+            ready = {q["player"]: q for q in st.pending if q["kind"] == "ready"}
+            if len(ready) == 2:
+                phases += 1
+                if phases == ready_phase and len(set(ready["a"]["options"])) >= 2:
+                    break
+                for seat in ("a", "b"):
+                    on_loop(client, table.submit, seat, *bots[seat].answer(st, ready[seat]), "pod")
+                    st = table.session.state
+                continue
+            req = st.pending[0]
+            on_loop(client, table.submit, req["player"], *bots[req["player"]].answer(st, req), "pod")
+        tr.drain()
+        tr.items = []
+        options = sorted(set(ready["a"]["options"]))
+        card = options[pick]
+        on_loop(client, table.submit, "a", "ready", card, "pod")
+        tr.poll(gid)
+        on_loop(client, table.clock.advance, 3000)
+        on_loop(client, table.tick)
+        tr.poll(gid)
+        tr.post("/api/control/timer", {"action_id": "timer-action-1", "action": "round_start"})
+        tr.get("/api/state")
+        tr.drain()
+        out = [(s, _normalise(json.loads(t))) for s, t in tr.items]
+        assert table.session.state.phase == "ready"
+    return card, out
+
+
+def _normalise(data):
+    if isinstance(data, dict):
+        return {k: _normalise(v) for k, v in data.items()
+                if k not in ("wall_ms", "created_ms", "last_ms", "commitment", "commitments", "nonce", "nonces")}
+    if isinstance(data, list):
+        return [_normalise(v) for v in data]
+    return data
+
+
+def test_spectator_traffic_does_not_depend_on_the_readied_card():
+    card_1, world_1 = _world(0)
+    card_2, world_2 = _world(-1)
+    assert card_1 != card_2
+    assert len(world_1) >= 10
+    for (s1, d1), (s2, d2) in zip(world_1, world_2):
+        assert s1 == s2
+        assert d1 == d2, "%s differs with the readied card (%s vs %s)" % (s1, card_1, card_2)
+    assert len(world_1) == len(world_2)

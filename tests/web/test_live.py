@@ -1,0 +1,172 @@
+"""Live updates: the WebSocket gets one coalesced state per change and only public
+messages; the clock message while a clock runs; the real server in a thread (uvicorn +
+a real WebSocket client); the demo bots keep games going."""
+
+import json
+import time
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from websockets.sync.client import connect
+
+from hub.session import MonotonicClock
+from hub.store import Store
+from hub.table import Table
+from hub.web import BotPlayers, DisplayHub, create_app, display_state, start_in_thread, urls
+from tests.web.conftest import AUTH, TOKEN, aid, make_table, on_loop
+
+
+def test_websocket_hello_then_one_state_per_change(client, table):
+    with client.websocket_connect("/ws") as ws:
+        hello = ws.receive_json()
+        assert hello["t"] == "state" and hello["cause"] == ["hello"] and hello["seats"] is None
+        client.post("/api/control/games", json={"action_id": aid(), "mode": "tracker", "a": "wolf"}, headers=AUTH)
+        m = ws.receive_json()
+        assert m["t"] == "state" and m["mode"] == "tracker" and set(m["cause"]) >= {"game", "state"}
+        client.post("/api/control/tracker", json={"action_id": aid(), "command": {
+            "action": "adjust_health", "seat": "a", "delta": -400}}, headers=AUTH)
+        m = ws.receive_json()
+        assert m["seats"]["a"]["health"] == 4600 and m["log"][-1]["text"]["en"].startswith("1P Wolf health -400")
+        ws.send_text("ping")
+        assert ws.receive_json() == {"t": "pong"}
+
+
+def test_pod_side_changes_reach_the_display_too(client, table):
+    """The same actions are possible from the pods: a pod's input shows up live."""
+    on_loop(client, table.start_tracker, "nia", "root", 1, "a")
+    with client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        on_loop(client, table.submit, "b", "action", {"action": "adjust_fp", "seat": "b", "delta": 2}, "pod")
+        assert ws.receive_json()["seats"]["b"]["fp"] == 2
+        on_loop(client, table.submit, "a", "ready", True, "pod")
+        m = ws.receive_json()
+        assert m["ready"]["a"]["locked"] is True and m["ready"]["b"]["ms_left"] == 10000
+
+
+def test_private_pod_messages_are_never_forwarded(table):
+    hub = DisplayHub(table, tick_interval=None)
+    seen = []
+    hub.broadcast = seen.append
+    hub.loop = None
+    hub.on_table("a", {"t": "you", "view": {"secret": 1}})
+    hub.on_table("b", {"t": "opponent_ready"})
+    assert hub._causes == [] and not seen
+
+
+def test_clock_messages_while_a_clock_runs():
+    table = Table(Store(":memory:"), admin_token=TOKEN)        # the real clock: the ticker runs
+    with TestClient(create_app(table, tick_interval=0.05)) as client, client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        client.post("/api/control/timer", json={"action_id": aid(), "action": "round_start"}, headers=AUTH)
+        assert ws.receive_json()["t"] == "state"
+        m = ws.receive_json()
+        assert m["t"] == "clock" and m["timer"]["state"] == "running" and m["timer"]["ms_left"] <= 1800000
+        second = ws.receive_json()
+        assert second["t"] == "clock" and second["timer"]["ms_left"] < m["timer"]["ms_left"]
+
+
+def test_a_ten_second_deadline_expires_by_the_ticker():
+    table = Table(Store(":memory:"), admin_token=TOKEN)
+    table.start_tracker()
+    with TestClient(create_app(table, tick_interval=0.02)) as client:
+        on_loop(client, table.submit, "a", "ready", True, "pod")
+        sess = table.session
+        sess.deadline["b"] = table.clock.now_ms() - 1000          # as if the 10 s had passed
+        for _ in range(100):
+            if sess.phase != "ready":
+                break
+            time.sleep(0.02)
+        d = client.get("/api/state").json()["display"]
+        assert d["phase"] == "battle" and d["seats"]["b"]["non_responses"] == 1
+
+
+def test_a_tracker_deadline_expires_once(client, table):
+    """The 10-second rule in tracker mode: one non-response, one judge record (see the
+    workaround in DisplayHub.expire_tracker_deadlines)."""
+    on_loop(client, table.start_tracker)
+    on_loop(client, table.submit, "a", "ready", True, "pod")
+    on_loop(client, table.clock.advance, 10_300)
+    hub = client.app.state.hub
+    on_loop(client, hub.tick)
+    on_loop(client, hub.tick)
+    d = client.get("/api/state").json()["display"]
+    assert d["phase"] == "battle" and d["seats"]["b"]["non_responses"] == 1
+    expired = [r for r in table.store.records(table.session.game_id, kinds=("judge",))
+               if r.body.get("event") == "deadline_expired"]
+    assert len(expired) == 1
+
+
+def test_display_state_is_json_for_every_mode(table):
+    assert json.dumps(display_state(table))
+    table.start_tracker("tao", "rita")
+    assert json.dumps(display_state(table), ensure_ascii=False)
+    table.start_referee(seed=2)
+    assert json.dumps(display_state(table), ensure_ascii=False)
+
+
+def test_the_real_server_in_a_thread():
+    table = Table(Store(":memory:"), admin_token=TOKEN)
+    handle = start_in_thread(table, port=0)
+    try:
+        assert handle.port > 0
+        r = httpx.get(handle.url + "/api/state")
+        assert r.status_code == 200 and r.json()["mode"] is None
+        with connect(handle.url.replace("http", "ws") + "/ws", open_timeout=5) as ws:
+            assert json.loads(ws.recv(timeout=5))["cause"] == ["hello"]
+            t0 = time.monotonic()
+            handle.call(table.start_tracker, "wolf", "rita")
+            m = json.loads(ws.recv(timeout=5))
+            assert m["mode"] == "tracker" and time.monotonic() - t0 < 1.0
+            r = httpx.post(handle.url + "/api/control/tracker", headers=AUTH,
+                           json={"action_id": aid(), "command": {"action": "next_turn"}})
+            assert r.status_code == 200
+            assert json.loads(ws.recv(timeout=5))["turn"] == 2
+        assert httpx.post(handle.url + "/api/control/tracker",
+                          json={"action_id": aid(), "command": {"action": "next_turn"}}).status_code == 401
+    finally:
+        handle.stop()
+    assert not handle.thread.is_alive()
+
+
+def test_printed_urls_carry_the_token_in_the_fragment(table):
+    u = urls(table, "0.0.0.0", 8123)
+    assert u["display"] == "http://127.0.0.1:8123/" and u["admin"].endswith("/#admin=" + TOKEN)
+    assert u["docs"].endswith(":8123/docs")
+
+
+def test_demo_bots_play_games_one_after_another():
+    table = Table(Store(":memory:"), clock=MonotonicClock(), admin_token=TOKEN)
+    hub = DisplayHub(table, tick_interval=None)
+    bots = BotPlayers(hub, seed=3, pace=0.0, end_pause=0.0)
+    now = 0.0
+    finished = set()
+    for _ in range(20000):
+        wait = bots.step(now)
+        now += max(wait, 0.5)
+        if table.session is not None and table.session.state.winner is not None:
+            finished.add(table.session.game_id)
+        if len(finished) >= 2 and table.session.game_id not in finished:
+            break
+    assert len(finished) >= 2 and table.session.game_id not in finished
+    assert table.timer.state == "running"
+    games = table.games(10)
+    assert sum(1 for g in games if g["status"] == "finished") >= 2
+
+
+@pytest.mark.parametrize("kind", ["referee", "tracker"])
+def test_resumed_game_shows_the_same_state(kind, tmp_path):
+    path = str(tmp_path / "t.sqlite3")
+    t1 = Table(Store(path), admin_token=TOKEN)
+    if kind == "tracker":
+        t1.start_tracker("wolf", "rita", seed=1)
+        t1.submit("a", "action", {"action": "adjust_health", "seat": "a", "delta": -700}, source="display")
+    else:
+        t1.start_referee(seed=4)
+    before = display_state(t1)
+    gid = t1.session.game_id
+    t1.store.close()
+    t2 = Table(Store(path), admin_token=TOKEN)
+    t2.resume_latest()
+    after = display_state(t2)
+    assert after["game_id"] == gid and after["seats"] == before["seats"] and after["log"] == before["log"]
