@@ -568,6 +568,8 @@ class BotPlayers:
         self.end_pause = end_pause
         self.rnd = random.Random(seed)
         self.bots = None
+        self.game_id = None
+        self.over_since = None
         self.ready_at = {}
 
     def new_game(self):
@@ -575,20 +577,27 @@ class BotPlayers:
         if t.timer.state in ("idle",) or t.timer.finished:
             t.timer_action("round_start")
         t.start_referee(seed=self.seed)
-        self.bots = {"a": self.Bot(self.seed * 2 + 1, "greedy"), "b": self.Bot(self.seed * 2 + 2, "greedy")}
         self.seed += 1
-        self.ready_at = {}
 
     def step(self, now):
-        """One look at the table; returns seconds to wait."""
+        """One look at the table; returns seconds to wait. A tracker game someone started
+        pauses the bots; a referee game started or resumed by hand is played on."""
         t = self.table
         s = t.session
-        if s is None or s.mode != "referee" or self.bots is None or game_over(t):
-            if s is not None and s.mode == "referee" and self.bots is not None and game_over(t):
-                self.bots = None
-                return self.end_pause
-            self.new_game()
-            return self.pace
+        if s is not None and s.mode != "referee":
+            return 1.0
+        if s is None or game_over(t):
+            if s is not None and self.over_since is None:
+                self.over_since = now
+            if s is None or now - self.over_since >= self.end_pause:
+                self.over_since = None
+                self.new_game()
+            return 0.5
+        if self.game_id != s.game_id:
+            self.game_id = s.game_id
+            seed = s.game_id * 1000 + self.seed
+            self.bots = {"a": self.Bot(seed * 2 + 1, "greedy"), "b": self.Bot(seed * 2 + 2, "greedy")}
+            self.ready_at = {}
         pending = s.state.pending
         readies = [r for r in pending if r["kind"] == "ready"]
         if readies:
@@ -686,7 +695,12 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
                 return _err(401, "unauthorized", "the Authorization header must be: Bearer <admin token>")
             if not secrets.compare_digest(given.strip().encode(), table.admin_token.encode()):
                 return _err(403, "forbidden", "wrong admin token: spectators are read-only")
-        return await call_next(request)
+        response = await call_next(request)
+        if path.startswith("/api/"):
+            response.headers["Cache-Control"] = "no-store"
+        elif path.startswith("/static/") and not path.startswith("/static/vendor/"):
+            response.headers["Cache-Control"] = "no-cache"      # revalidate (ETag): a hub update shows at once
+        return response
 
     def claim(action_id):
         try:

@@ -192,6 +192,15 @@ def test_the_language_switch_persists(server, browser):
     wait_for(lambda: text(browser, "turn") == "1턴", what="Korean again")
 
 
+def test_the_api_docs_render_offline(server, browser):
+    handle, table = server
+    browser.get(handle.url + "/docs")
+    count = wait_for(lambda: browser.execute_script("return document.querySelectorAll('.opblock').length"),
+                     timeout=10, what="Swagger UI's operations")
+    assert count >= 14
+    assert "/api/control/tracker" in browser.find_element("tag name", "body").text
+
+
 def _mid_game(table, seed=5, turn=5):
     """A referee game at turn ``turn``: bots play as the pods, then 1P locks a hidden ready."""
     table.start_referee(seed=seed)

@@ -152,6 +152,17 @@ def test_demo_bots_play_games_one_after_another():
     assert table.timer.state == "running"
     games = table.games(10)
     assert sum(1 for g in games if g["status"] == "finished") >= 2
+    # a tracker game started by hand pauses the bots; they pick up a referee game again
+    table.start_tracker()
+    gid = table.session.game_id
+    for _ in range(5):
+        bots.step(now)
+        now += 1
+    assert table.session.game_id == gid and table.session.game.turn == 1
+    table.start_referee(seed=9)
+    for _ in range(30):
+        now += max(bots.step(now), 0.5)
+    assert table.session.mode == "referee" and len(table.store.records(table.session.game_id)) > 5
 
 
 @pytest.mark.parametrize("kind", ["referee", "tracker"])
