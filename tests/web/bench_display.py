@@ -1,9 +1,12 @@
 """Display figures for docs/performance.md (not a test): how long the display state takes to
-build, how big a state message is, and how long a game event takes to reach a WebSocket
-client on this machine.  Run: python3 tests/web/bench_display.py"""
+build, how big a state message is, how long a game event takes to reach a WebSocket client
+on this machine, and (with Debian's chromium) how long a control press takes to show on the
+page.  Run: python3 tests/web/bench_display.py"""
 
 import json
+import os
 import statistics
+import tempfile
 import sys
 import time
 from pathlib import Path
@@ -68,8 +71,40 @@ def main():
         lat.sort()
         print("game event -> WebSocket client (tracker, 300 changes): median %.1f ms, p95 %.1f ms, max %.1f ms"
               % (statistics.median(lat), lat[int(len(lat) * 0.95)], lat[-1]))
+        if os.path.exists("/usr/bin/chromium"):
+            print("control press in Chromium -> the page shows it (40 presses): %s" % browser_latency(handle, table))
     finally:
         handle.stop()
+
+
+PRESS = """
+const done = arguments[arguments.length - 1], el = document.getElementById('fp-a'), before = el.textContent;
+const t0 = performance.now();
+const ob = new MutationObserver(() => { if (el.textContent !== before) { ob.disconnect(); done(performance.now() - t0); } });
+ob.observe(el, {childList: true, characterData: true, subtree: true});
+fetch('/api/control/tracker', {method: 'POST', headers: {'Content-Type': 'application/json',
+      'Authorization': 'Bearer ' + arguments[1]},
+      body: JSON.stringify({action_id: 'bench-' + arguments[2], command: {action: 'adjust_fp', seat: 'a', delta: arguments[0]}})});
+"""
+
+
+def browser_latency(handle, table):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + tempfile.mkdtemp(prefix="lumen-bench-")):
+        opts.add_argument(arg)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    try:
+        driver.get(handle.url + "/")
+        time.sleep(1.5)
+        lat = sorted(driver.execute_async_script(PRESS, 1 if i % 2 else -1, table.admin_token, "%d-%d" % (time.time_ns(), i))
+                     for i in range(40))
+    finally:
+        driver.quit()
+    return "median %.1f ms, p95 %.1f ms, max %.1f ms" % (statistics.median(lat), lat[int(len(lat) * 0.95)], lat[-1])
 
 
 if __name__ == "__main__":
