@@ -113,7 +113,7 @@ class Card:
         self.link_speed = speed
         self.combo_bonus = 0
         for _i, e, _z in self.cont:
-            if e.get("target", "self") != "self":
+            if e.get("target", "self") != "self":   # treat_speed and damage default to self
                 continue
             if e["do"] == "treat_speed" and "if" not in e and self.link_speed == speed:
                 self.link_speed = e["speed"]

@@ -226,7 +226,7 @@ _PRIMS = (
                    "count": Param("posint", 1), "chooser": Param("enum", "self", "who chooses: `self` (the effect's owner) or `target` (the zone's owner)", ("self", "target"))},
          "instant", "브레이크한다", "break a card (with the replenish rule of guide 3.9.1)",
          "{do: break, target: opponent, from: hand, timing: on_hit}", "guide 3.9.1"),
-    Prim("move", {"target": _target(), "from": Param("enum", "hand", "the zone", ("hand", "list", "battle_zone")),
+    Prim("move", {"target": _target(), "from": Param("enum", "hand", "the zone", ("hand", "list", "battle_zone", "lumen_zone")),
                   "to": Param("enum", REQUIRED, "the destination", ("hand", "list", "lumen_zone")),
                   "card": Param("card", None, "`this` or a card id; without it a card is chosen"),
                   "count": Param("posint", 1), "chooser": Param("enum", "self", "who chooses", ("self", "target"))},
@@ -285,6 +285,13 @@ _PRIMS = (
          "{do: forbid, action: gain_fp, target: opponent, duration: turn, timing: on_hit}", "guide 5.6.3"),
 )
 REGISTRY = {p.name: p for p in _PRIMS}
+# the default target of each primitive (guide 5.6.2: the owner, unless the primitive says otherwise)
+TARGET_DEFAULT = {p.name: p.params["target"].default for p in _PRIMS if "target" in p.params}
+
+
+def target_of(e):
+    """``self`` or ``opponent``: the entry's target, or its primitive's default."""
+    return e.get("target") or TARGET_DEFAULT.get(e["do"], "self")
 
 # keys every top-level entry may carry besides the primitive's parameters
 COMMON = {
@@ -294,7 +301,7 @@ COMMON = {
     "optional": "true for \"~할 수 있다\": the owner may pass it (guide 5.2.3); default false (\"~한다\", mandatory)",
     "number": "the effect number (①②...): a numbered effect can be nullified; without it the entry is a "
               "function, which always applies and cannot be nullified (guide 5.6.1)",
-    "if": "conditions (all must hold) checked when it triggers and again when it resolves",
+    "if": "conditions (all must hold), checked when the effect resolves (on its owner's turn, guide 5.2.1)",
     "then": "entries done right after this one, only if it succeeded",
     "text": "the printed wording of this entry (free text)",
 }
@@ -407,7 +414,7 @@ def _check_entry(entry, kind, field, top):
         yield ("amount must not be 0", entry, "amount", field + ".amount")
     if name == "break" and entry.get("from") == "side_deck" and (entry.get("target") == "opponent" or entry.get("chooser") == "target"):
         yield ("a side deck is hidden: only its owner breaks from it (target: self, chooser: self)", entry, "from", field + ".from")
-    if name == "move" and (entry.get("from") == "battle_zone") != (entry.get("card") == "this"):
+    if name == "move" and entry.get("from") == "battle_zone" and entry.get("card") != "this":
         yield ("from: battle_zone goes with card: this (where this card goes at battle end)", entry, "from", field + ".from")
     if name == "move" and entry.get("to") == "lumen_zone" and entry.get("card") != "this":
         yield ("to: lumen_zone is only for card: this", entry, "to", field + ".to")

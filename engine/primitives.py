@@ -12,6 +12,7 @@ Omitted subject or target = the card's owner / this card (guide 5.6.2): every
 ``target`` defaults to ``self``.
 """
 
+from .effects import target_of
 from .events import ev
 from .state import other
 from .windows import AGAIN, ASK, IMPL, add_lasting, card_mod, forbidden, fx_ask, refresh
@@ -31,7 +32,7 @@ def _owner(cur):
 
 def _tgt(cur, e):
     p = cur["inst"]["p"]
-    return p if e.get("target", "self") == "self" else other(p)
+    return p if target_of(e) == "self" else other(p)
 
 
 def _src(cur):
@@ -242,6 +243,18 @@ ROLE_FOR = {"hand": "to_hand", "list": "to_list", "lumen_zone": "to_lumen"}
 def move(st, ctx, cur, e, answer):
     owner, tz = _owner(cur), _tgt(cur, e)
     src_zone, dst = e.get("from", "hand"), e["to"]
+    if e.get("card") == "this" and src_zone != "battle_zone":
+        where = _this(st, cur)
+        if where is None or where[1] != src_zone or dst == src_zone:
+            return False
+        p, z = where
+        cid = _src(cur)
+        take(getattr(st.players[p], z), cid)
+        if dst == "hand":
+            to_hand(st, ctx, p, cid, z, "guide 5.6.2")   # a special is broken instead (guide 3.3.3)
+        else:
+            to_list(st, ctx, p, cid, z, "guide 5.6.2")
+        return True
     if e.get("card") == "this":
         # where this card goes at battle end, instead of the usual zone (guide 5.3.4)
         bt = st.battle

@@ -22,7 +22,7 @@ hand-limit refresh.
 from . import ordering
 from .cards import AnyCond, Card, Cond
 from .decisions import ask
-from .effects import TIMING_GUIDE, TIMING_KO
+from .effects import TIMING_GUIDE, TIMING_KO, target_of
 from .events import ev
 from .state import other
 
@@ -171,8 +171,8 @@ def _add(st, queue, seen, p, kind, src, i, e, zone, timing):
         return
     if "number" in e and _nullified_effects(st, p, src):
         return
-    if "if" in e and not cond_ok(st, p, e["if"], src):
-        return
+    # conditions (`if`) are checked when the effect resolves, on its owner's turn (_begin):
+    # an earlier effect of the same timing may make them true or false
     seen.add((p, name))
     queue.append({"p": p, "t": kind, "src": src, "i": i, "zone": zone, "name": name, "tm": timing,
                   "hid": zone == "side_deck", "forbid": e["do"] == "forbid",
@@ -445,7 +445,7 @@ def apply_continuous(st, ctx, p):
 
 
 def _seat(owner, e):
-    return owner if e.get("target", "self") == "self" else other(owner)
+    return owner if target_of(e) == "self" else other(owner)
 
 
 def card_mod(st, ctx, owner, p, e, src):
