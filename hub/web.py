@@ -405,8 +405,9 @@ class DisplayHub:
     """Connects one table to the web: forwards public messages to WebSocket clients,
     ticks the table, counts turns after "time", and (demo) plays bot games."""
 
-    def __init__(self, table, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0, auto_turn_end=True):
+    def __init__(self, table, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0, auto_turn_end=True, tasks=()):
         self.table = table
+        self.extra_tasks = tuple(tasks)
         self.tick_interval = tick_interval
         self.bots = bots
         self.bot_seed = bot_seed
@@ -496,6 +497,8 @@ class DisplayHub:
             self._tasks.append(asyncio.create_task(self._ticker()))
         if self.bots:
             self._tasks.append(asyncio.create_task(BotPlayers(self, seed=self.bot_seed, pace=self.bot_pace).run()))
+        for fn in self.extra_tasks:        # e.g. the pods' serial links: they share this loop with the table
+            self._tasks.append(asyncio.ensure_future(fn(self)))
 
     async def stop(self):
         for t in self._tasks:
@@ -636,11 +639,13 @@ class BotPlayers:
 
 # ---------------------------------------------------------------- the app
 
-def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0):
+def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0, tasks=()):
     """The FastAPI app for ``table``. A background task calls ``table.tick()`` every
     ``tick_interval`` seconds (None: tests tick by hand) and pushes updates; ``bots=True``
-    keeps bot referee games going (``lumen demo --bots``)."""
-    hub = DisplayHub(table, tick_interval=tick_interval, bots=bots, bot_seed=bot_seed, bot_pace=bot_pace)
+    keeps bot referee games going (``lumen demo --bots``). ``tasks``: callables
+    ``fn(hub) -> awaitable`` started with the server on its loop and cancelled when it stops
+    (e.g. the serial links of the pods, which must call the table on this loop)."""
+    hub = DisplayHub(table, tick_interval=tick_interval, bots=bots, bot_seed=bot_seed, bot_pace=bot_pace, tasks=tasks)
 
     @asynccontextmanager
     async def lifespan(app):
@@ -958,10 +963,11 @@ def announce(table, host, port, out=print):
     out("API 문서 / API docs: %s" % u["docs"])
 
 
-def serve(table, host="127.0.0.1", port=8000, *, bots=False, tick_interval=0.1, log_level="warning", out=print):
-    """Serve the display for ``table`` until stopped (Ctrl-C). Blocks."""
+def serve(table, host="127.0.0.1", port=8000, *, bots=False, tick_interval=0.1, tasks=(), log_level="warning",
+          out=print):
+    """Serve the display for ``table`` until stopped (Ctrl-C). Blocks. ``out=None`` prints nothing."""
     import uvicorn
-    app = create_app(table, tick_interval=tick_interval, bots=bots)
+    app = create_app(table, tick_interval=tick_interval, bots=bots, tasks=tasks)
     if out:
         announce(table, host, port, out)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto")

@@ -5,7 +5,8 @@
    response and every WebSocket message is recorded and scanned; while a ready is locked,
    the readied card (id or name) never appears outside the places where a public card may
    stand (hands, lists, zones, the card catalogue of visible cards, earlier history), and
-   the hub-private nonce of the lock never appears at all. The admin token never appears
+   the hub-private nonce of the lock never appears at all; a card that has only ever been in
+   a (face-down) side deck never appears. The admin token never appears
    in any response. Only public messages reach the WebSocket.
 2. Non-interference: the same game readying two different cards gives byte-identical
    spectator traffic until the reveal (after removing wall-clock stamps and the salted
@@ -86,6 +87,15 @@ def _entry_text(e):
     return e.get("text_ko")
 
 
+def _visible_ids(st):
+    ids = set()
+    for p in st.players.values():
+        for zone in (p.hand, p.list, p.break_zone, p.lumen_zone, p.battle_zone):
+            ids.update(zone)
+        ids.update(c for c in (p.ultimate, p.ultimate_card) if c)
+    return ids
+
+
 def check_hidden(items, locks, cards):
     """Scan recorded traffic taken while ``locks`` (seat -> lock info) were hidden."""
     n = 0
@@ -116,6 +126,8 @@ def test_scripted_referee_game_never_shows_a_readied_card_before_the_reveal():
         bots = {"a": Bot(31, "greedy"), "b": Bot(32, "greedy")}
         locks = {}
         seen_reveals = 0
+        ever_visible = set()
+        side_checked = 0
         checked = readies = via_api = timeouts = 0
         ready_phases = 0
         steps = 0
@@ -162,6 +174,16 @@ def test_scripted_referee_game_never_shows_a_readied_card_before_the_reveal():
                 locks.clear()
             start = len(tr.items)
             tr.poll(gid)
+            # the side deck is face down: a card that has only ever been there never shows
+            # (until the game is over: a finished game's export holds the whole record)
+            ever_visible |= _visible_ids(session.state)
+            side_only = set()
+            if session.state.winner is None:
+                side_only = {c for p in session.state.players.values() for c in p.side_deck} - ever_visible
+            for source, text in tr.items[start:]:
+                for c in side_only:
+                    assert '"%s"' % c not in text, "%s shows %s, which has only been in a side deck" % (source, c)
+            side_checked += len(side_only)
             if locks:
                 # the countdown runs on: look again a little later
                 on_loop(client, table.clock.advance, 2000)
@@ -174,6 +196,7 @@ def test_scripted_referee_game_never_shows_a_readied_card_before_the_reveal():
         # once finished, the whole record is public and the reveal records hold the cards
         assert client.get("/api/games/%d/export" % gid).json()["complete"] is True
     assert readies >= 20 and checked >= 100 and via_api >= 10 and timeouts >= 1, (readies, checked, via_api, timeouts)
+    assert side_checked > 0
     for source, text in tr.items:
         assert TOKEN not in text, "%s contains the admin token" % source
         if source == "WS":

@@ -129,6 +129,31 @@ def test_the_real_server_in_a_thread():
     assert not handle.thread.is_alive()
 
 
+def test_extra_tasks_run_on_the_server_loop():
+    """The CLI can run the pods' links beside the display, on the same loop as the table."""
+    import asyncio
+    import threading
+    table = Table(Store(":memory:"), admin_token=TOKEN)
+    seen = {}
+
+    async def link(hub):
+        seen["thread"] = threading.get_ident()
+        seen["same_loop"] = asyncio.get_running_loop() is hub.loop
+        hub.table.start_tracker("nia", "root")
+        await asyncio.sleep(3600)
+
+    handle = start_in_thread(table, port=0, tasks=(link,))
+    try:
+        wait_until = time.monotonic() + 5
+        while "same_loop" not in seen and time.monotonic() < wait_until:
+            time.sleep(0.01)
+        assert seen["same_loop"] and seen["thread"] == handle.hub.loop_thread
+        assert httpx.get(handle.url + "/api/state").json()["mode"] == "tracker"
+    finally:
+        handle.stop()
+    assert not handle.thread.is_alive()
+
+
 def test_printed_urls_carry_the_token_in_the_fragment(table):
     u = urls(table, "0.0.0.0", 8123)
     assert u["display"] == "http://127.0.0.1:8123/" and u["admin"].endswith("/#admin=" + TOKEN)
