@@ -14,7 +14,7 @@ from hub.session import MonotonicClock
 from hub.store import Store
 from hub.table import Table
 from hub.web import BotPlayers, DisplayHub, create_app, display_state, start_in_thread, urls
-from tests.web.conftest import AUTH, TOKEN, aid, make_table, on_loop
+from tests.web.conftest import AUTH, TOKEN, aid, on_loop
 
 
 def test_websocket_hello_then_one_state_per_change(client, table):
