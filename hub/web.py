@@ -133,6 +133,17 @@ def _ready(ready):
     return {s: {"locked": bool(r.get("locked")), "ms_left": r.get("ms_left")} for s, r in (ready or {}).items()}
 
 
+def _referee_tokens(character, values):
+    """Character token counters of a referee game as ``[{id, name, name_en, value, max}]``."""
+    specs = {t.get("id"): t for t in character.get("tokens") or [] if isinstance(t, dict)}
+    out = []
+    for key, value in (values or {}).items():
+        spec = specs.get(key, {})
+        out.append({"id": key, "name": spec.get("name", key), "name_en": spec.get("name_en", spec.get("name", key)),
+                    "value": value, "max": spec.get("max")})
+    return out
+
+
 def _referee_display(session, view):
     st = session.state
     seats = {}
@@ -150,7 +161,7 @@ def _referee_display(session, view):
                     break_zone=list(p["break_zone"]), lumen_zone=list(p["lumen_zone"]),
                     battle_zone=p["battle_zone"] if isinstance(p["battle_zone"], list) else ["?"] * p["battle_zone"],
                     ultimate=p.get("ultimate"), ultimate_card=p.get("ultimate_card"),
-                    non_responses=p.get("non_responses", 0), tokens=p.get("tokens") or {},
+                    non_responses=p.get("non_responses", 0), tokens=_referee_tokens(ch, p.get("tokens")),
                     trait=(ch.get("trait") or None))
         for key in ("hand", "list", "break_zone", "lumen_zone", "battle_zone"):
             _ids(seat[key], visible)

@@ -332,7 +332,10 @@
       x += zone(t("zone_list"), z.list, z.list_count);
       if (z.lumen_zone.length) x += zone(t("zone_lumen"), z.lumen_zone);
       if (z.break_zone.length) x += zone(t("zone_break"), z.break_zone);
-      x += '<div class="zone-inline"><span>' + esc(t("zone_ultimate")) + ": " + (z.ultimate ? cardChip(z.ultimate) : "—") + "</span><span>" +
+      const toks = (z.tokens || []).map((tk) => esc(lang === "en" ? tk.name_en : tk.name) + " <b>" + tk.value +
+        (tk.max === null || tk.max === undefined ? "" : "/" + tk.max) + "</b>").join(" · ");
+      x += '<div class="zone-inline">' + (toks ? "<span>" + esc(t("tokens")) + ": " + toks + "</span>" : "") +
+        "<span>" + esc(t("zone_ultimate")) + ": " + (z.ultimate ? cardChip(z.ultimate) : "—") + "</span><span>" +
         esc(t("zone_side")) + ": <b>" + esc(t("cards_n", { n: z.side_deck })) + "</b></span>" +
         (z.lumen_zone.length ? "" : "<span>" + esc(t("zone_lumen")) + ": —</span>") +
         (z.break_zone.length ? "" : "<span>" + esc(t("zone_break")) + ": —</span>") + "</div>";

@@ -99,6 +99,8 @@ def test_state_of_a_referee_game(client):
     d = body["display"]
     assert d["seats"]["a"]["name"] == "세린" and d["seats"]["b"]["start_health"] == 5500
     assert d["pending"] and all(p["hidden"] for p in d["pending"])
+    for seat in d["seats"].values():           # character token counters, named (if the deck has any)
+        assert all({"name", "name_en", "value", "max"} <= set(t) for t in seat["tokens"])
 
 
 def test_games_history_summary_export_and_judge_log(client, table):
