@@ -178,6 +178,12 @@ def check_deck(d, cs, path, ck):
     if not isinstance(ids, list):
         ck.add("deck.cards must be a list of card ids", d, "cards", field="deck.cards")
         return None, ck.problems[before:]
+    # a trait may change deck-building limits: only the items its text names (guide 4.5.1)
+    rules = character.deck_rules
+    skills = rules.get("skills", DECK_SKILLS)
+    own_min = rules.get("own_mark_min", OWN_MARK_MIN)
+    same_max = rules.get("same_name_max", 1)
+    why = " (changed by the trait)"
     known = []
     for cid in ids:
         card = cs.cards.get(cid)
@@ -190,9 +196,9 @@ def check_deck(d, cs, path, ck):
             ck.add("mark %r is neither neutral nor %s's mark %r (guide 4.5.1)" % (card.mark, character.name, character.mark),
                    d, "cards", cid, "deck.cards")
         known.append(card)
-    if len(ids) != DECK_SKILLS:
-        ck.add("a deck has exactly %d skill cards besides the ultimate (guide 4.5, 001 4.1); this one has %d"
-               % (DECK_SKILLS, len(ids)), d, "cards", field="deck.cards")
+    if len(ids) != skills:
+        ck.add("a deck has exactly %d skill cards besides the ultimate (guide 4.5, 001 4.1%s); this one has %d"
+               % (skills, why if "skills" in rules else "", len(ids)), d, "cards", field="deck.cards")
     ult_id = d.get("ultimate")
     ult = None
     if ult_id is not None:
@@ -205,14 +211,15 @@ def check_deck(d, cs, path, ck):
             if ult.mark not in ("neutral", character.mark):
                 ck.add("mark %r is neither neutral nor the character's" % ult.mark, d, "ultimate", ult_id, "deck.ultimate")
     own = sum(1 for c in known if c.mark == character.mark)
-    if own < OWN_MARK_MIN:
-        ck.add("only %d skill cards with %s's mark; at least %d are needed, not counting the ultimate (guide 4.5.1)"
-               % (own, character.name, OWN_MARK_MIN), d, "cards", field="deck.cards")
+    if own < own_min:
+        ck.add("only %d skill cards with %s's mark; at least %d are needed, not counting the ultimate (guide 4.5.1%s)"
+               % (own, character.name, own_min, why if "own_mark_min" in rules else ""), d, "cards", field="deck.cards")
     names = Counter(c.name for c in known + ([ult] if ult else []))
     for name, n in names.items():
-        if n > 1:
-            ck.add("%d cards named %r; one card per name however numbered (guide 4.5.1)" % (n, name),
-                   d, "cards", field="deck.cards")
+        if n > same_max:
+            per = "one card" if same_max == 1 else "%d cards" % same_max
+            ck.add("%d cards named %r; %s per name however numbered (guide 4.5.1%s)"
+                   % (n, name, per, why if "same_name_max" in rules else ""), d, "cards", field="deck.cards")
     non_special = sum(1 for c in known if c.kind != "special")
     if non_special < SETUP_MIN:
         ck.add("only %d non-special skill cards; setup needs %d (5 hand + 9 list, guide 3.4.1)" % (non_special, SETUP_MIN),

@@ -112,8 +112,6 @@ TEMPLATES = {
     "effect_pass": ("{p}이(가) {by}의 임의 효과를 사용하지 않았습니다: 이 타이밍에 다시 사용할 수 없습니다.",
                     "{p} passes {by}'s optional effect: it cannot be used again at this timing."),
     "effect_pass_hidden": ("{p}이(가) 비공개 유발 효과를 사용하지 않았습니다.", "{p} passes a hidden triggered effect."),
-    "effect_no_condition": ("{p}: {by}의 효과는 조건을 만족하지 않아 처리하지 않습니다.",
-                            "{p}: {by}'s effect does nothing, its condition does not hold."),
     "effect_nullified": ("{p}: {by}의 번호 붙은 효과는 무효가 되어 처리하지 않습니다 (기능은 적용).",
                          "{p}: {by}'s numbered effect is nullified (functions still apply)."),
     "effect_fp": ("{p}: {by}의 효과로 FP {delta:+d} → {fp}.", "{p}: {by}'s effect, FP {delta:+d} -> {fp}."),

@@ -269,9 +269,7 @@ def _begin(st, ctx, W, inst):
         W["turn"] = ordering.after(p)
         return True
     if "if" in e and not cond_ok(st, p, e["if"], inst["src"]):
-        if not inst["hid"]:
-            ctx.emit(ev("effect_no_condition", "guide 5.6.1", p=p, by=inst["src"]))
-        W["turn"] = ordering.after(p)
+        W["turn"] = ordering.after(p)      # its condition does not hold: nothing happens, silently
         return True
     W["cur"] = {"inst": inst, "ops": [], "s": None, "limit": [], "hp": None}
     if inst["opt"]:
