@@ -1,8 +1,10 @@
-"""Engine figures (issue 2): battles per second, complete random games per second,
-and the JSON round trip of a mid-game state. Single core, sample decks, random
-legal players. Prints figures; asserts nothing (targets live in docs/performance.md).
+"""Engine figures (issue 2, card effects): battles per second, complete random games
+per second, and the JSON round trip of a mid-game state. Single core, random legal
+players, the sample decks twice: "vanilla" (every card effect and trait function
+stripped, the decks of the core issue) and "effects" (the effect-rich sample set).
+Prints figures; asserts nothing (targets live in docs/performance.md).
 
-    python3 bench/engine.py [--games 1000] [--battles 20000]
+    python3 bench/engine.py [--games 1000] [--battles 20000] [--decks vanilla|effects|both]
 """
 
 import argparse
@@ -15,14 +17,36 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from engine.bots import Bot, play  # noqa: E402
+from engine.cards import parse_card, parse_character  # noqa: E402
 from engine.decks import load_sample  # noqa: E402
 from engine.game import advance, apply, new_game  # noqa: E402
 from engine.state import GameState  # noqa: E402
 
 
-def setup():
+class Cards:
+    def __init__(self, cards):
+        self.cards = cards
+
+
+def setup(kind="effects"):
     cs, decks = load_sample()
-    return cs, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck()
+    da, db = decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck()
+    if kind == "effects":
+        return cs, da, db
+    # vanilla: the same cards and characters without any effect, trait function or token
+    cards = {}
+    for cid, c in cs.cards.items():
+        d = c.to_json()
+        d.pop("effects", None)
+        cards[cid], _ = parse_card(d)
+
+    def strip(deck):
+        j = deck["character"].to_json()
+        j.pop("tokens", None)
+        j["trait"] = {k: v for k, v in (j.get("trait") or {}).items() if k != "effects"}
+        ch, _ = parse_character(j)
+        return dict(deck, character=ch)
+    return Cards(cards), strip(da), strip(db)
 
 
 def games_per_second(cs, da, db, n, copy, repeats=5):
@@ -113,16 +137,21 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--battles", type=int, default=20000)
+    ap.add_argument("--decks", choices=("vanilla", "effects", "both"), default="both")
     args = ap.parse_args()
-    cs, da, db = setup()
-    print("engine benchmark (single core, sample decks %s vs %s, random legal players)" % (da["character"].id, db["character"].id))
-    g, b, d, per = games_per_second(cs, da, db, args.games, copy=False)
-    print("complete games/s (in-place apply):   %8.0f   (%.0f battles/s, %.0f decisions/s, %.1f battles/game)" % (g, b, d, per))
-    g, b, d, per = games_per_second(cs, da, db, max(100, args.games // 4), copy=True, repeats=3)
-    print("complete games/s (copying apply):    %8.0f   (%.0f battles/s, %.0f decisions/s)" % (g, b, d))
-    print("battles/s (ready -> battle end):     %8.0f" % battles_per_second(cs, da, db, args.battles))
-    per, per_full, size = json_roundtrip_ms(cs, da, db)
-    print("JSON round trip, mid-game state:     %8.3f ms (card table shared), %.3f ms (cards re-parsed), %.0f bytes" % (per, per_full, size))
+    for kind in (("vanilla", "effects") if args.decks == "both" else (args.decks,)):
+        cs, da, db = setup(kind)
+        print("engine benchmark, %s sample decks (single core, %s vs %s, random legal players)"
+              % (kind, da["character"].id, db["character"].id))
+        g, b, d, per = games_per_second(cs, da, db, args.games, copy=False)
+        print("  complete games/s (in-place apply):   %8.0f   (%.0f battles/s, %.0f decisions/s, %.1f battles/game)"
+              % (g, b, d, per))
+        g, b, d, per = games_per_second(cs, da, db, max(100, args.games // 4), copy=True, repeats=3)
+        print("  complete games/s (copying apply):    %8.0f   (%.0f battles/s, %.0f decisions/s)" % (g, b, d))
+        print("  battles/s (ready -> battle end):     %8.0f" % battles_per_second(cs, da, db, args.battles))
+        per, per_full, size = json_roundtrip_ms(cs, da, db)
+        print("  JSON round trip, mid-game state:     %8.3f ms (card table shared), %.3f ms (cards re-parsed), %.0f bytes"
+              % (per, per_full, size))
 
 
 if __name__ == "__main__":

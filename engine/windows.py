@@ -133,35 +133,44 @@ def collect(st, timings, scope):
     """Every effect that triggers now, the priority holder's sources first."""
     bt = st.battle
     cards = st.cards
+    bfx = bt.fx if bt is not None else None
     queue = []
     seen = set()
     for p in order(st):
+        live = [t for t in timings if fires(st, t, p, scope)]
+        if not live:
+            continue
         pl = st.players[p]
         ch = pl.character
-        cur = bt.fx["cur"].get(p) if bt is not None and bt.fx is not None else None
-        for t in timings:
-            if not fires(st, t, p, scope):
-                continue
-            for i, e, _z in ch.fx.get(t, ()):
-                _add(st, queue, seen, p, "trait", ch.trait_id, i, e, "trait", t)
-            if cur is not None and cur["id"] is not None:
-                for i, e, z in cards[cur["id"]].fx.get(t, ()):
-                    if z == "battle":
-                        _add(st, queue, seen, p, "card", cur["id"], i, e, z, t)
-            for cid in pl.lumen_zone:
-                for i, e, z in cards[cid].fx.get(t, ()):
-                    if z == "lumen_zone":
-                        _add(st, queue, seen, p, "card", cid, i, e, z, t)
-            if pl.ultimate is not None:
-                for i, e, z in cards[pl.ultimate].fx.get(t, ()):
-                    if z == "ultimate":
-                        _add(st, queue, seen, p, "card", pl.ultimate, i, e, z, t)
-            for cid in pl.side_deck:
-                fx = cards[cid].fx
-                if fx:
-                    for i, e, z in fx.get(t, ()):
-                        if z == "side_deck":
-                            _add(st, queue, seen, p, "card", cid, i, e, z, t)
+        sources = []                       # (kind, source id, its effects by timing, zone, hidden)
+        if ch.fx:
+            sources.append(("trait", ch.trait_id, ch.fx, "trait"))
+        cur = bfx["cur"].get(p) if bfx is not None else None
+        if cur is not None and cur["id"] is not None:
+            fx = cards[cur["id"]].fx
+            if fx:
+                sources.append(("card", cur["id"], fx, "battle"))
+        for cid in pl.lumen_zone:
+            fx = cards[cid].fx
+            if fx:
+                sources.append(("card", cid, fx, "lumen_zone"))
+        if pl.ultimate is not None:
+            fx = cards[pl.ultimate].fx
+            if fx:
+                sources.append(("card", pl.ultimate, fx, "ultimate"))
+        for cid in pl.side_deck:
+            fx = cards[cid].fx
+            if fx:
+                sources.append(("card", cid, fx, "side_deck"))
+        if not sources:
+            continue
+        for t in live:
+            for kind, src, fx, zone in sources:
+                entries = fx.get(t)
+                if entries:
+                    for i, e, z in entries:
+                        if z == zone:
+                            _add(st, queue, seen, p, kind, src, i, e, zone, t)
     return queue
 
 
