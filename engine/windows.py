@@ -681,7 +681,8 @@ def cond_ok(st, p, cond, src=None):
                 if n < b.get("min", n) or n > b.get("max", n):
                     ok = False
         elif k == "outcome":
-            out = bt.outcome if bt is not None and bt.outcome else (st.last_outcome or {})
+            # this battle's outcome (none before its judgment); outside a battle the last one
+            out = bt.outcome if bt is not None else (st.last_outcome or {})
             ok = out.get(p) in v
         elif k == "priority":
             ok = (st.priority == p) == v
