@@ -249,7 +249,9 @@ def sd_setup(st, ctx):
             pl.ultimate = pl.ultimate_card
         everything = pl.hand + pl.list + pl.side_deck + pl.break_zone + pl.lumen_zone + pl.battle_zone
         pool = [cid for cid in everything if st.cards[cid].kind != "special"]
-        _ask_or_force_setup(st, p, pool, pl.character.limit_for(pl.health), LIST_SIZE)
+        # the hand limit at 1000 health; of the effects only trait functions survive the rebuild (3.3.2)
+        size = pl.character.limit_for(pl.health) + windows.trait_limit_delta(st, p)
+        _ask_or_force_setup(st, p, pool, max(0, size), LIST_SIZE)
     st.step = "sd.resolve"
 
 
@@ -259,6 +261,7 @@ def sd_resolve(st, ctx):
         pl = st.players[p]
         everything = pl.hand + pl.list + pl.side_deck + pl.break_zone + pl.lumen_zone + pl.battle_zone
         _apply_setup(st, ctx, p, everything, st.inbox.pop(p)["value"], "guide 5.1.2")
+    refresh(st)          # the lumen zones are empty again
     st.turn += 1
     st.step = "turn.start"
 

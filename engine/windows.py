@@ -610,6 +610,19 @@ def forbidden(st, p, action):
     return False
 
 
+def trait_limit_delta(st, p):
+    """The hand-limit change p gets from the two traits alone (a new game setup keeps only these)."""
+    if not st.fxon:
+        return 0
+    delta = 0
+    for q in ("a", "b"):
+        ch = st.players[q].character
+        for _i, e, _z in ch.cont:
+            if e["do"] == "hand_limit" and _seat(q, e) == p and ("if" not in e or cond_ok(st, q, e["if"], ch.trait_id)):
+                delta += e["amount"]
+    return delta
+
+
 def refresh(st):
     """Recompute each player's hand-limit change from continuous functions and durations."""
     if not st.fxon:
