@@ -262,3 +262,21 @@ def test_a_game_without_effects_never_opens_a_window():
 def test_the_vocabulary_tables_in_the_docs_are_the_generated_ones():
     doc = (ROOT / "docs" / "card-format.md").read_text(encoding="utf-8")
     assert fx.doc_tables() in doc, "run: python3 -m engine.effects --doc, paste into docs/card-format.md"
+
+
+def test_the_effect_scenarios_pin_every_primitive_and_every_timing():
+    used, timings = set(), set()
+    for f in (ROOT / "tests" / "scenarios" / "effects").glob("*.yaml"):
+        data = yaml.safe_load(f.read_text(encoding="utf-8"))
+        entries = [e for c in data["cards"] for e in c.get("effects", ())]
+        for p in data["players"].values():
+            ch = p.get("character")
+            if isinstance(ch, dict):
+                entries += (ch.get("trait") or {}).get("effects", [])
+        for e in entries:
+            timings.add(e.get("timing"))
+            for sub in walk(e):
+                used.add(sub["do"])
+    # deck_rule changes deck building, which a scenario cannot express: test_a_trait_deck_rule_... pins it
+    assert set(fx.REGISTRY) - used == {"deck_rule"}
+    assert set(fx.TIMING_NAMES) - timings == set()
