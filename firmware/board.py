@@ -1,0 +1,127 @@
+# Hardware from the pin map (hardware/pinmaps/*.json, copied to the board as
+# /pinmap.json), and the byte stream the link runs on.
+import json
+import select
+import machine
+import buttons
+import clock
+
+# Used when no pinmap.json is present; equal to hardware/pinmaps/pico.json
+# (a test keeps the two the same).
+DEFAULT = '{"board": "pico", "ring": {"pin": 16, "pixels": 12, "first": 0, "reverse": false}, ' \
+    '"buttons": {"prev": 10, "next": 11, "ready": 12, "back": 13}, "active_low": true, "piezo": 15, ' \
+    '"vibe": 14, "oled": null, "watchdog_ms": 4000}'
+BUTTONS = ("prev", "next", "ready", "back")
+
+
+def load_pinmap(path="pinmap.json"):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return json.loads(DEFAULT)
+
+
+class Hardware:
+    def __init__(self, pm, sim=False):
+        import neopixel
+
+        Pin = machine.Pin
+        rg = self.ring = pm["ring"]  # pin, pixels, first, reverse (WS2812: GRB order)
+        self.np = neopixel.NeoPixel(Pin(rg["pin"], Pin.OUT), rg["pixels"])
+        low = pm.get("active_low", True)
+        self.active = 0 if low else 1
+        bt = pm["buttons"]
+        self.pins = [None if bt.get(k) is None else Pin(bt[k], Pin.IN, Pin.PULL_UP if low else Pin.PULL_DOWN)
+                     for k in BUTTONS]
+        feat = 8 if sim else 0  # features bits: 1 OLED, 2 vibration, 4 piezo, 8 simulated
+        self.pwm = None
+        if pm.get("piezo") is not None:
+            self.pwm = machine.PWM(Pin(pm["piezo"]))
+            self.pwm.duty_u16(0)
+            feat |= 4
+        self.vibe = None
+        if pm.get("vibe") is not None:
+            self.vibe = Pin(pm["vibe"], Pin.OUT, value=0)
+            feat |= 2
+        if pm.get("oled"):
+            feat |= 1  # fitted; the card-name screen is not driven yet
+        self.features = feat
+        uid = machine.unique_id()[:8]
+        self.board_id = uid + bytes(8 - len(uid))
+        self.watchdog_ms = pm.get("watchdog_ms", 4000)
+        # scan() and the pin interrupts both queue events: scan masks IRQs
+        self.irq_off = getattr(machine, "disable_irq", buttons.no_irq)
+        self.irq_on = getattr(machine, "enable_irq", buttons.irq_on)
+
+    def attach_irqs(self, bt):
+        # both edges, as hard IRQs where the port has them: a press is queued
+        # the moment the contact closes, however busy the loop is
+        trig = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
+        for i in range(len(self.pins)):
+            p = self.pins[i]
+            if p is not None:
+                try:
+                    p.irq(bt.irq_handler(i), trig, hard=True)
+                except (TypeError, ValueError):
+                    p.irq(bt.irq_handler(i), trig)
+
+
+class Port:
+    # The link's byte stream: USB CDC stdin/stdout on the board, a pty (or
+    # stdio) in simulation. One byte at a time once poll says one is there,
+    # because a stream read blocks until its whole buffer is filled.
+    def __init__(self, rs, ws):
+        self.r = rs
+        self.w = ws
+        self.p = select.poll()
+        self.p.register(rs, select.POLLIN)
+        self.b1 = bytearray(1)
+        self.closed = False
+
+    def write(self, buf, n):
+        self.w.write(buf, n)
+
+    def any(self):
+        for _ in self.p.ipoll(0):
+            return True
+        return False
+
+    def read1(self):
+        # -1 when the other end is gone (simulation: the hub closed the pty)
+        try:
+            if self.r.readinto(self.b1) == 1:
+                return self.b1[0]
+        except OSError:
+            pass
+        self.closed = True
+        return -1
+
+
+# Piezo beeps and the optional vibration motor, both non-blocking: started
+# now, switched off by tick() when their time is up.
+class Sound:
+    def __init__(self, pwm=None, vibe=None):
+        self.pwm = pwm  # machine.PWM on the piezo pin, or None
+        self.vibe = vibe  # machine.Pin driving the motor transistor, or None
+        self.beep_off = None
+        self.vibe_off = None
+
+    def beep(self, freq, ms, now, vibe_ms=0):
+        if self.pwm is not None and ms:
+            self.pwm.freq(freq)
+            self.pwm.duty_u16(32768)
+            self.beep_off = clock.add(now, ms)
+        if self.vibe is not None and vibe_ms:
+            self.vibe.value(1)
+            self.vibe_off = clock.add(now, vibe_ms)
+
+    def tick(self, now, force=False):
+        pwm = self.pwm
+        if pwm is not None and self.beep_off is not None and (force or clock.diff(now, self.beep_off) >= 0):
+            self.beep_off = None
+            pwm.duty_u16(0)
+        vibe = self.vibe
+        if vibe is not None and self.vibe_off is not None and (force or clock.diff(now, self.vibe_off) >= 0):
+            self.vibe_off = None
+            vibe.value(0)

@@ -1,0 +1,206 @@
+# The pod: buttons -> selection -> frames; frames -> state -> ring and sound.
+# Single-threaded and clock-driven (every method takes `now`), so tests step
+# it with a fake clock, and app.py drives it from asyncio tasks.
+from micropython import const
+import gc
+import struct
+import clock
+import proto
+import buttons
+import countdown
+import link
+import ring
+import selection
+import board
+import views
+
+_FW_MAJOR = const(0)  # firmware version, sent in the hello
+_FW_MINOR = const(4)
+_FW_PATCH = const(0)
+
+# message types (proto.py)
+_T_READY = const(0x02)
+_T_ANSWER = const(0x03)
+_T_EXPIRED = const(0x04)
+_T_WELCOME = const(0x81)
+_T_STATE = const(0x82)
+_T_COUNTDOWN = const(0x83)
+_T_REVEAL = const(0x84)
+_T_RESULT = const(0x85)
+_T_NOTICE = const(0x86)
+_T_SETUP = const(0x87)
+_T_SERVICE = const(0x8F)
+_SERVICE_MAGIC = const(0x5AFE)
+_CHOOSING = const(1)  # selection states
+_REVEAL = const(3)
+_RESULT = const(4)
+_BRIGHT = const(3)  # brightness page
+
+
+class Pod:
+    def __init__(self, hw, port, boot, now):
+        self.ring = ring.Ring(hw.np, hw.ring)
+        self.buttons = buttons.Buttons(hw.pins, hw.active, hw.irq_off, hw.irq_on)
+        self.sel = selection.Selection()
+        self.cd = countdown.Countdown()
+        self.snd = board.Sound(hw.pwm, hw.vibe)
+        hello = (proto.PROTO, _FW_MAJOR, _FW_MINOR, _FW_PATCH, hw.board_id, self.ring.n, hw.features)
+        self.link = link.Link(port, hello, boot, now)
+        self.boot_t0 = now
+        self.fp = 0
+        self.priority = 0
+        self.result_code = 0
+        self.result_t0 = now
+        self.notice_code = 0
+        self.notice_t0 = now
+        self.incompatible = False
+        self.service_request = False
+        self.rx_t = now
+        self.faults = 0
+        self.on_log = lambda msg: None  # app hook: persist a recovered error
+        self.on_bright = lambda idx: None  # app hook: persist the brightness setting
+        self.set_bright(4)
+        self.snd.beep(2000, 80, now, 80)  # boot self-test: piezo and motor; views.py does the ring
+        self.link.send_hello(now)
+
+    def set_bright(self, idx):
+        self.sel.bright = idx
+        self.ring.level = selection.BRIGHT_LEVELS[idx]
+
+    def fault(self, e, now):
+        # Log and carry on: a bad frame or a bug in one handler must not leave
+        # the pod dead. Drop transient display state; keep the link and the lock.
+        self.faults += 1
+        self.result_code = 0
+        try:
+            self.snd.tick(now, True)
+            gc.collect()
+            msg = "%s %s" % (type(e).__name__, e)
+            self.link.send_log(1, msg.encode(), now)
+            self.on_log(msg)
+        except Exception:
+            pass
+
+    def input(self, now):
+        # Drain every queued button event; a lock becomes a frame right here.
+        try:
+            sel = self.sel
+            while True:
+                ev = self.buttons.get()
+                if ev < 0:
+                    return
+                sel.counting = self.cd.active
+                was = sel.page
+                if not sel.button(ev):
+                    continue
+                t = sel.out_t
+                if t:
+                    self.link.queue(t, sel.a, sel.b, now)
+                    if t == _T_READY or t == _T_ANSWER:
+                        self.cd.active = False
+                        self.snd.beep(3000, 30, now, 40)
+                    else:
+                        self.snd.beep(2500, 20, now)
+                else:
+                    self.snd.beep(4000, 5, now)  # a click for each cursor move
+                self.ring.level = selection.BRIGHT_LEVELS[sel.bright]
+                if was == _BRIGHT and sel.page != _BRIGHT:
+                    self.on_bright(sel.bright)
+        except Exception as e:
+            self.fault(e, now)
+
+    def rx_byte(self, c, now):
+        self.rx_t = now
+        try:
+            t = self.link.rx(c, now)
+            if t >= 0:
+                self.handle(t, self.link.dec.body, now)
+        except Exception as e:
+            self.fault(e, now)
+
+    def handle(self, t, b, now):
+        sel = self.sel
+        cd = self.cd
+        if t == _T_STATE:
+            v = struct.unpack_from(">BBBBBBbHB", b, 3)
+            if v[1] == 0 or v[0] != cd.prompt or v[3] & 2:
+                cd.active = False
+            sel.on_state(v[0], v[1], v[2], v[3], v[4])
+            self.priority = v[5]
+            self.fp = v[6]
+        elif t == _T_COUNTDOWN:
+            ms = b[4] << 8 | b[5]
+            if ms == 0:
+                cd.active = False
+            elif b[3] == sel.prompt and sel.state == _CHOOSING:
+                cd.begin(b[3], ms, now)
+        elif t == _T_REVEAL:
+            cd.active = False
+            if b[3] == sel.prompt:
+                sel.state = _REVEAL
+        elif t == _T_RESULT:
+            cd.active = False
+            c = b[3]
+            self.result_code = c if c else 255
+            self.result_t0 = now
+            sel.state = _RESULT
+            # wins high, losses low; a buzz when it hurts
+            self.snd.beep(1800 if 1 <= c <= 4 else 600, 120, now, 150 if c in (7, 8) else 0)
+        elif t == _T_NOTICE:
+            c = b[3]
+            if c == 2 or c == 9:  # opponent back / resumed
+                c = 0
+            elif c == 6:  # you did not respond in time
+                self.snd.beep(500, 300, now, 300)
+            self.notice_code = c
+            self.notice_t0 = now
+        elif t == _T_SETUP:
+            self._setup(b[3], b[4], b[5])
+        elif t == _T_WELCOME:
+            w = self.link.welcome
+            self.incompatible = w[0] != proto.PROTO
+            if not self.incompatible:
+                self._setup(w[3], w[4], w[5])
+        elif t == _T_SERVICE:
+            if b[3] << 8 | b[4] == _SERVICE_MAGIC:
+                self.service_request = True
+        # anything else: a newer hub's message this firmware does not know
+
+    def _setup(self, seat, mode, bright):
+        sel = self.sel
+        sel.seat = seat
+        sel.mode = mode
+        if mode != 2:
+            sel.page = 0
+        if bright:
+            # the hub's 1..255 scale onto our 8 steps
+            i = 0
+            while i < 7 and selection.BRIGHT_LEVELS[i] < bright:
+                i += 1
+            self.set_bright(i)
+
+    def tick(self, now):
+        # timers, countdown marks, then one ring frame
+        try:
+            if self.link.poll(now):
+                self.cd.active = False  # the hub keeps the deadline; resent on resume
+            ev = self.cd.update(now)
+            if ev == 1:
+                self.snd.beep(2000, 80, now, 80)
+            elif ev == 2:
+                self.link.queue(_T_EXPIRED, self.cd.prompt, 0, now)
+                self.snd.beep(1000, 400, now, 300)
+            self.snd.tick(now)
+            d = self.link.dec
+            if d.n >= 4 and clock.diff(now, self.rx_t) > 150 and d.tool_request():
+                self.service_request = True  # mpremote is knocking: free the REPL
+            views.draw(self, now)
+            self.ring.show()
+        except Exception as e:
+            self.fault(e, now)
+
+    def until_due(self, now):
+        # ms the frame loop may sleep: to the next countdown mark or link timer
+        d = self.cd.until_event(now)
+        u = self.link.until_due(now)
+        return u if u < d else d

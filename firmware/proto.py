@@ -1,0 +1,160 @@
+# Wire format, pod side. docs/protocol.md is the spec; hub/protocol.py is the
+# hub's independent implementation; tests/vectors/protocol.json binds both.
+#
+# frame on the wire:  00 | COBS(type seq ack payload crc16) | 00
+# COBS removes every 00 from the body, so a 00 always means "frame boundary":
+# after garbage, a REPL print or a cut frame the receiver resyncs at the next 00.
+#
+# Message type codes are repeated as private const()s in the modules that use
+# them (a private const costs no RAM on the board); the values are in
+# docs/protocol.md and the vectors test keeps them honest.
+from micropython import const
+from array import array
+
+PROTO = 1
+_MAX_BODY = const(42)  # header 3 + payload <= 37 + crc 2
+_MAX_ENC = const(44)  # COBS adds one byte per 254, plus one
+_MAX_TEXT = const(32)
+
+# Fixed payload size per type, indexed by (t & 0x0F) | (0x10 if t & 0x80):
+# 0xFF = unknown type (a newer peer's message: acked if sequenced, then ignored).
+_SIZES = b"\x00\x11\x02\x02\x01\x03\x00\x01\xff\xff\xff\xff\xff\xff\xff\xff" \
+    b"\xff\x07\x0a\x03\x01\x04\x02\x03\x02\xff\xff\xff\xff\xff\xff\x02"
+_SEQUENCED = b"\x02\x03\x04\x05\x06\x82\x83\x84\x85\x86\x87\x88"
+_TEXT = b"\x07\x88"  # a UTF-8 text tail (up to _MAX_TEXT bytes) follows the fixed part
+
+# CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection): a 512-byte
+# table made once, so the per-byte cost is one lookup.
+def _table():
+    t = array("H", bytes(512))
+    for i in range(256):
+        c = i << 8
+        for _ in range(8):
+            c = ((c << 1) ^ 0x1021) if c & 0x8000 else (c << 1)
+        t[i] = c & 0xFFFF
+    return t
+
+
+_CRC = _table()
+
+
+def crc16(buf, n):
+    c = 0xFFFF
+    t = _CRC
+    for i in range(n):
+        c = ((c << 8) & 0xFFFF) ^ t[(c >> 8) ^ buf[i]]
+    return c
+
+
+def cobs_encode(src, n, dst, d0):
+    # src[0:n] -> dst from index d0; returns the index after the last byte
+    code_at = d0
+    o = d0 + 1
+    code = 1
+    for i in range(n):
+        b = src[i]
+        if b:
+            dst[o] = b
+            o += 1
+            code += 1
+            if code < 0xFF:
+                continue
+        dst[code_at] = code
+        code_at = o
+        o += 1
+        code = 1
+    dst[code_at] = code
+    return o
+
+
+def cobs_decode(src, n, dst):
+    # decoded length, or -1 if src[0:n] is not valid COBS
+    i = 0
+    o = 0
+    lim = len(dst)
+    while i < n:
+        code = src[i]
+        end = i + code
+        if code == 0 or end > n or o + code > lim:
+            return -1
+        i += 1
+        while i < end:
+            dst[o] = src[i]
+            o += 1
+            i += 1
+        if code != 0xFF and i < n:
+            dst[o] = 0
+            o += 1
+    return o
+
+
+class Decoder:
+    # Byte-at-a-time deframer. feed() returns True when body[0:blen] holds a
+    # frame whose CRC and shape are good (crc stripped).
+    def __init__(self):
+        self.enc = bytearray(_MAX_ENC)
+        self.n = 0
+        self.over = False
+        self.body = bytearray(_MAX_BODY + 2)
+        self.blen = 0
+        self.errors = 0
+        self.frames = 0
+
+    def feed(self, c):
+        if c:
+            if self.n < _MAX_ENC:
+                self.enc[self.n] = c
+                self.n += 1
+            else:
+                self.over = True
+            return False
+        n = self.n
+        self.n = 0
+        if n == 0 and not self.over:
+            return False  # idle 00 between frames
+        b = self.body
+        m = -1 if self.over else cobs_decode(self.enc, n, b) - 2
+        self.over = False
+        if m >= 3 and crc16(b, m) == (b[m] << 8) | b[m + 1]:
+            t = b[0]
+            pl = m - 3
+            size = _SIZES[(t & 0x0F) | (0x10 if t & 0x80 else 0)]
+            if t & 0x70 or size == 0xFF:
+                ok = True  # a type from a newer peer
+            elif (t in _SEQUENCED) != (b[1] != 0):
+                ok = False
+            elif t in _TEXT:
+                ok = size <= pl <= size + _MAX_TEXT
+            else:
+                ok = pl == size
+            if ok:
+                self.blen = m
+                self.frames += 1
+                return True
+        self.errors += 1
+        return False
+
+    def tool_request(self):
+        # mpremote and other REPL tools open with b"\r\x03" ... b"\r\x01"
+        # (Ctrl-C, then Ctrl-A for the raw REPL) and never send 00: a pending
+        # candidate that ends in \r\x01 and contains \r\x03.
+        n = self.n
+        e = self.enc
+        if n < 4 or e[n - 2] != 13 or e[n - 1] != 1:
+            return False
+        for i in range(n - 3):
+            if e[i] == 13 and e[i + 1] == 3:
+                return True
+        return False
+
+
+def encode(buf, body, blen):
+    # body[0:blen] = header + payload (crc appended in place; body needs 2
+    # spare bytes) -> wire bytes in buf; returns their count
+    c = crc16(body, blen)
+    body[blen] = c >> 8
+    body[blen + 1] = c & 0xFF
+    buf[0] = 0
+    o = cobs_encode(body, blen + 2, buf, 1)
+    buf[o] = 0
+    return o + 1

@@ -1,0 +1,64 @@
+# Simulated `machine` for the unix port (never copied to a board): pins whose
+# levels the simulator (simctl.py) or a test sets, and do-nothing PWM/WDT.
+# Kept minimal: on the 64-bit unix port every line here costs heap that a
+# real board spends on nothing (its machine module is in flash).
+import os
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    PULL_UP = 1
+    PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
+
+    def __init__(self, id, *args, value=None):
+        self.level = 0 if args[1:] == (2,) else 1
+        if value is not None:
+            self.level = value
+        self.handler = None
+
+    def value(self, v=None):
+        if v is None:
+            return self.level
+        self.level = 1 if v else 0
+
+    def irq(self, handler, *args, **kw):
+        self.handler = handler
+
+    def drive(self, level):
+        # a simulated contact: set the level and fire the edge interrupt at
+        # once, as a hard IRQ would
+        if level != self.level:
+            self.level = level
+            if self.handler is not None:
+                self.handler(self)
+
+
+class PWM:
+    def __init__(self, *args, **kw):
+        self.duty = 0
+
+    def freq(self, f):
+        pass
+
+    def duty_u16(self, d):
+        self.duty = d
+
+
+class WDT:
+    def __init__(self, *args, **kw):
+        pass
+
+    def feed(self):
+        pass
+
+
+def unique_id():
+    h = os.getenv("LUMEN_POD_ID")
+    return bytes.fromhex(h) if h else b"\xe6\x60\x58\x38\x83\x4b\x2a\x26"
+
+
+def reset():
+    raise SystemExit(3)

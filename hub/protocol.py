@@ -1,0 +1,447 @@
+"""Pod <-> hub wire protocol, hub side (CPython).
+
+The spec is docs/protocol.md. The pod has its own MicroPython implementation
+(firmware/proto.py and firmware/link.py); both are checked against the same
+test vectors, tests/vectors/protocol.json, so neither can drift alone.
+
+Two layers:
+
+* codec: ``encode(msg)`` -> wire bytes, ``Decoder.feed(data)`` -> messages.
+  Frame = ``00 | COBS(type seq ack payload crc16) | 00``; CRC-16/CCITT-FALSE.
+* ``HubLink``: one pod's reliable channel, sans-IO (the caller owns the serial
+  port and the clock): sequence numbers, cumulative acks, go-back-N resend,
+  duplicate suppression, heartbeats, dead-link detection, hello/welcome.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+PROTO = 1
+MAX_TEXT = 32
+MAX_ENC = 44  # longest COBS-encoded body the pod accepts
+
+HEARTBEAT_MS = 500  # send a ping when nothing else was sent for this long
+DEAD_MS = 1500  # nothing valid received for this long -> link lost
+RESEND_MS = 250  # unacked sequenced messages are resent after this
+WINDOW = 8  # at most this many unacked sequenced messages in flight
+SERVICE_MAGIC = 0x5AFE
+
+# name -> (code, struct format, fields, sequenced, has text tail)
+SCHEMA: dict[str, tuple[int, str, tuple[str, ...], bool, bool]] = {
+    "ping": (0x00, "", (), False, False),
+    "hello": (
+        0x01,
+        ">BBBBHB8sBB",
+        ("proto", "fw_major", "fw_minor", "fw_patch", "boot", "epoch", "board_id", "pixels", "features"),
+        False,
+        False,
+    ),
+    "ready": (0x02, ">BB", ("prompt", "slot"), True, False),
+    "answer": (0x03, ">BB", ("prompt", "slot"), True, False),
+    "expired": (0x04, ">B", ("prompt",), True, False),
+    "adjust": (0x05, ">Bh", ("what", "value"), True, False),
+    "claim": (0x06, "", (), True, False),
+    "log": (0x07, ">B", ("code",), False, True),
+    "welcome": (0x81, ">BHBBBB", ("proto", "boot", "epoch", "seat", "mode", "brightness"), False, False),
+    "state": (
+        0x82,
+        ">BBBBBBbHB",
+        ("prompt", "kind", "options", "flags", "locked", "priority", "fp", "hp", "hand"),
+        True,
+        False,
+    ),
+    "countdown": (0x83, ">BH", ("prompt", "ms"), True, False),
+    "reveal": (0x84, ">B", ("prompt",), True, False),
+    "result": (0x85, ">Bbh", ("outcome", "fp_delta", "hp_delta"), True, False),
+    "notice": (0x86, ">BB", ("code", "arg"), True, False),
+    "setup": (0x87, ">BBB", ("seat", "mode", "brightness"), True, False),
+    "label": (0x88, ">BB", ("prompt", "slot"), True, True),
+    "service": (0x8F, ">H", ("magic",), False, False),
+}
+BY_CODE = {v[0]: k for k, v in SCHEMA.items()}
+POD_TO_HUB = frozenset(k for k, v in SCHEMA.items() if v[0] < 0x80)
+
+# value tables (docs/protocol.md "Values")
+MODES = {"unknown": 0, "referee": 1, "tracker": 2}
+PROMPT_KINDS = {
+    "none": 0, "ready": 1, "pick": 2, "get": 3, "combo": 4, "catch": 5,
+    "nullify": 6, "replenish": 7, "discard": 8, "choose": 9,
+}
+OUTCOMES = {
+    "none": 0, "hit": 1, "counter": 2, "guard": 3, "evade": 4, "guarded": 5, "evaded": 6,
+    "countered": 7, "was_hit": 8, "trade": 9, "offset": 10, "both_defend": 11, "both_evade": 12,
+    "non_response": 13,
+}
+NOTICES = {
+    "opponent_link_lost": 1, "opponent_link_ok": 2, "win": 3, "lose": 4, "draw": 5,
+    "non_response": 6, "sudden_death": 7, "paused": 8, "resumed": 9,
+}
+ADJUST = {"hp_add": 0, "fp_add": 1, "fp_set": 2}
+STATE_FLAG_PASS = 1  # the prompt accepts "pass" (answer slot 0)
+STATE_FLAG_LOCKED = 2  # this pod's answer to this prompt is already in
+FEATURE_OLED, FEATURE_VIBE, FEATURE_PIEZO, FEATURE_SIM = 1, 2, 4, 8
+
+
+class ProtocolError(ValueError):
+    pass
+
+
+@dataclass
+class Message:
+    type: str
+    fields: dict[str, Any] = field(default_factory=dict)
+    seq: int = 0
+    ack: int = 0
+    text: str = ""
+
+    def __getitem__(self, key: str) -> Any:
+        return self.fields[key]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, "seq": self.seq, "ack": self.ack}
+        for k, v in self.fields.items():
+            out[k] = v.hex() if isinstance(v, bytes) else v
+        if SCHEMA[self.type][4]:
+            out["text"] = self.text
+        return out
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Message:
+        kind = d["type"]
+        names = SCHEMA[kind][2]
+        fields = {}
+        for n in names:
+            v = d[n]
+            fields[n] = bytes.fromhex(v) if n == "board_id" else v
+        return cls(kind, fields, d.get("seq", 0), d.get("ack", 0), d.get("text", ""))
+
+
+# --- CRC and COBS -----------------------------------------------------------
+
+def _crc_table() -> list[int]:
+    table = []
+    for i in range(256):
+        c = i << 8
+        for _ in range(8):
+            c = ((c << 1) ^ 0x1021) if c & 0x8000 else (c << 1)
+        table.append(c & 0xFFFF)
+    return table
+
+
+_CRC = _crc_table()
+
+
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no xorout."""
+    c = 0xFFFF
+    for b in data:
+        c = ((c << 8) & 0xFFFF) ^ _CRC[(c >> 8) ^ b]
+    return c
+
+
+def cobs_encode(data: bytes) -> bytes:
+    out = bytearray()
+    block = bytearray()
+    for b in data:
+        if b == 0:
+            out.append(len(block) + 1)
+            out += block
+            block.clear()
+        else:
+            block.append(b)
+            if len(block) == 254:
+                out.append(255)
+                out += block
+                block.clear()
+    out.append(len(block) + 1)
+    out += block
+    return bytes(out)
+
+
+def cobs_decode(data: bytes) -> bytes:
+    out = bytearray()
+    i = 0
+    n = len(data)
+    while i < n:
+        code = data[i]
+        if code == 0 or i + code > n:
+            raise ProtocolError("bad COBS")
+        out += data[i + 1 : i + code]
+        i += code
+        if code != 0xFF and i < n:
+            out.append(0)
+    return bytes(out)
+
+
+# --- messages ---------------------------------------------------------------
+
+def encode(msg: Message) -> bytes:
+    """One message -> wire bytes (leading and trailing 00 included)."""
+    try:
+        code, fmt, names, sequenced, has_text = SCHEMA[msg.type]
+    except KeyError:
+        raise ProtocolError(f"unknown message type {msg.type!r}") from None
+    if sequenced != (msg.seq != 0) or not 0 <= msg.seq <= 255 or not 0 <= msg.ack <= 255:
+        raise ProtocolError(f"{msg.type}: bad seq {msg.seq}")
+    try:
+        payload = struct.pack(fmt, *(msg.fields[n] for n in names)) if fmt else b""
+    except (KeyError, struct.error) as e:
+        raise ProtocolError(f"{msg.type}: {e}") from None
+    if has_text:
+        t = msg.text.encode("utf-8")[:MAX_TEXT]
+        while True:  # never cut a UTF-8 sequence in half
+            try:
+                t.decode("utf-8")
+                break
+            except UnicodeDecodeError:
+                t = t[:-1]
+        payload += t
+    elif msg.text:
+        raise ProtocolError(f"{msg.type} carries no text")
+    body = bytes((code, msg.seq, msg.ack)) + payload
+    body += crc16(body).to_bytes(2, "big")
+    return b"\x00" + cobs_encode(body) + b"\x00"
+
+
+def decode_body(body: bytes) -> Message:
+    """COBS-decoded frame (crc included) -> Message; raises ProtocolError."""
+    if len(body) < 5:
+        raise ProtocolError("short frame")
+    if crc16(body[:-2]) != int.from_bytes(body[-2:], "big"):
+        raise ProtocolError("bad CRC")
+    code, seq, ack = body[0], body[1], body[2]
+    payload = body[3:-2]
+    kind = BY_CODE.get(code)
+    if kind is None:
+        # unknown type: kept so a sequenced one can be acked, then ignored
+        return Message(f"unknown:{code:#04x}", {"raw": payload.hex()}, seq, ack)
+    _, fmt, names, sequenced, has_text = SCHEMA[kind]
+    if sequenced != (seq != 0):
+        raise ProtocolError(f"{kind}: bad seq {seq}")
+    size = struct.calcsize(fmt)
+    if len(payload) < size or (not has_text and len(payload) != size) or len(payload) > size + MAX_TEXT:
+        raise ProtocolError(f"{kind}: bad length {len(payload)}")
+    values = struct.unpack(fmt, payload[:size]) if fmt else ()
+    text = payload[size:].decode("utf-8", "replace") if has_text else ""
+    return Message(kind, dict(zip(names, values)), seq, ack, text)
+
+
+class Decoder:
+    """Stream deframer: feed any bytes, get whole good messages back.
+
+    Garbage, REPL output, cut frames and bad CRCs are counted in ``errors``
+    and skipped; decoding restarts at the next 00.
+    """
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+        self._over = False
+        self.errors = 0
+        self.frames = 0
+        self.garbage = bytearray()  # last rejected bytes, for logs (bounded)
+
+    def feed(self, data: bytes) -> list[Message]:
+        out: list[Message] = []
+        for b in data:
+            if b:
+                if len(self._buf) < MAX_ENC:
+                    self._buf.append(b)
+                else:
+                    self._over = True
+                continue
+            raw = bytes(self._buf)
+            self._buf.clear()
+            if self._over:
+                self._over = False
+                self._reject(raw)
+                continue
+            if not raw:
+                continue
+            try:
+                msg = decode_body(cobs_decode(raw))
+            except ProtocolError:
+                self._reject(raw)
+                continue
+            self.frames += 1
+            out.append(msg)
+        return out
+
+    def _reject(self, raw: bytes) -> None:
+        self.errors += 1
+        self.garbage = (self.garbage + raw)[-256:]
+
+
+# --- reliable link ----------------------------------------------------------
+
+def _seq_next(s: int) -> int:
+    return 1 if s >= 255 else s + 1
+
+
+def _seq_le(a: int, b: int) -> bool:
+    """a is at or before b in the 1..255 sequence space (window < 128)."""
+    return (b - a) % 255 < 128
+
+
+@dataclass
+class PodInfo:
+    board_id: str
+    proto: int
+    firmware: str
+    boot: int
+    epoch: int
+    pixels: int
+    features: int
+
+
+class HubLink:
+    """One pod's link, hub side, with no I/O of its own.
+
+    Feed received bytes with ``feed(data, now_ms)``; it returns the pod's
+    application messages (each applied once, in order). Queue messages with
+    ``send(type, **fields)``. Call ``poll(now_ms)`` every few ms and write
+    whatever bytes it returns (acks, resends, heartbeats). After a ``hello``
+    is returned by feed, answer it with ``welcome(...)``: that (re)starts
+    the sequence numbers on both ends.
+    """
+
+    def __init__(self) -> None:
+        self.decoder = Decoder()
+        self.pod: PodInfo | None = None
+        self.up = False
+        self._accepted: tuple[int, int] | None = None  # (boot, epoch) welcomed
+        self._tx_seq = 1
+        self._rx_expect = 1
+        self._rx_last = 0  # last in-order seq received (our ack value)
+        self._outbox: list[Message] = []
+        self._out = bytearray()
+        self._last_rx = 0
+        self._last_tx = 0
+        self._resend_at = 0
+        self._need_ack = False
+        self._welcome: Message | None = None
+        self.resends = 0
+        self.duplicates = 0
+
+    # -- receiving
+    def feed(self, data: bytes, now_ms: int) -> list[Message]:
+        delivered: list[Message] = []
+        for msg in self.decoder.feed(data):
+            self._last_rx = now_ms
+            if msg.type == "hello":
+                delivered.extend(self._on_hello(msg, now_ms))
+                continue
+            if not self.up:
+                continue
+            self._on_ack(msg.ack, now_ms)
+            if msg.seq == 0:
+                if msg.type in ("log",):
+                    delivered.append(msg)
+                continue
+            if msg.seq == self._rx_expect:
+                self._rx_last = msg.seq
+                self._rx_expect = _seq_next(msg.seq)
+                if not msg.type.startswith("unknown:"):
+                    delivered.append(msg)
+            else:
+                self.duplicates += 1
+            self._need_ack = True
+        return delivered
+
+    def _on_hello(self, msg: Message, now_ms: int) -> list[Message]:
+        f = msg.fields
+        self.pod = PodInfo(
+            board_id=f["board_id"].hex(),
+            proto=f["proto"],
+            firmware=f"{f['fw_major']}.{f['fw_minor']}.{f['fw_patch']}",
+            boot=f["boot"],
+            epoch=f["epoch"],
+            pixels=f["pixels"],
+            features=f["features"],
+        )
+        if self._accepted == (f["boot"], f["epoch"]) and self._welcome is not None:
+            # the pod did not hear our welcome yet, or this hello crossed it:
+            # say it again without restarting the sequence numbers
+            self._emit(self._welcome, now_ms)
+            return []
+        self.up = False
+        return [msg]
+
+    def _on_ack(self, ack: int, now_ms: int) -> None:
+        if ack == 0:
+            return
+        before = len(self._outbox)
+        self._outbox = [m for m in self._outbox if not _seq_le(m.seq, ack)]
+        if len(self._outbox) != before:
+            self._resend_at = now_ms + RESEND_MS
+
+    # -- sending
+    def welcome(self, now_ms: int, seat: int, mode: str | int, brightness: int = 0) -> None:
+        """Accept the last hello: restart numbering, greet the pod."""
+        if self.pod is None:
+            raise ProtocolError("welcome before hello")
+        mode_code = MODES[mode] if isinstance(mode, str) else mode
+        self._accepted = (self.pod.boot, self.pod.epoch)
+        self._tx_seq = 1
+        self._rx_expect = 1
+        self._rx_last = 0
+        self._outbox.clear()
+        self._welcome = Message(
+            "welcome",
+            {"proto": PROTO, "boot": self.pod.boot, "epoch": self.pod.epoch, "seat": seat,
+             "mode": mode_code, "brightness": brightness},
+        )
+        self.up = True
+        self._last_rx = now_ms
+        self._emit(self._welcome, now_ms)
+
+    def send(self, msg_type: str, now_ms: int, /, text: str = "", **fields: Any) -> Message:
+        """Queue a sequenced message (sent now if the window has room)."""
+        if not SCHEMA[msg_type][3]:
+            raise ProtocolError(f"{msg_type} is not a sequenced message")
+        msg = Message(msg_type, fields, self._tx_seq, 0, text)
+        self._tx_seq = _seq_next(self._tx_seq)
+        encode(msg)  # validate now, not at resend time
+        self._outbox.append(msg)
+        if self.up and len(self._outbox) <= WINDOW:
+            self._emit(msg, now_ms)
+            self._resend_at = now_ms + RESEND_MS
+        return msg
+
+    def send_unsequenced(self, msg_type: str, now_ms: int, /, **fields: Any) -> None:
+        self._emit(Message(msg_type, fields), now_ms)
+
+    def _emit(self, msg: Message, now_ms: int) -> None:
+        msg.ack = self._rx_last
+        self._out += encode(msg)
+        self._last_tx = now_ms
+        self._need_ack = False
+
+    def poll(self, now_ms: int) -> bytes:
+        """Timers: resend, ack, heartbeat, dead link. Returns bytes to write."""
+        if self.up:
+            if now_ms - self._last_rx >= DEAD_MS:
+                self.up = False  # the pod will hello again; keep our outbox
+                self._accepted = None
+            else:
+                if self._outbox and now_ms >= self._resend_at:
+                    for m in self._outbox[:WINDOW]:
+                        self._emit(m, now_ms)
+                        self.resends += 1
+                    self._resend_at = now_ms + RESEND_MS
+                if self._need_ack or now_ms - self._last_tx >= HEARTBEAT_MS:
+                    self._emit(Message("ping"), now_ms)
+        out = bytes(self._out)
+        self._out.clear()
+        return out
+
+    def take_output(self) -> bytes:
+        out = bytes(self._out)
+        self._out.clear()
+        return out
+
+    @property
+    def unacked(self) -> int:
+        return len(self._outbox)

