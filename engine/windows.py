@@ -243,6 +243,8 @@ def fx_step(st, ctx):
         W = st.fx
         if W is None or st.step != "fx" or st.winner is not None:
             return
+        if st.tasks:
+            return        # a discard or replenish the last effect caused comes first (guide 3.3.1, 3.9.1)
         if W["cur"] is None:
             queue = W["queue"]
             if not queue:
