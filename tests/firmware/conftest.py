@@ -9,7 +9,6 @@ asyncio).
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
@@ -29,7 +28,7 @@ def builds() -> tuple[Path, Path]:
         fw = podsim.build()
         # opt=0: asserts are the tests; -O3 would compile them away
         tests = podsim.build(files=sorted((HERE / "fakes").glob("*.py")) + sorted((HERE / "mp").glob("*.py")), opt=0)
-    except podsim.SimError as e:
+    except podsim.SimError as e:  # e.g. mpy-cross or micropython not installed
         pytest.fail(str(e))
     return fw, tests
 
@@ -65,5 +64,3 @@ def sim_pod(builds):
     for p in pods:
         p.close()
 
-
-os.environ.setdefault("PYTHONHASHSEED", "0")
