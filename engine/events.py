@@ -129,7 +129,7 @@ TEMPLATES = {
     "damage_mod": ("{p}의 {card}: {by}의 효과로 데미지 {delta:+d} → {amount}.",
                    "{p}'s {card}: {by}'s effect, damage {delta:+d} -> {amount}."),
     "judgment_added": ("{p}의 {card}: {by}의 효과로 {judgment_ko} 판정을 얻습니다.",
-                       "{p}'s {card}: {by}'s effect gives it a {judgment} judgment."),
+                       "{p}'s {card}: {by}'s effect gives it a judgment: {judgment}."),
     "heal": ("{p}: {by}의 효과로 체력 {amount} 회복 → {health}.", "{p}: {by}'s effect heals {amount}: health {health}."),
     "effect_health_loss": ("{p}: {by}의 효과로 체력을 {amount} 잃었습니다 (데미지가 아님): 체력 {health}.",
                            "{p}: {by}'s effect, {p} loses {amount} health (not damage): health {health}."),
@@ -218,7 +218,8 @@ def josa(text):
             jong = code % 28
             batchim = jong != 0 and not (tag == "(으)로" and jong == 8)   # ㄹ takes 로
         elif ch.upper() in _READ_BATCHIM:
-            batchim = _READ_BATCHIM[ch.upper()]
+            # 1 일, 7 칠, 8 팔, L 엘 end in ㄹ, which takes 로 like a Hangul ㄹ
+            batchim = _READ_BATCHIM[ch.upper()] and not (tag == "(으)로" and ch.upper() in "178L")
         else:
             batchim = False
         if tag not in _PAIRS:
@@ -250,6 +251,10 @@ def _render(event, cards, lang):
         for key in ("card", "target", "a_card", "b_card", "by"):
             if key in event:
                 f[key] = _name(cards, event[key], lang)
+        if "by_name" in event:      # a trait: not a card, its name travels with the event
+            f["by"] = event["by_name"].get(lang) or event["by_name"].get("ko")
+        if "token_name" in event:
+            f["name"] = event["token_name"].get(lang) or event["token_name"].get("ko")
         if "cards" in event:
             f["cards"] = ", ".join(_name(cards, c, lang) for c in event["cards"])
         if "key" in f:

@@ -359,15 +359,23 @@ def token(st, ctx, cur, e, answer):
     have = pl.tokens.get(name, 0)
     amount = e["amount"]
     if amount < 0 and have < -amount:
-        ctx.emit(ev("token_short", "guide 3.1.2", p=p, name=name, have=have, need=-amount))
+        ctx.emit(ev("token_short", "guide 3.1.2", p=p, name=name, have=have, need=-amount, **_token_label(pl, name)))
         return False
     new = have + amount
     mx = pl.character.token_max(name)
     if mx is not None and new > mx:
         new = mx
     pl.tokens[name] = new
-    ctx.emit(ev("token", "guide 3.1.2", p=p, name=name, delta=new - have, count=new, by=_src(cur)))
+    ctx.emit(ev("token", "guide 3.1.2", p=p, name=name, delta=new - have, count=new, by=_src(cur),
+                **_token_label(pl, name)))
     return True
+
+
+def _token_label(pl, name):
+    for t in pl.character.tokens:
+        if t["id"] == name and t.get("name"):
+            return {"token_name": {"ko": t["name"], "en": t.get("name_en") or t["name"]}}
+    return {}
 
 
 @impl("choice")

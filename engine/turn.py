@@ -53,6 +53,13 @@ class Ctx:
         self.stopped = None
 
     def emit(self, e):
+        if "by" in e and e["by"] is not None and e["by"] not in self.st.cards:
+            # the source is a trait: name it in the event (traits are public, and not in the card table)
+            for pl in self.st.players.values():
+                ch = pl.character
+                if ch.trait_id == e["by"] and ch.trait:
+                    e["by_name"] = {"ko": ch.trait.get("name") or e["by"], "en": ch.trait.get("name_en") or ch.trait.get("name") or e["by"]}
+                    break
         self.events.append(e)
 
     def task(self, t):
