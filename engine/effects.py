@@ -455,6 +455,9 @@ def _check_entry(entry, kind, field, top):
     if zone is not None and zone not in ZONES_BY_KIND[kind]:
         yield ("zone %r is not possible on a %s (possible: %s)" % (zone, kind, ", ".join(ZONES_BY_KIND[kind])),
                entry, "zone", field + ".zone")
+    if timing is None and zone in ("side_deck", "ultimate"):
+        yield ("a continuous entry (no timing) works in the battle, the lumen zone or a trait, not in the %s" % zone,
+               entry, "zone", field + ".zone")
     if name == "use_special" and zone not in (None, "side_deck", "ultimate"):
         yield ("use_special works from the side deck or the ultimate zone", entry, "zone", field + ".zone")
     if "optional" in entry and not isinstance(entry["optional"], bool):

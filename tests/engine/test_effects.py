@@ -105,7 +105,14 @@ BAD = [
     ({"do": "start_health", "amount": 4000}, "effects[0].do: start_health is not allowed on a attack"),
     ({"do": "faster", "amount": 1, "zone": "side_deck", "timing": "on_use"}, "effects[0].zone: zone 'side_deck' is not possible"),
     ({"do": "fp", "amount": 1, "timing": "on_hit", "number": 0}, "effects[0].number: number must be 1 or more"),
+    ({"do": "use_special", "timing": "lumen", "zone": "lumen_zone"}, "effects[0].do: use_special is not allowed on a attack"),
 ]
+
+
+def test_a_continuous_entry_in_the_side_deck_is_rejected():
+    card = {"id": "charm", "kind": "special", "effects": [{"do": "hand_limit", "amount": 1, "zone": "side_deck"}]}
+    got, problems = parse_card(card)
+    assert got is None and "effects[0].zone: a continuous entry (no timing) works in the battle" in str(problems[0])
 
 
 @pytest.mark.parametrize("entry,message", BAD, ids=[m.split(": ")[1][:30] for _e, m in BAD])
