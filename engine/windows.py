@@ -69,7 +69,7 @@ def _open(st, ctx, chain, then, scope):
     while chain:
         timings = chain.pop(0)
         queue = collect(st, timings, scope)
-        if queue:
+        if queue and not all(_idle(st, inst) for inst in queue):
             st.fx = {"timing": timings[0], "chain": chain, "then": then, "scope": scope, "queue": queue,
                      "grp": None, "turn": st.priority, "mode": "next", "cur": None, "asker": None}
             st.step = "fx"
@@ -186,6 +186,19 @@ def _add(st, queue, seen, p, kind, src, i, e, zone, timing):
     queue.append({"p": p, "t": kind, "src": src, "i": i, "zone": zone, "name": name, "tm": timing,
                   "hid": zone == "side_deck", "forbid": e["do"] == "forbid",
                   "opt": bool(e.get("optional", e["do"] == "use_special"))})
+
+
+def _idle(st, inst):
+    """Would this instance do nothing at all if its turn came now? (Its card left, or its
+    condition is false, and it is not a nullified numbered effect, which says so.) If every
+    queued instance is idle, none can change the state for another, so the window is skipped:
+    the result is exactly the same, only faster."""
+    e = entry_of(st, inst)
+    if not _present(st, inst):
+        return True
+    if "number" in e and _nullified_effects(st, inst["p"], inst["src"]):
+        return False
+    return "if" in e and not cond_ok(st, inst["p"], e["if"], inst["src"])
 
 
 def entry_of(st, inst):
