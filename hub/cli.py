@@ -41,8 +41,14 @@ def _cards_check(args):
 
 
 def _demo(args):
-    from hub.demo import run_text_demo
-    return run_text_demo(seed=args.seed, lang=args.lang, games=args.games, quiet=args.quiet)
+    if args.text:
+        from hub.demo import run_text_demo
+        return run_text_demo(seed=args.seed, lang=args.lang, games=args.games or 1, quiet=args.quiet)
+    from hub.demo import run_table_demo
+    forever = args.bots and args.games is None and args.port is not None
+    return run_table_demo(seed=args.seed, lang=args.lang, games=args.games or 1, mode=args.mode,
+                          port=args.port if args.port is not None else 8000, serve=not args.no_serve,
+                          quiet=args.quiet, play=args.play, pace=args.pace, forever=forever, db=args.db)
 
 
 def _open_store(path):
@@ -120,12 +126,21 @@ def build_parser():
     chk.add_argument("paths", nargs="+", metavar="PATH")
     chk.set_defaults(func=_cards_check)
 
-    dp = sub.add_parser("demo", help="play a whole simulated game on this machine (no hardware)")
+    dp = sub.add_parser("demo", help="the whole table simulated on this machine: hub, two pods running the real "
+                                     "firmware under MicroPython, and the display on localhost")
     dp.add_argument("--seed", type=int, default=1)
     dp.add_argument("--lang", choices=("ko", "en"), default="ko")
-    dp.add_argument("--games", type=int, default=1)
-    dp.add_argument("--bots", action="store_true", help="bots play both seats (the default for now)")
+    dp.add_argument("--games", type=int, default=None, help="games to play (default 1; with --bots --port and no "
+                                                             "--games: keep playing until stopped)")
+    dp.add_argument("--bots", action="store_true", help="bots play both pods (the default unless --play)")
+    dp.add_argument("--mode", choices=("referee", "tracker"), default="referee")
+    dp.add_argument("--port", type=int, default=None, help="serve the display on this port (default 8000)")
+    dp.add_argument("--no-serve", action="store_true", help="do not serve the display")
+    dp.add_argument("--play", choices=("a", "b"), help="play this seat yourself from the terminal")
+    dp.add_argument("--pace", type=float, default=None, help="seconds scale of the bots' button presses (0 = flat out)")
+    dp.add_argument("--db", default=None, help="keep the game record in this SQLite file (default: a temporary one)")
     dp.add_argument("--quiet", action="store_true", help="print only each game's result")
+    dp.add_argument("--text", action="store_true", help="engine only: no pods, no display (fast)")
     dp.set_defaults(func=_demo)
 
     gp = sub.add_parser("games", help="recent games in a game record")
@@ -154,6 +169,11 @@ def build_parser():
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:2] == ["pod", "flash"]:
+        # the flash tool parses its own options (--port, --help, ...)
+        from hub.podflash import main as flash_main
+        return flash_main(argv[2:])
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

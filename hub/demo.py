@@ -1,19 +1,40 @@
-"""``lumen demo`` (text version): one complete seeded game between two built-in bots
-with the sample decks, printed turn by turn with the rule behind every result."""
+"""``lumen demo``: the whole table on this machine, no hardware.
+
+The hub (a Table with its durable record), two simulated pods running the real
+firmware under the MicroPython unix port over pseudo-terminals, and the table
+display served on localhost. Each pod is played by a bot that presses the
+pod's buttons (cursor to the slot, READY), or by a person at the terminal
+(``--play a``). Every battle is printed in Korean (``--lang en`` for English)
+with the rule behind each result.
+
+``--text`` keeps the engine-only version: two bots play through the engine
+directly, printed turn by turn (no pods, no display; fast).
+"""
+
+import asyncio
+import os
+import random
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 from engine.bots import Bot, play
 from engine.decks import load_sample
 from engine.events import explain
 from engine.game import apply, new_game
 
-QUIET_EVENTS = {"move", "ready_start", "battle_end", "fp_spent", "phase"}
+QUIET_EVENTS = {"move", "ready_start", "battle_end", "fp_spent", "phase", "setup"}
+BOARD_IDS = {"a": "e660583883000001", "b": "e660583883000002"}
 
+
+# ---------------------------------------------------------------- engine-only text demo
 
 def run_text_demo(seed=1, lang="ko", games=1, quiet=False, out=print):
     cs, decks = load_sample()
     names = sorted(decks)
     da, db = decks[names[1]], decks[names[0]]
-    results = []
     for g in range(games):
         gseed = seed + g
         if not quiet:
@@ -22,31 +43,317 @@ def run_text_demo(seed=1, lang="ko", games=1, quiet=False, out=print):
         st, events = new_game(cs.cards, da.as_game_deck(), db.as_game_deck(), seed=gseed)
         bots = {"a": Bot(gseed * 2 + 1, "greedy"), "b": Bot(gseed * 2 + 2, "greedy")}
 
-        def show(state, evs, req=None, kind=None, value=None):
-            if quiet:
-                return
-            for e in evs:
-                if e["e"] in QUIET_EVENTS:
-                    continue
-                text = explain(e, state.cards)[lang]
-                if e["e"] == "turn_start":
-                    pa, pb = state.players["a"], state.players["b"]
-                    out("")
-                    out("-- %s  [1P HP %d FP %+d 패 %d | 2P HP %d FP %+d 패 %d | 우선권 %s]" % (
-                        text, pa.health, pa.fp, len(pa.hand), pb.health, pb.fp, len(pb.hand),
-                        "1P" if state.priority == "a" else "2P") if lang == "ko" else
-                        "-- %s  [1P HP %d FP %+d hand %d | 2P HP %d FP %+d hand %d | priority %s]" % (
-                        text, pa.health, pa.fp, len(pa.hand), pb.health, pb.fp, len(pb.hand),
-                        "1P" if state.priority == "a" else "2P"))
-                else:
-                    out("   " + text)
+        def show(state, evs, *rest):
+            if not quiet:
+                print_events(state, evs, lang, out)
 
         show(st, events)
         st = play(st, bots, apply, on_step=show)
-        results.append(st.winner)
-        label = {"a": "1P %s" % da.character.name, "b": "2P %s" % db.character.name, "draw": "무승부/draw"}[st.winner]
-        if lang == "ko":
-            out("게임 %d: 승자 %s (%d턴, 1P 체력 %d, 2P 체력 %d)" % (g + 1, label, st.turn, st.players["a"].health, st.players["b"].health))
-        else:
-            out("game %d: winner %s (%d turns, 1P health %d, 2P health %d)" % (g + 1, label, st.turn, st.players["a"].health, st.players["b"].health))
+        out(result_line(g + 1, st.winner, st.turn, {p: st.players[p].health for p in "ab"},
+                        {"a": da.character.name, "b": db.character.name}, lang))
     return 0
+
+
+def print_events(state, events, lang, out):
+    for e in events:
+        if e["e"] in QUIET_EVENTS:
+            continue
+        text = explain(e, state.cards)[lang]
+        if e["e"] == "turn_start":
+            pa, pb = state.players["a"], state.players["b"]
+            hand = "패" if lang == "ko" else "hand"
+            pri = "우선권" if lang == "ko" else "priority"
+            out("")
+            out("-- %s  [1P HP %d FP %+d %s %d | 2P HP %d FP %+d %s %d | %s %s]" % (
+                text, pa.health, pa.fp, hand, len(pa.hand), pb.health, pb.fp, hand, len(pb.hand), pri,
+                "1P" if state.priority == "a" else "2P"))
+        else:
+            out("   " + text)
+
+
+def result_line(n, winner, turns, health, names, lang):
+    label = {"a": "1P %s" % names["a"], "b": "2P %s" % names["b"], "draw": "무승부" if lang == "ko" else "draw"}[winner]
+    if lang == "ko":
+        return "게임 %d: 승자 %s (%d턴, 1P 체력 %d, 2P 체력 %d)" % (n, label, turns, health["a"], health["b"])
+    return "game %d: winner %s (%d turns, 1P health %d, 2P health %d)" % (n, label, turns, health["a"], health["b"])
+
+
+# ---------------------------------------------------------------- the table demo
+
+class PodPlayer:
+    """Plays one seat through its pod's buttons, as a person would."""
+
+    def __init__(self, seat, sim, hub, table, seed, pace, executor):
+        self.seat = seat
+        self.sim = sim
+        self.hub = hub
+        self.table = table
+        self.bot = Bot(seed, "greedy")
+        self.rnd = random.Random(seed)
+        self.pace = pace
+        self.executor = executor
+        self.busy = False
+        self.acted = None           # the prompt key this player already answered
+        self.human = False
+        self.presses = 0
+
+    def press(self, buttons):
+        """Press a sequence of buttons on the pod (in a worker thread)."""
+        def job():
+            for b in buttons:
+                if self.pace:
+                    time.sleep(self.pace * (0.12 + self.rnd.random() * 0.1))
+                self.sim.press(b)
+                self.presses += 1
+        self.busy = True
+        fut = asyncio.get_running_loop().run_in_executor(self.executor, job)
+        fut.add_done_callback(lambda f: setattr(self, "busy", False))
+        return fut
+
+    def ready_to_act(self):
+        c = self.hub.seated(self.seat)
+        return (not self.busy and c is not None and c.link.up and c.link.unacked == 0
+                and c.sent_state is not None)
+
+    def step(self):
+        """Press whatever the current prompt needs (referee mode)."""
+        if self.human or not self.ready_to_act():
+            return
+        s = self.table.session
+        pr, flags, _ = self.hub.current(self.seat)
+        if pr.kind == "none" or flags & 2:
+            return
+        key = (pr.id, len(pr.chosen))
+        if key == self.acted:
+            return
+        reqs = [r for r in s.requests(self.seat) if r["kind"] != "setup"]
+        if not reqs:
+            return
+        req = reqs[0]
+        kind, value = self.bot.answer(s.state, req)
+        if kind == "timeout":
+            return
+        if req["kind"] == "discard":
+            left = list(value)
+            for c in pr.chosen:
+                if c in left:
+                    left.remove(c)
+            value = left[0]
+        slot = self.hub.slot_of(self.seat, value)
+        self.acted = key
+        if self.pace:
+            time.sleep(0)  # the think time is in press()
+        self.press(["prev", "ready"] if slot == 0 else ["next"] * (slot - 1) + ["ready"])
+
+
+class TableDemo:
+    def __init__(self, seed=1, lang="ko", games=1, mode="referee", port=8000, serve=True, quiet=False,
+                 play=None, pace=None, forever=False, db=None, out=print):
+        from hub.store import Store
+        from hub.table import Table
+        self.seed = seed
+        self.lang = lang
+        self.games = games
+        self.mode = mode
+        self.port = port
+        self.serve = serve
+        self.quiet = quiet
+        self.play = play
+        self.forever = forever
+        self.pace = (0.6 if serve and not forever and games == 1 else 0.0) if pace is None else pace
+        self.out = out
+        self.tmp = None
+        if db is None:
+            self.tmp = tempfile.TemporaryDirectory(prefix="lumen-demo-")
+            db = os.path.join(self.tmp.name, "games.sqlite3")
+        self.table = Table(Store(db))
+        self.results = []
+        self.done = threading.Event()
+        self.error = None
+        self.sims = {}
+        self.hub = None
+
+    # -- printing
+    def _on_table(self, audience, msg):
+        if audience != "public" or self.quiet:
+            return
+        s = self.table.session
+        if msg.get("t") == "state" and s is not None:
+            if s.mode == "referee":
+                print_events(s.state, msg.get("events") or [], self.lang, self.out)
+            else:
+                for e in msg.get("entries") or []:
+                    self.out("   " + (e["text_ko"] if self.lang == "ko" else e["text_en"]))
+        elif msg.get("t") == "ready_locked":
+            if s is not None and s.mode == "tracker":
+                seat = "1P" if msg["seat"] == "a" else "2P"
+                self.out("   %s %s" % (seat, "레디 (숨김)" if self.lang == "ko" else "readied (hidden)"))
+
+    # -- the run
+    def run(self):
+        from hub.podsim import SimPod, build
+        from hub.pods import PodHub, SimPort
+        build()
+        self.sims = {seat: SimPod(board_id=BOARD_IDS[seat]) for seat in ("a", "b")}
+        self.hub = PodHub(self.table, mode=self.mode, out=self._log)
+        for seat in ("a", "b"):
+            self.hub.add(SimPort(self.sims[seat], name="pod-%s" % ("1P" if seat == "a" else "2P")))
+        self.table.subscribe(self._on_table)
+        executor = ThreadPoolExecutor(max_workers=2)
+        self.players = {seat: PodPlayer(seat, self.sims[seat], self.hub, self.table, self.seed * 10 + i, self.pace,
+                                        executor) for i, seat in enumerate(("a", "b"))}
+        if self.play:
+            self.players[self.play].human = True
+        try:
+            if self.serve:
+                from hub import web
+                try:
+                    handle = web.start_in_thread(self.table, port=self.port, tasks=(self._pods_task, self._driver_task))
+                except (RuntimeError, OSError):
+                    # the port is taken: any free one will do for a demo
+                    self.out("포트 %d 사용 중: 빈 포트로 엽니다 / port %d is busy, using a free one" % (self.port, self.port))
+                    handle = web.start_in_thread(self.table, port=0, tasks=(self._pods_task, self._driver_task))
+                self._announce(handle)
+                try:
+                    while not self.done.wait(0.2):
+                        pass
+                except KeyboardInterrupt:
+                    self.out("\n중단 / stopped")
+                handle.stop()
+            else:
+                asyncio.run(self._standalone())
+        finally:
+            executor.shutdown(wait=False, cancel_futures=True)
+            for sim in self.sims.values():
+                sim.close()
+            self.table.store.close()
+            if self.tmp is not None:
+                self.tmp.cleanup()
+        if self.error:
+            raise self.error
+        return 0
+
+    def _log(self, text):
+        if not self.quiet:
+            self.out("   [hub] " + text)
+
+    def _announce(self, handle):
+        from hub.web import announce
+        if not self.quiet or self.forever:
+            announce(self.table, "127.0.0.1", handle.port, self.out)
+
+    async def _standalone(self):
+        pods = asyncio.create_task(self._pods_task(None))
+        try:
+            await self._driver_task(None)
+        finally:
+            pods.cancel()
+            try:
+                await pods
+            except asyncio.CancelledError:
+                pass
+
+    async def _pods_task(self, _display):
+        await self.hub.run(serial_devices=(), rescan=False)
+
+    async def _driver_task(self, _display):
+        try:
+            await self._drive()
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:       # report, then let the main thread end the demo
+            self.error = e
+        finally:
+            self.done.set()
+
+    async def _wait(self, cond, timeout, what):
+        end = time.monotonic() + timeout
+        while not cond():
+            if time.monotonic() > end:
+                raise TimeoutError("demo: timed out waiting for %s" % what)
+            await asyncio.sleep(0.01)
+
+    async def _drive(self):
+        hub = self.hub
+        await self._wait(lambda: all(c.board_id for c in hub.conns), 20, "both pods to say hello")
+        for seat in ("a", "b"):           # seating: the first READY press on a fresh pod claims a seat
+            if hub.seated(seat) is None:
+                if not self.quiet:
+                    self.out("%s 포드의 READY를 눌러 좌석을 잡습니다 / pressing READY on pod %s to claim a seat"
+                             % ("1P" if seat == "a" else "2P", seat))
+                await self.players[seat].press(["ready"])
+                await self._wait(lambda: hub.seated(seat) is not None, 10, "seat %s" % seat)
+        n = 0
+        while self.forever or n < self.games:
+            n += 1
+            gseed = self.seed + n - 1
+            if self.mode == "referee":
+                self.table.start_referee(seed=gseed)
+                title = "%s vs %s" % tuple(self.table.session.state.players[p].character.name for p in "ab")
+            else:
+                self.table.start_tracker("니아", "울프", seed=gseed)
+                title = "니아 vs 울프"
+            if not self.quiet:
+                self.out("== %s %d: %s (seed %d) ==" % ("게임" if self.lang == "ko" else "game", n, title, gseed))
+            for p in self.players.values():
+                p.acted = None
+            await self._play_game()
+            self._report(n)
+            if self.forever:
+                await asyncio.sleep(5)
+
+    async def _play_game(self):
+        s = self.table.session
+        turns = 0
+        while True:
+            s = self.table.session
+            winner = s.state.winner if s.mode == "referee" else s.game.winner
+            if winner is not None:
+                return
+            if s.mode == "referee":
+                for p in self.players.values():
+                    p.step()
+            else:
+                await self._tracker_turn()
+                turns += 1
+                if turns > 300:
+                    raise RuntimeError("tracker demo did not end")
+            await asyncio.sleep(0.01)
+
+    async def _tracker_turn(self):
+        """Tracker mode: both lock a bare ready on their pods, reveal, one player enters the
+        battle's result on the HP page of their pod, then next turn from the display."""
+        s = self.table.session
+        rnd = self.players["a"].rnd
+        for seat in ("a", "b"):
+            await self._wait(lambda: self.players[seat].ready_to_act(), 10, "pod %s" % seat)
+            await self.players[seat].press(["ready"])
+        await self._wait(lambda: s.phase != "ready", 15, "the reveal")
+        if s.game.winner is not None:
+            return
+        loser = rnd.choice(("a", "b"))
+        step = rnd.randrange(6)            # HP page: -100 .. -600
+        await self._wait(lambda: self.players[loser].ready_to_act(), 10, "pod %s" % loser)
+        await self.players[loser].press(["back"] + ["next"] * step + ["ready"])
+        await self._wait(lambda: self.players[loser].ready_to_act(), 10, "the entry")
+        await asyncio.sleep(1.2)          # past the 1-second processing unit
+        if s.game.winner is None:
+            self.table.submit(None, "action", {"action": "next_turn"}, source="display")
+
+    def _report(self, n):
+        s = self.table.session
+        if s.mode == "referee":
+            st = s.state
+            line = result_line(n, st.winner, st.turn, {p: st.players[p].health for p in "ab"},
+                               {p: st.players[p].character.name for p in "ab"}, self.lang)
+            self.results.append(st.winner)
+        else:
+            g = s.game
+            line = result_line(n, g.winner, g.turn, {p: g.seat(p).health for p in "ab"},
+                               {p: g.character(p).name for p in "ab"}, self.lang)
+            self.results.append(g.winner)
+        self.out(line)
+
+
+def run_table_demo(**kw):
+    return TableDemo(**kw).run()

@@ -38,6 +38,12 @@ CREATE TABLE IF NOT EXISTS records (
     body        TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS pod_seats (      -- which seat a pod (by board id) sits in; not game record
+    table_name  TEXT NOT NULL,
+    board_id    TEXT NOT NULL,
+    seat        TEXT NOT NULL,
+    PRIMARY KEY (table_name, board_id)
+);
 CREATE TRIGGER IF NOT EXISTS records_no_update BEFORE UPDATE ON records
     BEGIN SELECT RAISE(ABORT, 'the game record is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS records_no_delete BEFORE DELETE ON records
@@ -127,6 +133,25 @@ class Store:
         self.db.execute(
             "INSERT INTO records (game_id, seq, kind, wall_ms, mono_ms, seat, hidden, body) VALUES (?,?,?,?,?,?,?,?)",
             (gid, seq, kind, now, mono_ms, seat, 1 if hidden else 0, json.dumps(body, ensure_ascii=False, sort_keys=True)))
+
+    # ------------------------------------------------------------ pod seats (not part of the game record)
+    def seat_of(self, table_name, board_id):
+        row = self.db.execute("SELECT seat FROM pod_seats WHERE table_name = ? AND board_id = ?",
+                              (table_name, board_id)).fetchone()
+        return row[0] if row else None
+
+    def seats(self, table_name):
+        return dict(self.db.execute("SELECT board_id, seat FROM pod_seats WHERE table_name = ?", (table_name,)).fetchall())
+
+    def remember_seat(self, table_name, board_id, seat):
+        with _tx(self.db):
+            self.db.execute("DELETE FROM pod_seats WHERE table_name = ? AND seat = ?", (table_name, seat))
+            self.db.execute("INSERT OR REPLACE INTO pod_seats (table_name, board_id, seat) VALUES (?, ?, ?)",
+                            (table_name, board_id, seat))
+
+    def forget_seats(self, table_name):
+        with _tx(self.db):
+            self.db.execute("DELETE FROM pod_seats WHERE table_name = ?", (table_name,))
 
     # ------------------------------------------------------------ reading
     def records(self, game_id, kinds=None):

@@ -144,6 +144,7 @@ class TrackerSession:
         now = self.clock.now_ms()
         for seat, deadline in sorted(self.deadline.items()):
             if now > deadline + LINK_ALLOWANCE_MS and self.phase == "ready" and seat not in self.locked:
+                del self.deadline[seat]          # before submit, which ticks again
                 self.store.append(self.game_id, "judge", {"event": "deadline_expired", "seat": seat,
                                                           "deadline_ms": deadline, "now_ms": now}, seat=seat, mono_ms=now)
                 self.submit(seat, "timeout", True, source="hub")

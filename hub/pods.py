@@ -1,0 +1,638 @@
+"""The pods at a table: serial links, seats, and the translation between pod
+frames and the table's game.
+
+One ``PodConn`` per connected pod (a real serial port or a simulated pod's
+pty), each with its own ``HubLink`` (hub/protocol.py: framing, acks, resend,
+heartbeat). ``PodHub`` runs them all on one asyncio loop, next to the web
+server, and is subscribed to the Table:
+
+* pod -> table: ``ready``/``answer`` (a slot of the current prompt) become
+  ``table.submit``; ``expired`` asks the session to check its own deadline;
+  ``adjust`` (tracker mode) becomes a tracker action; ``claim`` seats a fresh
+  pod (1P, then 2P), remembered by board id.
+* table -> pod: each seat gets only its own messages. A ``state`` push carries
+  the seat's current prompt (kind, number of options, pass allowed, locked
+  slot), priority, FP, HP and hand size; ``countdown`` when the opponent
+  readied; ``reveal`` and ``result`` (the pod's own outcome); ``notice`` for
+  win/lose/draw, non-response, sudden death and the opponent's link.
+
+Hidden information: the slot a pod locked is known to that pod and the hub
+only; the other pod hears "opponent readied" and never which card. A prompt id
+changes whenever the question changes, so a late or resent answer to an old
+prompt is ignored.
+
+Options map to slots in the order the engine lists them, which for a ready is
+the order of the player's hand on the table display (1 = first). "pass",
+"end" and "skip" are the pod's extra pass slot. A discard of several cards is
+asked one card per prompt. Setups (game start, sudden-death rebuild) are not
+asked on the pods: the deck's own order is the player's opening (the first
+non-special cards form the hand, the next nine the list; docs/referee.md).
+"""
+
+import asyncio
+import logging
+import os
+import time
+from collections import Counter
+
+from engine.errors import IllegalDecision
+
+from .protocol import (ADJUST, FEATURE_OLED, MODES, NOTICES, OUTCOMES, PROMPT_KINDS, PROTO, STATE_FLAG_LOCKED,
+                       STATE_FLAG_PASS, HubLink, ProtocolError)
+from .session import SessionError
+
+log = logging.getLogger("lumen.pods")
+
+SEAT_NUM = {"a": 1, "b": 2}
+NUM_SEAT = {1: "a", 2: "b"}
+PASS_WORDS = ("pass", "end", "skip")
+POLL_S = 0.005
+
+
+def now_ms():
+    return time.monotonic_ns() // 1_000_000
+
+
+# ---------------------------------------------------------------- transports
+
+class SerialPort:
+    """A real pod on a USB serial port (pyserial). pyserial raises when the pod is
+    unplugged and does not reopen by itself: ``PodHub`` rescans and reopens."""
+
+    def __init__(self, device):
+        import serial   # pyserial
+        self.device = device
+        self.name = device
+        self.s = serial.Serial(device, 115200, timeout=0, write_timeout=0.5)
+        self.s.reset_input_buffer()
+
+    def fileno(self):
+        return self.s.fileno()
+
+    def read(self):
+        n = self.s.in_waiting
+        return self.s.read(n or 1)
+
+    def write(self, data):
+        self.s.write(data)
+
+    def close(self):
+        try:
+            self.s.close()
+        except Exception:
+            pass
+
+
+class SimPort:
+    """A simulated pod (hub/podsim.py SimPod): the real firmware on a pty."""
+
+    def __init__(self, pod, name=None):
+        self.pod = pod
+        self.name = name or "sim:%s" % pod.board_id
+
+    def fileno(self):
+        return self.pod.fileno()
+
+    def read(self):
+        if self.pod.proc.poll() is not None:
+            raise OSError("simulated pod %s exited" % self.pod.board_id)
+        return self.pod.read()
+
+    def write(self, data):
+        self.pod.write(data)
+
+    def close(self):
+        pass
+
+
+def find_pod_ports():
+    """Serial ports that look like pods: MicroPython on a Raspberry Pi RP2040/RP2350
+    (USB VID 0x2E8A), or the stable names our udev rule makes."""
+    found = []
+    try:
+        from serial.tools import list_ports
+        for p in list_ports.comports():
+            if p.vid == 0x2E8A:
+                found.append(p.device)
+    except Exception:   # no pyserial tools on this system
+        pass
+    if os.path.isdir("/dev"):
+        for n in sorted(os.listdir("/dev")):
+            if n.startswith("lumen-pod-"):
+                path = os.path.realpath(os.path.join("/dev", n))
+                if path not in found:
+                    found.append(path)
+    return found
+
+
+# ---------------------------------------------------------------- one pod
+
+class PodConn:
+    def __init__(self, port):
+        self.port = port
+        self.link = HubLink()
+        self.board_id = None
+        self.seat = None            # "a" / "b" once seated
+        self.incompatible = None    # a message when the pod speaks another protocol
+        self.closed = False
+        self.sent_state = None      # the last state tuple pushed
+        self.was_up = False
+
+    @property
+    def name(self):
+        return "%s (%s)" % (self.port.name, self.board_id or "?")
+
+
+class Prompt:
+    """The question a seat is being asked right now, as the pod sees it."""
+
+    __slots__ = ("id", "key", "kind", "options", "pass_value", "request_kind", "discard_left", "chosen")
+
+    def __init__(self):
+        self.id = 0
+        self.key = None
+        self.kind = "none"
+        self.options = []
+        self.pass_value = None
+        self.request_kind = None
+        self.discard_left = 0
+        self.chosen = []
+
+
+# ---------------------------------------------------------------- the hub side
+
+class PodHub:
+    def __init__(self, table, mode=None, out=None, brightness=0):
+        self.table = table
+        self.conns = []
+        self.prompts = {"a": Prompt(), "b": Prompt()}
+        self.locked_slot = {}           # seat -> slot locked in the current ready (pod-side memory)
+        self.countdown = {}             # seat -> monotonic ms deadline being shown
+        self.out = out or (lambda text: log.info(text))
+        self.brightness = brightness
+        self.mode = mode
+        self._last = {"a": None, "b": None}    # (fp, hp) at the last result, for deltas
+        self._wake = None
+        self._rescan = []               # serial devices to reopen after an unplug
+        self.messages_to = {"a": [], "b": []}   # what each seat was sent (kept for tests)
+        self.record = False
+        table.subscribe(self._on_table)
+
+    # ------------------------------------------------------------ connections
+    def add(self, port):
+        c = PodConn(port)
+        self.conns.append(c)
+        self._watch(c)
+        return c
+
+    def _watch(self, c):
+        loop = self._loop()
+        if loop is not None:
+            try:
+                loop.add_reader(c.port.fileno(), self._readable, c)
+            except (ValueError, OSError):
+                pass
+
+    def _loop(self):
+        try:
+            return asyncio.get_running_loop()
+        except RuntimeError:
+            return None
+
+    def _drop(self, c, why):
+        if c.closed:
+            return
+        c.closed = True
+        loop = self._loop()
+        if loop is not None:
+            try:
+                loop.remove_reader(c.port.fileno())
+            except (ValueError, OSError):
+                pass
+        c.port.close()
+        self.out("포드 연결 끊김 / pod disconnected: %s (%s)" % (c.name, why))
+        if isinstance(c.port, SerialPort):
+            self._rescan.append(c.port.device)
+        if c.seat is not None:
+            self._notice_other(c.seat, "opponent_link_lost")
+
+    def seated(self, seat):
+        for c in self.conns:
+            if c.seat == seat and not c.closed:
+                return c
+        return None
+
+    # ------------------------------------------------------------ the loop
+    async def run(self, serial_devices=(), rescan=True):
+        """Serve the pods until cancelled. ``serial_devices``: ports to open (None =
+        auto-detect pods and keep looking for new ones)."""
+        loop = asyncio.get_running_loop()
+        for c in self.conns:
+            self._watch(c)
+        auto = serial_devices is None
+        for dev in (find_pod_ports() if auto else serial_devices):
+            self._open_serial(dev)
+        next_scan = 0
+        try:
+            while True:
+                t = now_ms()
+                for c in list(self.conns):
+                    if not c.closed:
+                        self._service(c, t)
+                if rescan and t >= next_scan:
+                    next_scan = t + 1000
+                    self._scan(auto)
+                self.conns = [c for c in self.conns if not c.closed]
+                await asyncio.sleep(POLL_S)
+        finally:
+            for c in self.conns:
+                try:
+                    loop.remove_reader(c.port.fileno())
+                except (ValueError, OSError):
+                    pass
+
+    def _open_serial(self, dev):
+        if any(isinstance(c.port, SerialPort) and c.port.device == dev and not c.closed for c in self.conns):
+            return
+        try:
+            port = SerialPort(dev)
+        except Exception as e:
+            if dev not in self._rescan:
+                self._rescan.append(dev)
+                self.out("포드 포트를 열 수 없음 / cannot open pod port %s: %s" % (dev, e))
+            return
+        if dev in self._rescan:
+            self._rescan.remove(dev)
+        self.out("포드 포트 열림 / pod port opened: %s" % dev)
+        self.add(port)
+
+    def _scan(self, auto):
+        devices = list(self._rescan)
+        if auto:
+            devices += [d for d in find_pod_ports() if d not in devices]
+        for dev in devices:
+            if os.path.exists(dev):
+                self._open_serial(dev)
+
+    def _readable(self, c):
+        self._service(c, now_ms(), read=True)
+
+    def pump(self):
+        """One service pass over every pod (for callers without a running loop)."""
+        t = now_ms()
+        for c in list(self.conns):
+            if not c.closed:
+                self._service(c, t, read=True)
+
+    def _service(self, c, t, read=True):
+        if read:
+            try:
+                data = c.port.read()
+            except (OSError, Exception) as e:   # pyserial raises SerialException (an OSError subclass or not)
+                self._drop(c, e)
+                return
+            if data:
+                try:
+                    msgs = c.link.feed(data, t)
+                except ProtocolError as e:
+                    msgs = []
+                    log.warning("bad data from %s: %s", c.name, e)
+                for m in msgs:
+                    self._on_pod(c, m, t)
+        was = c.was_up
+        out = c.link.poll(t)
+        if out:
+            try:
+                c.port.write(out)
+            except (OSError, Exception) as e:
+                self._drop(c, e)
+                return
+        if was and not c.link.up:
+            c.was_up = False
+            self.out("포드 응답 없음 / pod link lost: %s" % c.name)
+            if c.seat:
+                self._notice_other(c.seat, "opponent_link_lost")
+
+    # ------------------------------------------------------------ pod -> table
+    def _on_pod(self, c, m, t):
+        if m.type == "hello":
+            self._on_hello(c, m, t)
+            return
+        if m.type == "log":
+            self.out("포드 %s 기록 / pod log: %s" % (c.name, m.text))
+            return
+        if m.type == "claim":
+            self._claim(c, t)
+            return
+        seat = c.seat
+        if seat is None:
+            return
+        try:
+            if m.type == "ready":
+                self._on_choice(seat, m["prompt"], m["slot"], ready=True)
+            elif m.type == "answer":
+                self._on_choice(seat, m["prompt"], m["slot"], ready=False)
+            elif m.type == "expired":
+                if self.table.session is not None:
+                    self.table.session.pod_expired(seat)
+            elif m.type == "adjust":
+                self._on_adjust(seat, m["what"], m["value"])
+        except (SessionError, IllegalDecision) as e:
+            self.out("%s의 입력을 받을 수 없음 / %s's input refused: %s" % (seat, seat, e))
+        self.push(seat, force=True)
+
+    def _on_hello(self, c, m, t):
+        info = c.link.pod
+        if info.proto != PROTO:
+            msg = ("포드 %s의 프로토콜 %d은(는) 허브(%d)와 맞지 않습니다: lumen pod flash로 펌웨어를 갱신하세요 / "
+                   "pod %s speaks protocol %d, this hub speaks %d: update its firmware with lumen pod flash"
+                   % (info.board_id, info.proto, PROTO, info.board_id, info.proto, PROTO))
+            if c.incompatible != msg:
+                self.out(msg)
+            c.incompatible = msg
+            return
+        first = c.board_id is None
+        c.board_id = info.board_id
+        seat = self.table.store.seat_of(self.table.name, info.board_id)
+        other = self.seated(seat) if seat else None
+        if other is not None and other is not c:
+            # the same board on two ports, or a stale connection: the newest wins
+            self._drop(other, "replaced by a new connection of the same pod")
+        c.seat = seat
+        c.link.welcome(t, SEAT_NUM.get(seat, 0), self._mode_code(), self.brightness)
+        c.was_up = True
+        c.sent_state = None
+        if first:
+            self.out("포드 연결 / pod connected: %s, firmware %s, %s" % (
+                c.name, info.firmware, ("%s석 / seat %s" % (SEAT_NUM[seat], SEAT_NUM[seat])) if seat else
+                "좌석 없음: READY를 누르면 앉습니다 / unseated: press READY to take a seat"))
+        if seat:
+            self._notice_other(seat, "opponent_link_ok")
+            self.push(seat, force=True, resume=True)
+
+    def _mode_code(self):
+        s = self.table.session
+        mode = s.mode if s is not None else (self.mode or "unknown")
+        return MODES.get(mode, 0)
+
+    def _claim(self, c, t):
+        if c.seat is not None or c.board_id is None:
+            return
+        taken = {x.seat for x in self.conns if x.seat and not x.closed and x is not c}
+        free = [s for s in ("a", "b") if s not in taken]
+        if not free:
+            self.out("빈 좌석 없음 / no free seat for %s" % c.name)
+            return
+        # a seat whose remembered pod is not here is free to claim
+        seat = free[0]
+        self.table.store.remember_seat(self.table.name, c.board_id, seat)
+        c.seat = seat
+        c.link.send("setup", t, seat=SEAT_NUM[seat], mode=self._mode_code(), brightness=self.brightness)
+        self.out("%s이(가) %dP 좌석에 앉았습니다 / %s took seat %dP" % (c.name, SEAT_NUM[seat], c.name, SEAT_NUM[seat]))
+        self.push(seat, force=True, resume=True)
+
+    def _on_choice(self, seat, prompt_id, slot, ready):
+        pr = self.prompts[seat]
+        if prompt_id != pr.id or pr.kind == "none":
+            return      # an answer to a prompt that is no longer open
+        s = self.table.session
+        if s is None:
+            return
+        if s.mode == "tracker":
+            if ready:
+                self.locked_slot[seat] = 0
+                self.table.submit(seat, "ready", True, source="pod")
+            return
+        if slot == 0:
+            if pr.pass_value is None:
+                return
+            value = pr.pass_value
+        elif 1 <= slot <= len(pr.options):
+            value = pr.options[slot - 1]
+        else:
+            return
+        kind = pr.request_kind
+        if kind == "ready":
+            self.locked_slot[seat] = slot
+            self.table.submit(seat, "ready", value, source="pod")
+        elif kind == "discard":
+            pr.chosen.append(value)
+            if len(pr.chosen) >= pr.discard_left:
+                chosen, pr.chosen = pr.chosen, []
+                self.table.submit(seat, "discard", chosen, source="pod")
+        elif kind == "combo":
+            self.table.submit(seat, "combo", value, source="pod")
+        else:
+            self.table.submit(seat, kind, value, source="pod")
+
+    def _on_adjust(self, seat, what, value):
+        s = self.table.session
+        if s is None or s.mode != "tracker":
+            return
+        if what == ADJUST["hp_add"]:
+            cmd = {"action": "adjust_health", "seat": seat, "delta": value}
+        elif what == ADJUST["fp_add"]:
+            cmd = {"action": "adjust_fp", "seat": seat, "delta": value}
+        elif what == ADJUST["fp_set"]:
+            cmd = {"action": "reset_fp", "seat": seat} if value == 0 else \
+                {"action": "adjust_fp", "seat": seat, "delta": value - s.game.seat(seat).fp}
+        else:
+            return
+        self.table.submit(None, "action", cmd, source="pod")
+
+    # ------------------------------------------------------------ table -> pods
+    def _on_table(self, audience, msg):
+        t = msg.get("t")
+        if audience in ("a", "b"):
+            if self.record:
+                self.messages_to[audience].append(msg)
+            if t == "opponent_ready":
+                self.countdown[audience] = now_ms() + msg["ms_left"]
+                self._send(audience, "countdown", prompt=self.prompts[audience].id, ms=msg["ms_left"])
+            elif t == "you":
+                self.push(audience)
+            return
+        if t == "game":
+            self.prompts = {"a": Prompt(), "b": Prompt()}
+            self.locked_slot = {}
+            self.countdown = {}
+            self._last = {"a": None, "b": None}
+            for seat in ("a", "b"):
+                c = self.seated(seat)
+                if c is not None and c.link.up:
+                    c.link.send("setup", now_ms(), seat=SEAT_NUM[seat], mode=self._mode_code(), brightness=self.brightness)
+        elif t == "state":
+            self._on_public_state(msg)
+
+    def _on_public_state(self, msg):
+        auto_setup(self.table)
+        events = msg.get("events") or []
+        kinds = {e.get("e") for e in events}
+        s = self.table.session
+        if s is None:
+            return
+        if "reveal" in kinds or (s.mode == "tracker" and s.phase == "battle" and self.countdown):
+            for seat in ("a", "b"):
+                self.countdown.pop(seat, None)
+                self._send(seat, "reveal", prompt=self.prompts[seat].id)
+        if "non_response" in kinds:
+            for e in events:
+                if e.get("e") == "non_response":
+                    self._send(e["p"], "notice", code=NOTICES["non_response"], arg=e.get("count", 0))
+        if "judgment" in kinds and s.mode == "referee":
+            outcome = s.state.last_outcome or {}
+            for seat in ("a", "b"):
+                pl = s.state.players[seat]
+                before = self._last[seat] or (pl.fp, pl.health)
+                self._send(seat, "result", outcome=OUTCOMES.get(outcome.get(seat), 0),
+                           fp_delta=max(-128, min(127, pl.fp - before[0])),
+                           hp_delta=max(-32768, min(32767, pl.health - before[1])))
+        if "sudden_death" in kinds:
+            for seat in ("a", "b"):
+                self._send(seat, "notice", code=NOTICES["sudden_death"], arg=0)
+        winner = s.state.winner if s.mode == "referee" else s.game.winner
+        if winner is not None and ("game_over" in kinds or "win" in kinds or "draw" in kinds or s.mode == "tracker"):
+            for seat in ("a", "b"):
+                code = "draw" if winner == "draw" else ("win" if winner == seat else "lose")
+                self._send(seat, "notice", code=NOTICES[code], arg=0)
+        if s.mode == "referee":
+            for seat in ("a", "b"):
+                pl = s.state.players[seat]
+                self._last[seat] = (pl.fp, pl.health)
+        for seat in ("a", "b"):
+            self.push(seat)
+
+    def _send(self, seat, msg_type, text="", **fields):
+        c = self.seated(seat)
+        if c is None or not c.link.up:
+            return
+        try:
+            c.link.send(msg_type, now_ms(), text=text, **fields)
+        except ProtocolError as e:
+            log.warning("cannot send %s to %s: %s", msg_type, seat, e)
+
+    def _notice_other(self, seat, code):
+        other = "b" if seat == "a" else "a"
+        self._send(other, "notice", code=NOTICES[code], arg=SEAT_NUM[seat])
+
+    def current(self, seat):
+        """(prompt, state fields) for a seat, updating the prompt when the question changed."""
+        s = self.table.session
+        pr = self.prompts[seat]
+        kind, options, pass_value, request_kind, flags, locked = "none", [], None, None, 0, 0
+        if s is not None:
+            reqs = [r for r in s.requests(seat) if r["kind"] != "setup"]
+            if reqs:
+                r = reqs[0]
+                request_kind = r["kind"]
+                opts = list(r["options"]) if isinstance(r["options"], list) else []
+                if request_kind == "discard":
+                    hand = Counter(s.state.players[seat].hand)
+                    hand.subtract(pr.chosen if pr.request_kind == "discard" else [])
+                    opts = [c for c in dict.fromkeys(s.state.players[seat].hand) if hand[c] > 0]
+                pass_value = next((o for o in opts if o in PASS_WORDS), None)
+                options = [o for o in opts if o not in PASS_WORDS]
+                kind = request_kind if request_kind in PROMPT_KINDS else "choose"
+                if s.mode == "tracker":
+                    kind, options = "ready", []
+            elif seat in getattr(s, "locked", {}) and (s.mode == "tracker" and s.phase == "ready"
+                                                       or s.mode == "referee" and s.state.phase == "ready"):
+                kind, request_kind = "ready", "ready"
+                flags = STATE_FLAG_LOCKED
+                locked = self.locked_slot.get(seat, 0)
+        key = (kind, tuple(map(str, options)), pass_value, request_kind,
+               len(pr.chosen) if request_kind == "discard" else 0, flags)
+        if key != pr.key:
+            if not (flags & STATE_FLAG_LOCKED and pr.kind == "ready"):
+                pr.id = pr.id % 255 + 1
+            pr.key = key
+            pr.kind = kind
+            pr.options = options
+            pr.pass_value = pass_value
+            if request_kind != "discard":
+                pr.chosen = []
+            pr.request_kind = request_kind
+            if request_kind == "discard":
+                r = [x for x in s.requests(seat) if x["kind"] == "discard"][0]
+                pr.discard_left = r["count"]
+        if pass_value is not None:
+            flags |= STATE_FLAG_PASS
+        return pr, flags, locked
+
+    def push(self, seat, force=False, resume=False):
+        """Send a seat's pod its state if it changed (always on ``force``)."""
+        c = self.seated(seat)
+        if c is None or not c.link.up:
+            return
+        s = self.table.session
+        pr, flags, locked = self.current(seat)
+        fp = hp = hand = 0
+        priority = 0
+        if s is not None:
+            if s.mode == "referee":
+                pl = s.state.players[seat]
+                fp, hp, hand = pl.fp, pl.health, len(pl.hand)
+                priority = SEAT_NUM.get(s.state.priority, 0)
+            else:
+                st = s.game.seat(seat)
+                fp, hp, hand = st.fp, st.health, st.hand_count or 0
+                priority = SEAT_NUM.get(s.game.priority, 0)
+        fields = dict(prompt=pr.id, kind=PROMPT_KINDS.get(pr.kind, PROMPT_KINDS["choose"]), options=len(pr.options),
+                      flags=flags, locked=locked, priority=priority, fp=max(-128, min(127, fp)),
+                      hp=max(0, min(65535, hp)), hand=min(255, hand))
+        key = tuple(sorted(fields.items()))
+        if not force and key == c.sent_state:
+            return
+        c.sent_state = key
+        t = now_ms()
+        c.link.send("state", t, **fields)
+        if c.link.pod is not None and c.link.pod.features & FEATURE_OLED and not flags & STATE_FLAG_LOCKED:
+            # card names for an OLED: to this seat's own pod only
+            names = self._labels(pr)
+            for i, name in enumerate(names, 1):
+                c.link.send("label", t, text=name, prompt=pr.id, slot=i)
+        if resume and seat in self.countdown:
+            left = self.countdown[seat] - t
+            if left > 0:
+                c.link.send("countdown", t, prompt=pr.id, ms=min(left, 65535))
+
+    def _labels(self, pr):
+        s = self.table.session
+        if s is None or s.mode != "referee":
+            return []
+        out = []
+        for o in pr.options:
+            ids = o if isinstance(o, list) else [o]
+            out.append("+".join(s.state.cards[i].name if i in s.state.cards else str(i) for i in ids))
+        return out
+
+    def slot_of(self, seat, value):
+        """The slot a value has in the seat's current prompt (1..N, 0 = pass); for bots."""
+        pr, _, _ = self.current(seat)
+        if value == pr.pass_value:
+            return 0
+        return pr.options.index(value) + 1
+
+
+def auto_setup(table):
+    """Answer pending setup decisions (game start, sudden-death rebuild) with the deck's
+    own order: the first non-special cards form the hand, the next ones the list. Pods
+    have no way to pick 14 cards, so a deck file's order is the player's opening."""
+    s = table.session
+    if s is None or s.mode != "referee" or getattr(table, "_auto_setup_busy", False):
+        return
+    table._auto_setup_busy = True      # submitting notifies listeners, which call us again
+    try:
+        while True:
+            r = next((r for r in table.session.state.pending if r["kind"] == "setup"), None)
+            if r is None:
+                return
+            pool = list(r["options"])
+            h, l = r["sizes"]["hand"], r["sizes"]["list"]
+            try:
+                table.submit(r["player"], "setup", {"hand": pool[:h], "list": pool[h:h + l]}, source="hub")
+            except (SessionError, IllegalDecision) as e:
+                log.warning("automatic setup refused: %s", e)
+                return
+    finally:
+        table._auto_setup_busy = False
