@@ -51,6 +51,11 @@ def _demo(args):
                           quiet=args.quiet, play=args.play, pace=args.pace, forever=forever, db=args.db)
 
 
+def _hub(args):
+    from hub.runner import run_hub
+    return run_hub(args)
+
+
 def _open_store(path):
     from hub.store import Store
     return Store(path)
@@ -142,6 +147,25 @@ def build_parser():
     dp.add_argument("--quiet", action="store_true", help="print only each game's result")
     dp.add_argument("--text", action="store_true", help="engine only: no pods, no display (fast)")
     dp.set_defaults(func=_demo)
+
+    hp = sub.add_parser("hub", help="run the hub against real pods on serial ports (auto-detected)")
+    hp.add_argument("--db", default=DEFAULT_DB, help="the game record (SQLite, append-only)")
+    hp.add_argument("--durable", action="store_true", help="fsync every record (power-loss safe on an SD card)")
+    hp.add_argument("--host", default="127.0.0.1", help="display address (0.0.0.0 for phones on the network)")
+    hp.add_argument("--port", type=int, default=8000, help="display port")
+    hp.add_argument("--serial", action="append", metavar="DEV", help="a pod's serial port (repeat); default: auto-detect")
+    hp.add_argument("--mode", choices=("referee", "tracker"), default="tracker",
+                    help="mode of new games (referee needs both decks)")
+    hp.add_argument("--decks", nargs=2, metavar=("DECK_1P", "DECK_2P"), default=("serin", "gangcheol"),
+                    help="referee mode: sample deck ids or deck files")
+    hp.add_argument("--resume", action="store_true", help="resume the last unfinished game of this table")
+    hp.add_argument("--table", default="table-1")
+    hp.add_argument("--token", default=None, help="admin token for the display controls (default: a new random one)")
+    hp.add_argument("--light", default=None, metavar="PIN", help="NeoPixel status light on this Blinka pin (e.g. D18)")
+    hp.add_argument("--light-pixels", type=int, default=16)
+    hp.add_argument("--auto-next", type=float, default=20.0, metavar="S",
+                    help="start the next game S seconds after one ends (0: only from the display)")
+    hp.set_defaults(func=_hub)
 
     gp = sub.add_parser("games", help="recent games in a game record")
     gp.add_argument("--db", default=DEFAULT_DB)

@@ -339,6 +339,9 @@ class PodHub:
                 self._on_adjust(seat, m["what"], m["value"])
         except (SessionError, IllegalDecision) as e:
             self.out("%s의 입력을 받을 수 없음 / %s's input refused: %s" % (seat, seat, e))
+        except Exception as e:     # a hub bug must not silently eat a pod's press: say so, keep serving
+            log.exception("handling %s from %s", m.type, c.name)
+            self.out("허브 오류 / hub error handling %s from %s: %r" % (m.type, c.name, e))
         self.push(seat, force=True)
 
     def _on_hello(self, c, m, t):
@@ -540,8 +543,10 @@ class PodHub:
                 kind, request_kind = "ready", "ready"
                 flags = STATE_FLAG_LOCKED
                 locked = self.locked_slot.get(seat, 0)
+        # the same question asked again after an answer is a new prompt: the seat's answer count is in the key
+        answered = getattr(s, "answered", {}).get(seat, 0) if s is not None else 0
         key = (kind, tuple(map(str, options)), pass_value, request_kind,
-               len(pr.chosen) if request_kind == "discard" else 0, flags)
+               len(pr.chosen) if request_kind == "discard" else 0, flags, answered if not flags else None)
         if key != pr.key:
             if not (flags & STATE_FLAG_LOCKED and pr.kind == "ready"):
                 pr.id = pr.id % 255 + 1

@@ -77,6 +77,7 @@ class RefereeSession:
         self.locked = {}          # seat -> {"seq": input seq, "stamp": ms} while the ready is hidden
         self.log = []             # public events of this game, explained (ko/en)
         self._nonce = {}          # seat -> nonce of the current hidden ready
+        self.answered = {"a": 0, "b": 0}   # decisions taken per seat: tells a repeated question from the last one
 
     # ------------------------------------------------------------ creation and resume
     @classmethod
@@ -108,6 +109,7 @@ class RefereeSession:
             if r.kind == "input":
                 st, events = apply(s.state, r.seat, r.body["kind"], r.body["value"])
                 s.state = st
+                s.answered[r.seat] += 1
                 s._collect(events)
                 if r.body["kind"] == "ready":
                     s.locked[r.seat] = {"seq": r.seq, "stamp": r.mono_ms}
@@ -165,6 +167,7 @@ class RefereeSession:
             body["nonce"] = nonce
         seq = self.store.append(self.game_id, "input", body, seat=seat, mono_ms=now, hidden=hidden)
         self.state = new_state
+        self.answered[seat] += 1
         if kind == "ready":
             self._nonce[seat] = body["nonce"]
             self.locked[seat] = {"seq": seq, "stamp": now}

@@ -1,0 +1,86 @@
+"""``lumen hub``: the hub at a real table.
+
+Opens the game record, resumes or starts the table's game, serves the display,
+and runs the pods' serial links (auto-detected, rescanned when a pod is
+unplugged) and the optional status light, all on one asyncio loop.
+"""
+
+import asyncio
+import os
+
+from engine.decks import load_deck, load_sample
+from engine.errors import CardError
+
+from .pods import PodHub
+from .session import SessionError
+from .statuslight import StatusLight, open_strip
+from .store import Store
+from .table import Table
+
+
+def _deck(ref):
+    if os.path.isfile(ref):
+        deck, problems = load_deck(ref)
+        if deck is None:
+            raise CardError(problems)
+        return deck
+    _, decks = load_sample()
+    if ref not in decks:
+        raise SessionError("unknown deck %r: give a deck file or one of %s" % (ref, ", ".join(sorted(decks))))
+    return decks[ref]
+
+
+def new_game(table, args):
+    if args.mode == "referee":
+        return table.start_referee(_deck(args.decks[0]), _deck(args.decks[1]))
+    return table.start_tracker()
+
+
+def run_hub(args, out=print):
+    store = Store(args.db, durable=args.durable)
+    table = Table(store, name=args.table, admin_token=args.token)
+    if args.resume and table.resume_latest() is not None:
+        g = table.session
+        out("게임 #%d을(를) 이어서 진행합니다 / resuming game #%d (%s)" % (g.game_id, g.game_id, g.mode))
+    else:
+        try:
+            new_game(table, args)
+        except (SessionError, CardError) as e:
+            out("게임을 시작할 수 없습니다 / cannot start a game: %s" % e)
+            return 2
+        out("새 게임 #%d (%s)" % (table.session.game_id, table.session.mode))
+    hub = PodHub(table, mode=args.mode, out=out)
+    light = None
+    if args.light:
+        light = StatusLight(open_strip(args.light_pixels, args.light))
+        table.subscribe(light.on_message)
+
+    async def pods(_display):
+        await hub.run(serial_devices=args.serial or None)
+
+    async def upkeep(_display):
+        ended_at = None
+        while True:
+            await asyncio.sleep(0.1)
+            s = table.session
+            if light is not None and s is not None:
+                for seat, r in s.ready_status().items():
+                    if r["ms_left"] is not None:
+                        light.countdown(seat, r["ms_left"])
+            winner = None if s is None else (s.state.winner if s.mode == "referee" else s.game.winner)
+            if winner is None:
+                ended_at = None
+            elif args.auto_next:
+                loop = asyncio.get_running_loop()
+                ended_at = ended_at or loop.time()
+                if loop.time() - ended_at >= args.auto_next:
+                    new_game(table, args)
+                    out("새 게임 #%d" % table.session.game_id)
+                    ended_at = None
+
+    from . import web
+    try:
+        web.serve(table, host=args.host, port=args.port, tasks=(pods, upkeep), out=out)
+    finally:
+        store.close()
+    return 0
