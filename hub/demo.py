@@ -175,6 +175,9 @@ class TableDemo:
 
     # -- printing
     def _on_table(self, audience, msg):
+        if audience == self.play and msg.get("t") in ("you", "opponent_ready"):
+            self._show_own_prompt(msg)
+            return
         if audience != "public" or self.quiet:
             return
         s = self.table.session
@@ -188,6 +191,55 @@ class TableDemo:
             if s is not None and s.mode == "tracker":
                 seat = "1P" if msg["seat"] == "a" else "2P"
                 self.out("   %s %s" % (seat, "레디 (숨김)" if self.lang == "ko" else "readied (hidden)"))
+
+    # -- a person at the terminal plays one pod (their own terminal: their own choices only)
+    def _show_own_prompt(self, msg):
+        if msg.get("t") == "opponent_ready":
+            self.out("   >> %s" % ("상대가 레디했습니다: 10초 안에 고르세요" if self.lang == "ko"
+                                   else "your opponent readied: choose within 10 seconds"))
+            return
+        if self.hub is None:
+            return
+        pr, flags, _ = self.hub.current(self.play)
+        if pr.kind == "none" or flags & 2 or getattr(self, "_shown", None) == pr.id:
+            return
+        self._shown = pr.id
+        s = self.table.session
+        names = []
+        for o in pr.options:
+            ids = o if isinstance(o, list) else [o]
+            names.append("+".join(s.state.cards[i].name if s.mode == "referee" and i in s.state.cards else str(i)
+                                  for i in ids))
+        opts = "  ".join("%d) %s" % (i, n) for i, n in enumerate(names, 1))
+        if pr.pass_value:
+            opts += "  0) %s" % pr.pass_value
+        self.out("   >> %s [%s] %s" % ("당신의 선택" if self.lang == "ko" else "your choice", pr.kind, opts or "READY"))
+        self.out("      %s" % ("번호+Enter, 또는 n/p/r/b (다음/이전/READY/뒤로)" if self.lang == "ko"
+                              else "number+Enter, or n/p/r/b (next/prev/READY/back)"))
+
+    def _stdin_loop(self):
+        keys = {"n": "next", "p": "prev", "r": "ready", "b": "back"}
+        player = self.players[self.play]
+        for line in sys.stdin:
+            line = line.strip().lower()
+            if self.done.is_set():
+                return
+            if line in keys:
+                buttons = [keys[line]]
+            elif line.isdigit():
+                slot = int(line)
+                pr, _, _ = self.hub.current(self.play)
+                if slot == 0:
+                    buttons = ["prev", "ready"]
+                elif 1 <= slot <= len(pr.options):
+                    buttons = ["next"] * (slot - 1) + ["ready"]
+                else:
+                    self.out("   ?")
+                    continue
+            else:
+                continue
+            for b in buttons:
+                player.sim.press(b)
 
     # -- the run
     def run(self):
@@ -204,6 +256,7 @@ class TableDemo:
                                         executor) for i, seat in enumerate(("a", "b"))}
         if self.play:
             self.players[self.play].human = True
+            threading.Thread(target=self._stdin_loop, daemon=True).start()
         try:
             if self.serve:
                 from hub import web

@@ -275,7 +275,13 @@ class PodHub:
                 self._open_serial(dev)
 
     def _readable(self, c):
-        self._service(c, now_ms(), read=True)
+        t = now_ms()
+        self._service(c, t, read=True)
+        # what that pod said may have queued frames for the other pod (a countdown): send them now,
+        # not at the next timer pass
+        for other in self.conns:
+            if other is not c and not other.closed:
+                self._service(other, t, read=False)
 
     def pump(self):
         """One service pass over every pod (for callers without a running loop)."""

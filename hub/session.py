@@ -62,22 +62,55 @@ def deck_json(deck):
     return {"character": deck["character"].to_json(), "cards": list(deck["cards"]), "ultimate": deck.get("ultimate")}
 
 
-class RefereeSession:
+class SessionBase:
+    """What both modes share: the record, the clock, listeners, the ready locks and deadlines."""
+
+    mode = None
+
+    def __init__(self, store, game_id, clock=None):
+        self.store = store
+        self.game_id = game_id
+        self.clock = clock or MonotonicClock()
+        self.listeners = []
+        self.deadline = {}        # seat -> monotonic ms by which that seat must ready
+        self.locked = {}          # seat -> (mode-specific) record of a ready locked and not yet revealed
+        self.answered = {"a": 0, "b": 0}   # decisions taken per seat: tells a repeated question from the last one
+
+    def subscribe(self, fn):
+        """fn(audience, message): audience is "public", "a" or "b"."""
+        self.listeners.append(fn)
+
+    def _send(self, audience, msg):
+        for fn in self.listeners:
+            fn(audience, msg)
+
+    def pod_expired(self, seat):
+        """A pod reports its own countdown expiry: the hub checks its own deadline."""
+        self.tick()
+
+    def ready_status(self):
+        """Who has readied (never what) and the running deadlines."""
+        now = self.clock.now_ms()
+        return {s: {"locked": s in self.locked,
+                    "deadline_ms": self.deadline.get(s),
+                    "ms_left": max(0, self.deadline[s] - now) if s in self.deadline else None}
+                for s in ("a", "b")}
+
+    def judge_log(self):
+        """The judge log (public): ready stamps, commitments, deadlines, reveals."""
+        return [r.to_json() for r in self.store.records(self.game_id, kinds=("judge",))]
+
+
+class RefereeSession(SessionBase):
     """One referee-mode game of one table."""
 
     mode = "referee"
 
     def __init__(self, store, game_id, state, clock=None):
-        self.store = store
-        self.game_id = game_id
+        super().__init__(store, game_id, clock)
         self.state = state
-        self.clock = clock or MonotonicClock()
-        self.listeners = []
-        self.deadline = {}        # seat -> monotonic ms by which that seat must ready
-        self.locked = {}          # seat -> {"seq": input seq, "stamp": ms} while the ready is hidden
         self.log = []             # public events of this game, explained (ko/en)
         self._nonce = {}          # seat -> nonce of the current hidden ready
-        self.answered = {"a": 0, "b": 0}   # decisions taken per seat: tells a repeated question from the last one
 
     # ------------------------------------------------------------ creation and resume
     @classmethod
@@ -126,15 +159,6 @@ class RefereeSession:
                 if o not in s.locked and _asked(s.state, o, "ready"):
                     s.deadline[o] = now + READY_MS
         return s
-
-    # ------------------------------------------------------------ listeners
-    def subscribe(self, fn):
-        """fn(audience, message): audience is "public", "a" or "b"."""
-        self.listeners.append(fn)
-
-    def _send(self, audience, msg):
-        for fn in self.listeners:
-            fn(audience, msg)
 
     # ------------------------------------------------------------ decisions
     def requests(self, seat):
@@ -195,10 +219,6 @@ class RefereeSession:
                                                           "deadline_ms": deadline, "now_ms": now}, seat=seat, mono_ms=now)
                 self.submit(seat, "timeout", True, source="hub")
 
-    def pod_expired(self, seat):
-        """A pod reports its own countdown expiry: the hub checks its own deadline."""
-        self.tick()
-
     # ------------------------------------------------------------ after every change
     def _after(self, events, record, extra=()):
         items = list(extra)
@@ -248,17 +268,6 @@ class RefereeSession:
         v["ready"] = self.ready_status()
         return v
 
-    def ready_status(self):
-        """Who has readied (never what) and the running deadline."""
-        now = self.clock.now_ms()
-        return {s: {"locked": s in self.locked,
-                    "deadline_ms": self.deadline.get(s),
-                    "ms_left": max(0, self.deadline[s] - now) if s in self.deadline else None}
-                for s in ("a", "b")}
-
-    def judge_log(self):
-        """The judge log (public): ready stamps, commitments, deadlines, reveals."""
-        return [r.to_json() for r in self.store.records(self.game_id, kinds=("judge",))]
 
 
 def _asked(st, seat, kind):

@@ -12,22 +12,18 @@ the results; "next turn" opens the next ready.
 
 from engine.state import other
 
-from .session import LINK_ALLOWANCE_MS, READY_MS, MonotonicClock, SessionError
+from .session import LINK_ALLOWANCE_MS, READY_MS, MonotonicClock, SessionBase, SessionError
 from .tracker import TrackerError, TrackerGame
 
 
-class TrackerSession:
+class TrackerSession(SessionBase):
     mode = "tracker"
 
     def __init__(self, store, game_id, game, clock=None):
-        self.store = store
-        self.game_id = game_id
+        super().__init__(store, game_id, clock)
         self.game = game
-        self.clock = clock or MonotonicClock()
-        self.listeners = []
-        self.locked = {}
-        self.deadline = {}
         self.phase = "ready"        # ready | battle (players resolve and enter results) | over
+        self._deferred = None
 
     @classmethod
     def new(cls, store, a="generic", b="generic", seed=0, priority=None, clock=None, table="table-1"):
@@ -54,13 +50,6 @@ class TrackerSession:
             s.deadline[o] = s.clock.now_ms() + READY_MS   # a hub restart never costs a player time
         return s
 
-    def subscribe(self, fn):
-        self.listeners.append(fn)
-
-    def _send(self, audience, msg):
-        for fn in self.listeners:
-            fn(audience, msg)
-
     @property
     def state_winner(self):
         return self.game.winner
@@ -80,13 +69,18 @@ class TrackerSession:
         now = self.clock.now_ms()
         if kind == "ready" and seat in self.deadline and now > self.deadline[seat] + LINK_ALLOWANCE_MS:
             raise SessionError("ready too late: the 10-second deadline passed (guide 3.10)")
-        # dry run on a copy so a bad input writes nothing
-        probe = TrackerSession(None, self.game_id, TrackerGame.from_json(self.game.to_json()), self.clock)
-        probe.phase, probe.locked = self.phase, dict(self.locked)
-        probe._apply(seat, kind, value, now, replay=True)
-        self.store.append(self.game_id, "input", {"kind": kind, "value": value, "source": source},
-                          seat=seat, mono_ms=now)
-        return self._apply(seat, kind, value, now)
+        # apply first: a bad input raises before anything changes (the tracker rolls its own
+        # state back), then the input and what it caused are committed together, then people hear
+        self._deferred = []
+        entries = self._apply(seat, kind, value, now)
+        records, self._deferred = self._deferred, None
+        self.store.append_many(self.game_id, [("input", {"kind": kind, "value": value, "source": source}, seat, now, False)]
+                               + [r for r in records if r[0] != "send"])
+        for r in records:
+            if r[0] == "send":
+                self._send(r[1], r[2])
+        self._notify(entries)
+        return entries
 
     def _apply(self, seat, kind, value, now, replay=False):
         entries = []
@@ -97,13 +91,13 @@ class TrackerSession:
             self.deadline.pop(seat, None)
             o = other(seat)
             if not replay:
-                self._send("public", {"t": "ready_locked", "seat": seat})
+                self._later("send", "public", {"t": "ready_locked", "seat": seat})
             if o not in self.locked:
                 self.deadline[o] = now + READY_MS
                 if not replay:
-                    self.store.append(self.game_id, "judge", {"event": "ready", "seat": seat, "mono_ms": now,
-                                                              "deadline_start": o, "deadline_ms": now + READY_MS})
-                    self._send(o, {"t": "opponent_ready", "deadline_ms": now + READY_MS, "ms_left": READY_MS})
+                    self._later("judge", {"event": "ready", "seat": seat, "mono_ms": now,
+                                          "deadline_start": o, "deadline_ms": now + READY_MS}, seat, now)
+                    self._later("send", o, {"t": "opponent_ready", "deadline_ms": now + READY_MS, "ms_left": READY_MS})
             else:
                 self._reveal(replay)
         elif kind == "timeout":
@@ -129,16 +123,24 @@ class TrackerSession:
         if self.game.winner is not None:
             self.phase = "over"
             if not replay:
-                self.store.append(self.game_id, "finish", {"winner": self.game.winner, "turn": self.game.turn})
-        if not replay:
-            self._notify(entries)
+                self._later("finish", {"winner": self.game.winner, "turn": self.game.turn})
         return entries
+
+    def _later(self, kind, *args):
+        """A record or a message caused by the input being applied: written or sent after it."""
+        if kind == "send":
+            self._deferred.append(("send", args[0], args[1]))
+        else:
+            body = args[0]
+            seat = args[1] if len(args) > 1 else None
+            mono = args[2] if len(args) > 2 else None
+            self._deferred.append((kind, body, seat, mono, False))
 
     def _reveal(self, replay):
         self.phase = "battle"
         self.deadline = {}
         if not replay:
-            self.store.append(self.game_id, "judge", {"event": "reveal", "locked": dict(self.locked)})
+            self._later("judge", {"event": "reveal", "locked": dict(self.locked)})
 
     def tick(self):
         now = self.clock.now_ms()
@@ -149,18 +151,10 @@ class TrackerSession:
                                                           "deadline_ms": deadline, "now_ms": now}, seat=seat, mono_ms=now)
                 self.submit(seat, "timeout", True, source="hub")
 
-    def pod_expired(self, seat):
-        self.tick()
-
     def _notify(self, entries):
         self._send("public", {"t": "state", "view": self.public_view(), "entries": entries})
         for seat in ("a", "b"):
             self._send(seat, {"t": "you", "view": self.view_for(seat), "requests": self.requests(seat)})
-
-    def ready_status(self):
-        now = self.clock.now_ms()
-        return {s: {"locked": s in self.locked, "deadline_ms": self.deadline.get(s),
-                    "ms_left": max(0, self.deadline[s] - now) if s in self.deadline else None} for s in ("a", "b")}
 
     def public_view(self):
         v = self.game.view()
@@ -171,5 +165,3 @@ class TrackerSession:
     def view_for(self, seat):
         return self.public_view()
 
-    def judge_log(self):
-        return [r.to_json() for r in self.store.records(self.game_id, kinds=("judge",))]
