@@ -81,7 +81,7 @@ class Card:
     __slots__ = ("id", "name", "name_en", "number", "kind", "mark", "ultimate",
                  "speed", "position", "damage", "results", "evade", "guard",
                  "offset", "grab", "text", "effects", "source",
-                 "fx", "cont", "link_speed", "combo_bonus")
+                 "fx", "cont", "zfx", "link_speed", "combo_bonus")
 
     def __init__(self, id, kind, name=None, name_en=None, number=None, mark="neutral",
                  ultimate=False, speed=None, position=None, damage=0, results=None,
@@ -106,8 +106,9 @@ class Card:
         self.effects = tuple(effects)
         self.source = source
         # the effects indexed by timing, and the continuous ones (engine/effects.py)
-        from .effects import index
+        from .effects import by_zone, index
         self.fx, self.cont = index(self.effects, kind, ultimate) if self.effects else (EMPTY, ())
+        self.zfx = by_zone(self.fx) if self.fx else EMPTY     # {zone: {timing: ((i, entry), ...)}}
         # combo links (guide 5.4): a "treat as speed X" function counts in every zone (5.6.1);
         # combo legality counts the card's own unconditional on-combo damage (brief ruling 2)
         self.link_speed = speed
@@ -199,7 +200,7 @@ class Character:
     """
 
     __slots__ = ("id", "name", "name_en", "mark", "health", "hand_limit", "trait", "tokens",
-                 "fx", "cont", "start", "deck_rules", "trait_id")
+                 "fx", "cont", "zfx", "start", "deck_rules", "trait_id")
 
     def __init__(self, health, hand_limit, id=None, name=None, name_en=None, mark=None, trait=None, tokens=()):
         self.id = id
@@ -212,8 +213,9 @@ class Character:
         self.tokens = tuple(tokens)      # ({"id", "name", "start", "max"}, ...) (brief 6)
         effects = (trait or {}).get("effects") or ()
         self.trait_id = (trait or {}).get("id") or ("%s-trait" % (id or "character"))
-        from .effects import index
+        from .effects import by_zone, index
         self.fx, self.cont = index(effects, "trait") if effects else (EMPTY, ())
+        self.zfx = by_zone(self.fx) if self.fx else EMPTY
         self.start = self.health[0]
         self.deck_rules = {}
         for _i, e, _z in self.cont:

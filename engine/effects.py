@@ -500,6 +500,16 @@ def index(effects, kind, ultimate=False):
     return {t: tuple(v) for t, v in by.items()}, tuple(cont)
 
 
+def by_zone(fx):
+    """The timed entries of ``index`` regrouped by zone: {zone: {timing: ((i, entry), ...)}}, so a
+    timing window looks up exactly the entries that work where the card is (engine/windows.py)."""
+    out = {}
+    for t, entries in fx.items():
+        for i, e, z in entries:
+            out.setdefault(z, {}).setdefault(t, []).append((i, e))
+    return {z: {t: tuple(v) for t, v in d.items()} for z, d in out.items()}
+
+
 # ------------------------------------------------------------------ JSON Schema
 
 def _entry_schema(prim, top):

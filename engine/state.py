@@ -175,7 +175,7 @@ class GameState:
 
     __slots__ = ("cards", "rules", "players", "priority", "turn", "phase", "step", "stalled_battles",
                  "sudden_death", "sd_turn", "winner", "pending", "inbox", "tasks", "battle",
-                 "last_outcome", "rng", "battles", "decks", "fx", "lasting", "fxon")
+                 "last_outcome", "rng", "battles", "decks", "fx", "lasting", "fxon", "fxix")
 
     def __init__(self, cards, players, priority=None, rules=None, turn=1, rng=0, decks=None):
         self.cards = cards                 # id -> Card (shared, immutable)
@@ -200,6 +200,7 @@ class GameState:
         self.fx = None                     # the open timing window of card effects (engine/windows.py)
         self.lasting = []                  # effects with a duration (engine/windows.py)
         self.fxon = effects_in_play(cards, players)   # derived: False = vanilla, the effect hooks cost nothing
+        self.fxix = None                   # derived, built on first use: which cards trigger where (engine/windows.py)
 
     def copy(self):
         c = GameState.__new__(GameState)
@@ -225,6 +226,7 @@ class GameState:
         c.fx = None if self.fx is None else _copy_json(self.fx)
         c.lasting = [_copy_json(x) for x in self.lasting] if self.lasting else []
         c.fxon = self.fxon
+        c.fxix = self.fxix
         return c
 
     def card(self, card_id):
@@ -274,6 +276,7 @@ class GameState:
         st.fx = _copy_json(d.get("fx"))
         st.lasting = _copy_json(d.get("lasting") or [])
         st.fxon = effects_in_play(cards, st.players)
+        st.fxix = None
         return st
 
 

@@ -20,7 +20,7 @@ hand-limit refresh.
 """
 
 from . import ordering
-from .cards import AnyCond, Card, Cond
+from .cards import EMPTY, AnyCond, Card, Cond
 from .decisions import ask
 from .effects import TIMING_GUIDE, TIMING_KO, target_of
 from .events import ev
@@ -62,20 +62,49 @@ def window(st, ctx, timings, then, scope=None):
     if not st.fxon:
         st.step = then
         return
-    _open(st, ctx, [list(g) for g in timings], then, scope)
+    bt = st.battle
+    quick = scope is None and bt is not None and bt.fx is not None
+    if quick:
+        trig = bt.fx["trig"]
+        ta, tb = trig["a"], trig["b"]
+    for k, timings_k in enumerate(timings):
+        if quick:
+            # a group none of whose timings happens for either player collects nothing
+            for t in timings_k:
+                if t in ACTING or t in ta or t in tb:
+                    break
+            else:
+                continue
+        queue = collect(st, timings_k, scope)
+        if queue and not _all_idle(st, queue):
+            _start_window(st, timings_k, [list(g) for g in timings[k + 1:]], then, scope, queue)
+            return
+    st.fx = None
+    st.step = then
 
 
 def _open(st, ctx, chain, then, scope):
     while chain:
         timings = chain.pop(0)
         queue = collect(st, timings, scope)
-        if queue and not all(_idle(st, inst) for inst in queue):
-            st.fx = {"timing": timings[0], "chain": chain, "then": then, "scope": scope, "queue": queue,
-                     "grp": None, "turn": st.priority, "mode": "next", "cur": None, "asker": None}
-            st.step = "fx"
+        if queue and not _all_idle(st, queue):
+            _start_window(st, timings, chain, then, scope, queue)
             return
     st.fx = None
     st.step = then
+
+
+def _start_window(st, timings, chain, then, scope, queue):
+    st.fx = {"timing": timings[0], "chain": chain, "then": then, "scope": scope, "queue": queue,
+             "grp": None, "turn": st.priority, "mode": "next", "cur": None, "asker": None}
+    st.step = "fx"
+
+
+def _all_idle(st, queue):
+    for inst in queue:
+        if not _idle(st, inst):
+            return False
+    return True
 
 
 def fires(st, timing, p, scope):
@@ -129,49 +158,107 @@ def judgment_triggers(st):
     bt.fx["trig"] = {p: sorted(own[p] | {"on_opponent_" + t[3:] for t in own[other(p)]}) for p in ("a", "b")}
 
 
+def _side_index(st):
+    """{timing: frozenset of card ids with an entry at that timing that works in the side deck}:
+    derived from the (immutable) card table once per game, so a window does not look at every
+    side-deck card of both players."""
+    ix = st.fxix
+    if ix is None:
+        found = {}
+        for cid, card in st.cards.items():
+            for t in card.zfx.get("side_deck", EMPTY):
+                found.setdefault(t, set()).add(cid)
+        ix = st.fxix = {t: frozenset(v) for t, v in found.items()}
+    return ix
+
+
 def collect(st, timings, scope):
-    """Every effect that triggers now, the priority holder's sources first."""
+    """Every effect that triggers now, the priority holder's sources first: for each timing in
+    order, the trait, the current battle card, the lumen zone, the ultimate zone, the side deck."""
     bt = st.battle
-    cards = st.cards
-    bfx = bt.fx if bt is not None else None
     queue = []
-    seen = set()
-    for p in order(st):
-        live = [t for t in timings if fires(st, t, p, scope)]
+    pri = st.priority
+    for p in (pri, "b" if pri == "a" else "a"):
+        if scope is not None:
+            live = [t for t in timings if fires(st, t, p, scope)]
+        elif bt is None:
+            live = [t for t in timings if t in ALWAYS]
+        elif bt.fx is None:
+            continue
+        else:
+            trig = bt.fx["trig"][p]
+            live = [t for t in timings if t in ACTING or t in trig]
         if not live:
             continue
+        # where p's effects can come from: each source's entries by timing, for its zone
+        cards = st.cards
         pl = st.players[p]
-        ch = pl.character
-        sources = []                       # (kind, source id, its effects by timing, zone, hidden)
-        if ch.fx:
-            sources.append(("trait", ch.trait_id, ch.fx, "trait"))
-        cur = bfx["cur"].get(p) if bfx is not None else None
-        if cur is not None and cur["id"] is not None:
-            fx = cards[cur["id"]].fx
-            if fx:
-                sources.append(("card", cur["id"], fx, "battle"))
-        for cid in pl.lumen_zone:
-            fx = cards[cid].fx
-            if fx:
-                sources.append(("card", cid, fx, "lumen_zone"))
-        if pl.ultimate is not None:
-            fx = cards[pl.ultimate].fx
-            if fx:
-                sources.append(("card", pl.ultimate, fx, "ultimate"))
-        for cid in pl.side_deck:
-            fx = cards[cid].fx
-            if fx:
-                sources.append(("card", cid, fx, "side_deck"))
-        if not sources:
-            continue
+        trait = pl.character.zfx.get("trait")
+        cid = None
+        bfx = None
+        if bt is not None and bt.fx is not None:
+            cur = bt.fx["cur"].get(p)
+            if cur is not None:
+                cid = cur["id"]
+                if cid is not None:
+                    bfx = cards[cid].zfx.get("battle")
+        lumen = pl.lumen_zone
+        ult = pl.ultimate
+        ufx = cards[ult].zfx.get("ultimate") if ult is not None else None
+        side = pl.side_deck
+        sidx = EMPTY
+        if side:
+            sidx = st.fxix
+            if sidx is None:
+                sidx = _side_index(st)
         for t in live:
-            for kind, src, fx, zone in sources:
-                entries = fx.get(t)
-                if entries:
-                    for i, e, z in entries:
-                        if z == zone:
-                            _add(st, queue, seen, p, kind, src, i, e, zone, t)
+            if (trait and t in trait) or (bfx and t in bfx) or (ufx and t in ufx) \
+                    or (t in sidx and not sidx[t].isdisjoint(side)) or (lumen and _in_lumen(cards, lumen, t)):
+                _collect_player(st, p, live, queue, trait, cid, bfx, lumen, ult, ufx, side, sidx)
+                break
     return queue
+
+
+def _in_lumen(cards, lumen, t):
+    for lc in lumen:
+        lfx = cards[lc].zfx.get("lumen_zone")
+        if lfx and t in lfx:
+            return True
+    return False
+
+
+def _collect_player(st, p, live, queue, trait, cid, bfx, lumen, ult, ufx, side, sidx):
+    cards = st.cards
+    seen = set()
+    for t in live:
+        if trait:
+            entries = trait.get(t)
+            if entries:
+                for i, e in entries:
+                    _add(st, queue, seen, p, "trait", st.players[p].character.trait_id, i, e, "trait", t)
+        if bfx:
+            entries = bfx.get(t)
+            if entries:
+                for i, e in entries:
+                    _add(st, queue, seen, p, "card", cid, i, e, "battle", t)
+        for lc in lumen:
+            lfx = cards[lc].zfx.get("lumen_zone")
+            if lfx:
+                entries = lfx.get(t)
+                if entries:
+                    for i, e in entries:
+                        _add(st, queue, seen, p, "card", lc, i, e, "lumen_zone", t)
+        if ufx:
+            entries = ufx.get(t)
+            if entries:
+                for i, e in entries:
+                    _add(st, queue, seen, p, "card", ult, i, e, "ultimate", t)
+        ids = sidx.get(t)
+        if ids:
+            for sc in side:
+                if sc in ids:
+                    for i, e in cards[sc].zfx["side_deck"][t]:
+                        _add(st, queue, seen, p, "card", sc, i, e, "side_deck", t)
 
 
 def _add(st, queue, seen, p, kind, src, i, e, zone, timing):
