@@ -160,7 +160,7 @@ class TableDemo:
         self.quiet = quiet
         self.play = play
         self.forever = forever
-        self.pace = (0.6 if serve and not forever and games == 1 else 0.0) if pace is None else pace
+        self.pace = (0.6 if serve and (forever or games == 1) else 0.0) if pace is None else pace
         self.out = out
         self.tmp = None
         if db is None:
