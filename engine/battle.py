@@ -208,12 +208,8 @@ def special(st, ctx):
 
 
 def grab_cards(st, p):
-    seen = []
-    for cid in st.players[p].hand:
-        c = st.cards[cid]
-        if c.kind == "attack" and c.grab and cid not in seen:
-            seen.append(cid)
-    return seen
+    cards = st.cards
+    return [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind == "attack" and cards[cid].grab]
 
 
 @step("battle.special.resolve")
@@ -363,11 +359,8 @@ def combo_cut(st, n):
 
 
 def combo_attacks(st, p):
-    seen = []
-    for cid in st.players[p].hand:
-        if st.cards[cid].kind == "attack" and cid not in seen:
-            seen.append(cid)
-    return seen
+    cards = st.cards
+    return [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind == "attack"]
 
 
 def combo_options(st, p, combo):
@@ -562,12 +555,8 @@ def catch_rights(st):
 
 
 def _catch_cards(st, p, limit):
-    opts = []
-    for cid in st.players[p].hand:
-        c = st.cards[cid]
-        if c.kind == "attack" and c.speed <= limit and cid not in opts:
-            opts.append(cid)
-    return opts
+    cards = st.cards
+    return [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind == "attack" and cards[cid].speed <= limit]
 
 
 @step("battle.catch")

@@ -81,7 +81,7 @@ class Card:
     __slots__ = ("id", "name", "name_en", "number", "kind", "mark", "ultimate",
                  "speed", "position", "damage", "results", "evade", "guard",
                  "offset", "grab", "text", "effects", "source",
-                 "fx", "cont", "zfx", "link_speed", "combo_bonus")
+                 "fx", "cont", "zfx", "zcont", "link_speed", "combo_bonus")
 
     def __init__(self, id, kind, name=None, name_en=None, number=None, mark="neutral",
                  ultimate=False, speed=None, position=None, damage=0, results=None,
@@ -106,9 +106,10 @@ class Card:
         self.effects = tuple(effects)
         self.source = source
         # the effects indexed by timing, and the continuous ones (engine/effects.py)
-        from .effects import by_zone, index
+        from .effects import by_zone, cont_by_zone, index
         self.fx, self.cont = index(self.effects, kind, ultimate) if self.effects else (EMPTY, ())
         self.zfx = by_zone(self.fx) if self.fx else EMPTY     # {zone: {timing: ((i, entry), ...)}}
+        self.zcont = cont_by_zone(self.cont)                   # {zone: {group: (entry, ...)}}
         # combo links (guide 5.4): a "treat as speed X" function counts in every zone (5.6.1);
         # combo legality counts the card's own unconditional on-combo damage (brief ruling 2)
         self.link_speed = speed
@@ -200,7 +201,7 @@ class Character:
     """
 
     __slots__ = ("id", "name", "name_en", "mark", "health", "hand_limit", "trait", "tokens",
-                 "fx", "cont", "zfx", "start", "deck_rules", "trait_id")
+                 "fx", "cont", "zfx", "zcont", "start", "deck_rules", "trait_id", "limits", "trait_effects")
 
     def __init__(self, health, hand_limit, id=None, name=None, name_en=None, mark=None, trait=None, tokens=()):
         self.id = id
@@ -209,13 +210,16 @@ class Character:
         self.mark = mark or id
         self.health = tuple(health)
         self.hand_limit = tuple(hand_limit)
+        self.limits = {}                 # health -> hand limit, filled as asked (derived data)
         self.trait = trait
         self.tokens = tuple(tokens)      # ({"id", "name", "start", "max"}, ...) (brief 6)
         effects = (trait or {}).get("effects") or ()
+        self.trait_effects = tuple(effects)
         self.trait_id = (trait or {}).get("id") or ("%s-trait" % (id or "character"))
-        from .effects import by_zone, index
+        from .effects import by_zone, cont_by_zone, index
         self.fx, self.cont = index(effects, "trait") if effects else (EMPTY, ())
         self.zfx = by_zone(self.fx) if self.fx else EMPTY
+        self.zcont = cont_by_zone(self.cont, "trait")    # every trait function works from the trait
         self.start = self.health[0]
         self.deck_rules = {}
         for _i, e, _z in self.cont:
@@ -227,10 +231,6 @@ class Character:
     @property
     def start_health(self):
         return self.start
-
-    @property
-    def trait_effects(self):
-        return tuple((self.trait or {}).get("effects") or ())
 
     def token_start(self):
         return {t["id"]: t.get("start", 0) for t in self.tokens}
@@ -247,11 +247,16 @@ class Character:
         Bands [5000, 4000, 3000, 2000, 1000] with limits [6, 7, 8, 9, 9]: above
         4000 -> 6, above 3000 -> 7, ..., 1000 or less -> 9 (brief 4.2).
         """
-        bands = self.health
-        for i in range(len(bands) - 1):
-            if health > bands[i + 1]:
-                return self.hand_limit[i]
-        return self.hand_limit[-1]
+        limit = self.limits.get(health)
+        if limit is None:
+            limit = self.hand_limit[-1]
+            bands = self.health
+            for i in range(len(bands) - 1):
+                if health > bands[i + 1]:
+                    limit = self.hand_limit[i]
+                    break
+            self.limits[health] = limit
+        return limit
 
     def to_json(self):
         d = {"health": list(self.health), "hand_limit": list(self.hand_limit)}

@@ -510,6 +510,33 @@ def by_zone(fx):
     return {z: {t: tuple(v) for t, v in d.items()} for z, d in out.items()}
 
 
+CARD_MODS = frozenset(("faster", "slower", "fix_speed", "treat_speed", "damage", "add_judgment"))
+
+
+def cont_group(e):
+    """How the engine reads a continuous entry: a card modifier (``mods``), a hand-limit change,
+    a prohibition; None for the functions read at setup (start_health, deck_rule)."""
+    do = e["do"]
+    if do in CARD_MODS:
+        return "mods"
+    if do in ("hand_limit", "forbid"):
+        return do
+    return None
+
+
+def cont_by_zone(cont, zone=None):
+    """The continuous entries of ``index`` by zone (all under ``zone`` if given) and by
+    ``cont_group``, in order: {zone: {group: (entry, ...)}}."""
+    if not cont:
+        return {}
+    out = {}
+    for _i, e, z in cont:
+        g = cont_group(e)
+        if g is not None:
+            out.setdefault(zone or z, {}).setdefault(g, []).append(e)
+    return {z: {g: tuple(v) for g, v in d.items()} for z, d in out.items()}
+
+
 # ------------------------------------------------------------------ JSON Schema
 
 def _entry_schema(prim, top):

@@ -44,11 +44,7 @@ def _in_battle(st):
 
 
 def _distinct(zone):
-    seen = []
-    for cid in zone:
-        if cid not in seen:
-            seen.append(cid)
-    return seen
+    return list(dict.fromkeys(zone))
 
 
 def _prohibited(st, ctx, cur, p, action):

@@ -63,7 +63,9 @@ class PlayerState:
 
     @property
     def hand_limit(self):
-        limit = self.character.limit_for(self.health)
+        limit = self.character.limits.get(self.health)
+        if limit is None:
+            limit = self.character.limit_for(self.health)
         if self.limit_delta:
             limit = max(0, limit + self.limit_delta)
         return limit

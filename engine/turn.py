@@ -123,7 +123,7 @@ def hand_limit_task(st, ctx, t):
     if distinct_multisets(pl.hand, excess) == 1:   # only one way to do it: forced, not asked
         discard(st, ctx, p, pl.hand[:excess], limit)
         return True
-    ask(st, p, "discard", sorted(set(pl.hand), key=pl.hand.index), count=excess, task=True)
+    ask(st, p, "discard", list(dict.fromkeys(pl.hand)), count=excess, task=True)
     return False
 
 
@@ -292,11 +292,8 @@ def ready_enter(st, ctx):
 
 
 def ready_options(st, p):
-    seen = []
-    for cid in st.players[p].hand:
-        if st.cards[cid].kind != "special" and cid not in seen:
-            seen.append(cid)
-    return seen
+    cards = st.cards
+    return [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind != "special"]
 
 
 @step("ready.ask")
@@ -406,10 +403,7 @@ def recompute_priority(st, ctx):
 
 def get_options(st, p):
     pl = st.players[p]
-    opts = []
-    for cid in pl.list:
-        if cid not in opts:
-            opts.append(cid)
+    opts = list(dict.fromkeys(pl.list))
     if pl.ultimate is not None and st.cards[pl.ultimate].kind in ("attack", "defense"):
         opts.append("ultimate")  # guide 3.3.4.1: instead of a list card
     return opts

@@ -22,7 +22,7 @@ hand-limit refresh.
 from . import ordering
 from .cards import EMPTY, AnyCond, Card, Cond
 from .decisions import ask
-from .effects import TIMING_GUIDE, TIMING_KO, target_of
+from .effects import CARD_MODS, TIMING_GUIDE, TIMING_KO, target_of
 from .events import ev
 from .state import other
 
@@ -31,8 +31,8 @@ AGAIN = "again"      # a primitive did one unit of a several-card job; call it a
 
 ALWAYS = frozenset(("lumen", "get_entry", "turn_end"))
 ACTING = frozenset(("on_use", "before_judgment", "after_judgment", "after_use"))
-CARD_MODS = frozenset(("faster", "slower", "fix_speed", "treat_speed", "damage", "add_judgment"))
 PLAYER_MODS = frozenset(("hand_limit", "forbid"))
+OPPONENT = {t: "on_opponent_" + t[3:] for t in ("on_evade", "on_guard", "on_hit", "on_counter", "on_offset", "on_combo")}
 
 STEPS = {}
 IMPL = {}            # primitive name -> function (engine/primitives.py)
@@ -62,19 +62,10 @@ def window(st, ctx, timings, then, scope=None):
     if not st.fxon:
         st.step = then
         return
-    bt = st.battle
-    quick = scope is None and bt is not None and bt.fx is not None
-    if quick:
-        trig = bt.fx["trig"]
-        ta, tb = trig["a"], trig["b"]
+    trig = _battle_trig(st, scope)
     for k, timings_k in enumerate(timings):
-        if quick:
-            # a group none of whose timings happens for either player collects nothing
-            for t in timings_k:
-                if t in ACTING or t in ta or t in tb:
-                    break
-            else:
-                continue
+        if trig is not None and _nobody(timings_k, trig):
+            continue
         queue = collect(st, timings_k, scope)
         if queue and not _all_idle(st, queue):
             _start_window(st, timings_k, [list(g) for g in timings[k + 1:]], then, scope, queue)
@@ -84,14 +75,34 @@ def window(st, ctx, timings, then, scope=None):
 
 
 def _open(st, ctx, chain, then, scope):
+    trig = _battle_trig(st, scope)
     while chain:
         timings = chain.pop(0)
+        if trig is not None and _nobody(timings, trig):
+            continue
         queue = collect(st, timings, scope)
         if queue and not _all_idle(st, queue):
             _start_window(st, timings, chain, then, scope, queue)
             return
     st.fx = None
     st.step = then
+
+
+def _battle_trig(st, scope):
+    """In the main battle, the judgment timings that happen for each player (else None)."""
+    bt = st.battle
+    if scope is None and bt is not None and bt.fx is not None:
+        return bt.fx["trig"]
+    return None
+
+
+def _nobody(timings, trig):
+    """A group none of whose timings happens for either player collects nothing."""
+    ta, tb = trig["a"], trig["b"]
+    for t in timings:
+        if t in ACTING or t in ta or t in tb:
+            return False
+    return True
 
 
 def _start_window(st, timings, chain, then, scope, queue):
@@ -155,20 +166,35 @@ def judgment_triggers(st):
             if bt.combo_ok.get(p):
                 s.add("on_combo")
         own[p] = s
-    bt.fx["trig"] = {p: sorted(own[p] | {"on_opponent_" + t[3:] for t in own[other(p)]}) for p in ("a", "b")}
+    # own and opponent timings never overlap: the sorted union is the sorted concatenation
+    a, b = own["a"], own["b"]
+    bt.fx["trig"] = {"a": sorted([*a, *[OPPONENT[t] for t in b]]), "b": sorted([*b, *[OPPONENT[t] for t in a]])}
 
 
-def _side_index(st):
-    """{timing: frozenset of card ids with an entry at that timing that works in the side deck}:
-    derived from the (immutable) card table once per game, so a window does not look at every
-    side-deck card of both players."""
+class FxIndex:
+    """What the card table and the two characters of a game can do, derived once per game (the
+    cards and characters never change) and kept beside the state, never in its JSON:
+
+    - ``side``: {timing: frozenset of card ids with an entry at that timing that works in the
+      side deck}, so a window does not look at every side-deck card of both players.
+    """
+
+    __slots__ = ("side",)
+
+    def __init__(self, cards):
+        side = {}
+        for cid, card in cards.items():
+            zfx = card.zfx
+            if zfx and "side_deck" in zfx:
+                for t in zfx["side_deck"]:
+                    side.setdefault(t, set()).add(cid)
+        self.side = {t: frozenset(v) for t, v in side.items()}
+
+
+def fx_index(st):
     ix = st.fxix
     if ix is None:
-        found = {}
-        for cid, card in st.cards.items():
-            for t in card.zfx.get("side_deck", EMPTY):
-                found.setdefault(t, set()).add(cid)
-        ix = st.fxix = {t: frozenset(v) for t, v in found.items()}
+        ix = st.fxix = FxIndex(st.cards)
     return ix
 
 
@@ -178,101 +204,93 @@ def collect(st, timings, scope):
     bt = st.battle
     queue = []
     pri = st.priority
-    for p in (pri, "b" if pri == "a" else "a"):
-        if scope is not None:
-            live = [t for t in timings if fires(st, t, p, scope)]
-        elif bt is None:
-            live = [t for t in timings if t in ALWAYS]
-        elif bt.fx is None:
-            continue
-        else:
-            trig = bt.fx["trig"][p]
-            live = [t for t in timings if t in ACTING or t in trig]
+    opp = "b" if pri == "a" else "a"
+    bfx = bt.fx if bt is not None else None
+    if scope is not None:
+        lives = ((pri, [t for t in timings if fires(st, t, pri, scope)]),
+                 (opp, [t for t in timings if fires(st, t, opp, scope)]))
+    elif bt is None:
+        live = [t for t in timings if t in ALWAYS]
+        if not live:
+            return queue
+        lives = ((pri, live), (opp, live))
+    elif bfx is None:
+        return queue
+    else:
+        trig = bfx["trig"]
+        tp, to = trig[pri], trig[opp]
+        lives = ((pri, [t for t in timings if t in ACTING or t in tp]),
+                 (opp, [t for t in timings if t in ACTING or t in to]))
+    cards = st.cards
+    for p, live in lives:
         if not live:
             continue
-        # where p's effects can come from: each source's entries by timing, for its zone
-        cards = st.cards
         pl = st.players[p]
-        trait = pl.character.zfx.get("trait")
+        ch = pl.character
+        trait = ch.zfx.get("trait") if ch.zfx else None
         cid = None
-        bfx = None
-        if bt is not None and bt.fx is not None:
-            cur = bt.fx["cur"].get(p)
+        cfx = None
+        if bfx is not None:
+            cur = bfx["cur"].get(p)
             if cur is not None:
                 cid = cur["id"]
                 if cid is not None:
-                    bfx = cards[cid].zfx.get("battle")
+                    cfx = cards[cid].zfx
+                    cfx = cfx.get("battle") if cfx else None
         lumen = pl.lumen_zone
         ult = pl.ultimate
-        ufx = cards[ult].zfx.get("ultimate") if ult is not None else None
+        ufx = None
+        if ult is not None:
+            ufx = cards[ult].zfx
+            ufx = ufx.get("ultimate") if ufx else None
         side = pl.side_deck
-        sidx = EMPTY
+        sidx = None
         if side:
             sidx = st.fxix
-            if sidx is None:
-                sidx = _side_index(st)
+            sidx = (sidx if sidx is not None else fx_index(st)).side
+        seen = None
         for t in live:
-            if (trait and t in trait) or (bfx and t in bfx) or (ufx and t in ufx) \
-                    or (t in sidx and not sidx[t].isdisjoint(side)) or (lumen and _in_lumen(cards, lumen, t)):
-                _collect_player(st, p, live, queue, trait, cid, bfx, lumen, ult, ufx, side, sidx)
-                break
+            if trait and t in trait:
+                for i, e in trait[t]:
+                    seen = _add(st, queue, seen, p, "trait", ch.trait_id, i, e, "trait", t)
+            if cfx and t in cfx:
+                for i, e in cfx[t]:
+                    seen = _add(st, queue, seen, p, "card", cid, i, e, "battle", t)
+            for lc in lumen:
+                lfx = cards[lc].zfx
+                if lfx and "lumen_zone" in lfx:
+                    lfx = lfx["lumen_zone"]
+                    if t in lfx:
+                        for i, e in lfx[t]:
+                            seen = _add(st, queue, seen, p, "card", lc, i, e, "lumen_zone", t)
+            if ufx and t in ufx:
+                for i, e in ufx[t]:
+                    seen = _add(st, queue, seen, p, "card", ult, i, e, "ultimate", t)
+            if sidx and t in sidx:
+                ids = sidx[t]
+                for sc in side:
+                    if sc in ids:
+                        for i, e in cards[sc].zfx["side_deck"][t]:
+                            seen = _add(st, queue, seen, p, "card", sc, i, e, "side_deck", t)
     return queue
 
 
-def _in_lumen(cards, lumen, t):
-    for lc in lumen:
-        lfx = cards[lc].zfx.get("lumen_zone")
-        if lfx and t in lfx:
-            return True
-    return False
-
-
-def _collect_player(st, p, live, queue, trait, cid, bfx, lumen, ult, ufx, side, sidx):
-    cards = st.cards
-    seen = set()
-    for t in live:
-        if trait:
-            entries = trait.get(t)
-            if entries:
-                for i, e in entries:
-                    _add(st, queue, seen, p, "trait", st.players[p].character.trait_id, i, e, "trait", t)
-        if bfx:
-            entries = bfx.get(t)
-            if entries:
-                for i, e in entries:
-                    _add(st, queue, seen, p, "card", cid, i, e, "battle", t)
-        for lc in lumen:
-            lfx = cards[lc].zfx.get("lumen_zone")
-            if lfx:
-                entries = lfx.get(t)
-                if entries:
-                    for i, e in entries:
-                        _add(st, queue, seen, p, "card", lc, i, e, "lumen_zone", t)
-        if ufx:
-            entries = ufx.get(t)
-            if entries:
-                for i, e in entries:
-                    _add(st, queue, seen, p, "card", ult, i, e, "ultimate", t)
-        ids = sidx.get(t)
-        if ids:
-            for sc in side:
-                if sc in ids:
-                    for i, e in cards[sc].zfx["side_deck"][t]:
-                        _add(st, queue, seen, p, "card", sc, i, e, "side_deck", t)
-
-
 def _add(st, queue, seen, p, kind, src, i, e, zone, timing):
+    """Queue one triggered entry of player p (once per timing window). Returns the set of names seen."""
     name = "%s:%d" % (src, i + 1)
-    if (p, name) in seen:
-        return
+    if seen is None:
+        seen = set()
+    elif name in seen:
+        return seen
     if "number" in e and _nullified_effects(st, p, src):
-        return
+        return seen
     # conditions (`if`) are checked when the effect resolves, on its owner's turn (_begin):
     # an earlier effect of the same timing may make them true or false
-    seen.add((p, name))
+    seen.add(name)
     queue.append({"p": p, "t": kind, "src": src, "i": i, "zone": zone, "name": name, "tm": timing,
                   "hid": zone == "side_deck", "forbid": e["do"] == "forbid",
                   "opt": bool(e.get("optional", e["do"] == "use_special"))})
+    return seen
 
 
 def _idle(st, inst):
@@ -395,7 +413,11 @@ def _begin(st, ctx, W, inst):
 
 def _start(st, ctx, W, inst):
     e = entry_of(st, inst)
-    top = {k: v for k, v in e.items() if k != "if"}
+    if "if" in e:
+        top = dict(e)
+        del top["if"]
+    else:
+        top = dict(e)
     cur = W["cur"]
     cur["ops"] = [top]
     cur["hp"] = [st.players["a"].health, st.players["b"].health]
@@ -464,7 +486,8 @@ def _finish(st, ctx, W):
 
 
 def limit_checks(st, ctx):
-    for q in order(st):
+    p = st.priority
+    for q in (p, "b" if p == "a" else "a"):
         pl = st.players[q]
         if len(pl.hand) > pl.hand_limit:
             ctx.task({"t": "hand_limit", "p": q})
@@ -515,31 +538,45 @@ def _record(st, cid, role):
             "link_fx": False, "dmod": 0, "fixed": False, "null": None, "extra": {}, "pos": 0}
 
 
-def _continuous_sources(st, q):
-    """(owner, source id, entry) of the continuous entries that work now for owner q."""
+def _continuous_sources(st, q, group):
+    """(owner, source id, entry) of owner q's continuous entries of one ``effects.cont_group``
+    (``mods``, ``hand_limit``, ``forbid``) that work now: the trait, the current battle card,
+    the lumen zone, in that order."""
     pl = st.players[q]
-    out = []
-    for _i, e, _z in pl.character.cont:
-        out.append((q, pl.character.trait_id, e))
+    ch = pl.character
+    out = ()
+    zc = ch.zcont
+    if zc:
+        g = zc["trait"].get(group)
+        if g:
+            tid = ch.trait_id
+            out = [(q, tid, e) for e in g]
+    cards = st.cards
     bt = st.battle
     if bt is not None and bt.fx is not None:
         cur = bt.fx["cur"].get(q)
-        if cur is not None and cur["id"] is not None:
-            for _i, e, z in st.cards[cur["id"]].cont:
-                if z == "battle":
-                    out.append((q, cur["id"], e))
+        if cur is not None:
+            cid = cur["id"]
+            if cid is not None:
+                zc = cards[cid].zcont
+                if zc and "battle" in zc:
+                    g = zc["battle"].get(group)
+                    if g:
+                        out = [*out, *[(q, cid, e) for e in g]]
     for cid in pl.lumen_zone:
-        for _i, e, z in st.cards[cid].cont:
-            if z == "lumen_zone":
-                out.append((q, cid, e))
+        zc = cards[cid].zcont
+        if zc and "lumen_zone" in zc:
+            g = zc["lumen_zone"].get(group)
+            if g:
+                out = [*out, *[(q, cid, e) for e in g]]
     return out
 
 
 def apply_continuous(st, ctx, p):
     """Continuous card modifiers (functions without timing) and lasting effects on p's current card."""
     for q in order(st):
-        for owner, src, e in _continuous_sources(st, q):
-            if e["do"] in CARD_MODS and e["do"] != "treat_speed" and _seat(owner, e) == p:
+        for owner, src, e in _continuous_sources(st, q, "mods"):
+            if e["do"] != "treat_speed" and _seat(owner, e) == p:
                 if "if" not in e or cond_ok(st, owner, e["if"], src):
                     card_mod(st, ctx, owner, p, e, src)
             elif e["do"] == "treat_speed" and _seat(owner, e) == p:
@@ -705,8 +742,8 @@ def forbidden(st, p, action):
         if e["do"] == "forbid" and x["tgt"] == p and e["action"] == action:
             return True
     for q in ("a", "b"):
-        for owner, src, e in _continuous_sources(st, q):
-            if e["do"] == "forbid" and e["action"] == action and _seat(owner, e) == p:
+        for owner, src, e in _continuous_sources(st, q, "forbid"):
+            if e["action"] == action and _seat(owner, e) == p:
                 if "if" not in e or cond_ok(st, owner, e["if"], src):
                     return True
     return False
@@ -731,14 +768,14 @@ def refresh(st):
         return
     delta = {"a": 0, "b": 0}
     for q in ("a", "b"):
-        for owner, src, e in _continuous_sources(st, q):
-            if e["do"] == "hand_limit" and ("if" not in e or cond_ok(st, owner, e["if"], src)):
+        for owner, src, e in _continuous_sources(st, q, "hand_limit"):
+            if "if" not in e or cond_ok(st, owner, e["if"], src):
                 delta[_seat(owner, e)] += e["amount"]
     for x in st.lasting:
         if x["e"]["do"] == "hand_limit":
             delta[x["tgt"]] += x["e"]["amount"]
-    for q in ("a", "b"):
-        st.players[q].limit_delta = delta[q]
+    st.players["a"].limit_delta = delta["a"]
+    st.players["b"].limit_delta = delta["b"]
 
 
 # ------------------------------------------------------------------ conditions
@@ -764,12 +801,19 @@ def _card_matches(card, want):
 
 def cond_ok(st, p, cond, src=None):
     """Do all conditions hold for owner p? (``src``: the entry's own card, for not_nullified.)"""
-    pl = st.players[p]
-    op = st.players[other(p)]
+    players = st.players
+    pl = players[p]
+    op = players["b" if p == "a" else "a"]
     bt = st.battle
     bfx = bt.fx if bt is not None else None
     for k, v in cond.items():
-        if k == "health_min":
+        if k == "tokens":
+            ok = True
+            for name, b in v.items():
+                n = pl.tokens.get(name, 0)
+                if n < b.get("min", n) or n > b.get("max", n):
+                    ok = False
+        elif k == "health_min":
             ok = pl.health >= v
         elif k == "health_max":
             ok = pl.health <= v
@@ -789,12 +833,6 @@ def cond_ok(st, p, cond, src=None):
             who = pl if v.get("who", "self") == "self" else op
             n = len(getattr(who, v["zone"]))
             ok = n >= v.get("min", n) and n <= v.get("max", n)
-        elif k == "tokens":
-            ok = True
-            for name, b in v.items():
-                n = pl.tokens.get(name, 0)
-                if n < b.get("min", n) or n > b.get("max", n):
-                    ok = False
         elif k == "outcome":
             # this battle's outcome (none before its judgment); outside a battle the last one
             out = bt.outcome if bt is not None else (st.last_outcome or {})

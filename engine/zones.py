@@ -67,12 +67,8 @@ def to_hand(st, ctx, p, card_id, src, rule="guide 5.3.4"):
 
 
 def replenish_options(st, p):
-    seen = []
     cards = st.cards
-    for cid in st.players[p].side_deck:
-        if cards[cid].kind != "special" and cid not in seen:
-            seen.append(cid)
-    return seen
+    return [cid for cid in dict.fromkeys(st.players[p].side_deck) if cards[cid].kind != "special"]
 
 
 def do_replenish(st, ctx, p, card_id):
