@@ -6,6 +6,7 @@ A card is immutable once built. Validation collects every problem it finds
 field by field in docs/card-format.md.
 """
 
+from .effects import by_zone, check_effects, cont_by_zone, index, plain
 from .errors import CardError, Problem
 from .yamlio import line_of
 
@@ -106,7 +107,6 @@ class Card:
         self.effects = tuple(effects)
         self.source = source
         # the effects indexed by timing, and the continuous ones (engine/effects.py)
-        from .effects import by_zone, cont_by_zone, index
         self.fx, self.cont = index(self.effects, kind, ultimate) if self.effects else (EMPTY, ())
         self.zfx = by_zone(self.fx) if self.fx else EMPTY     # {zone: {timing: ((i, entry), ...)}}
         self.zcont = cont_by_zone(self.cont)                   # {zone: {group: (entry, ...)}}
@@ -216,7 +216,6 @@ class Character:
         effects = (trait or {}).get("effects") or ()
         self.trait_effects = tuple(effects)
         self.trait_id = (trait or {}).get("id") or ("%s-trait" % (id or "character"))
-        from .effects import by_zone, cont_by_zone, index
         self.fx, self.cont = index(effects, "trait") if effects else (EMPTY, ())
         self.zfx = by_zone(self.fx) if self.fx else EMPTY
         self.zcont = cont_by_zone(self.cont, "trait")    # every trait function works from the trait
@@ -421,7 +420,6 @@ def parse_card(data, file=None, checker=None, effect_registry=None):
         ck.add("effects must be a list", data, "effects", card_id, "effects")
         effects = []
     if effects:
-        from .effects import check_effects, plain  # the registry lives with the effect vocabulary
         for msg, obj, key, field in check_effects(effects, kind, ultimate):
             ck.add(msg, obj if obj is not None else data, key if obj is not None else "effects", card_id, field)
         effects = plain(effects)
@@ -502,7 +500,6 @@ def parse_character(data, file=None, checker=None, where="character"):
         if not isinstance(effects, list):
             ck.add("effects must be a list", trait, "effects", None, where + ".trait.effects")
         elif effects:
-            from .effects import check_effects, plain
             for msg, obj, key, field in check_effects(effects, "trait"):
                 ck.add(msg, obj if obj is not None else trait, key if obj is not None else "effects", None,
                        "%s.trait.%s" % (where, field))
@@ -523,7 +520,6 @@ def parse_character(data, file=None, checker=None, where="character"):
             ck.add("start must be 0 or more and max null (unbounded) or at least start", t, "start", None, f)
     if len(ck.problems) > before:
         return None, ck.problems[before:]
-    from .effects import plain
     return Character(health, limits, id=cid, name=data.get("name"), name_en=data.get("name_en"),
                      mark=data.get("mark"), trait=trait, tokens=plain(tokens)), []
 

@@ -82,8 +82,15 @@ def validate(st, req, kind, value):
             raise IllegalDecision("discard takes a list of %d hand card id(s)" % count)
         if len(value) != count:
             raise IllegalDecision("discard exactly %d card(s) to reach the hand limit, not %d" % (count, len(value)))
+        hand = st.players[p].hand
+        if all(type(cid) is str for cid in value):
+            # each id at most as often as it is in the hand (first missing id named, as below)
+            for cid in value:
+                if cid not in hand or value.count(cid) > hand.count(cid):
+                    raise IllegalDecision("cannot discard %r: not in %s's hand" % (cid, p))
+            return
         need = Counter(value)
-        have = Counter(st.players[p].hand)
+        have = Counter(hand)
         for cid, n in need.items():
             if have[cid] < n:
                 raise IllegalDecision("cannot discard %r: not in %s's hand" % (cid, p))

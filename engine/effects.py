@@ -471,10 +471,13 @@ def _check_entry(entry, kind, field, top):
 def plain(v):
     """Plain JSON data (no line-remembering dicts), so entries can live in the state."""
     if isinstance(v, dict):
-        return {k: plain(x) for k, x in v.items()}
+        return {k: (x if type(x) in _SCALARS else plain(x)) for k, x in v.items()}
     if isinstance(v, list):
-        return [plain(x) for x in v]
+        return [(x if type(x) in _SCALARS else plain(x)) for x in v]
     return v
+
+
+_SCALARS = frozenset((str, int, bool, float, type(None)))
 
 
 def entry_zone(entry, kind, ultimate=False):

@@ -25,13 +25,15 @@ def group(inst):
 
 
 def current_group(queue):
-    return min(group(i) for i in queue) if queue else None
+    if not queue:
+        return None
+    return min((2 if i["hid"] else 0) + (0 if i["forbid"] else 1) for i in queue)
 
 
 def whose_turn(queue, grp, turn):
     """The player who resolves next in group ``grp``: ``turn`` if they have one, else the other."""
     for inst in queue:
-        if inst["p"] == turn and group(inst) == grp:
+        if inst["p"] == turn and (2 if inst["hid"] else 0) + (0 if inst["forbid"] else 1) == grp:
             return turn
     return "b" if turn == "a" else "a"
 
@@ -40,7 +42,8 @@ def options(queue, grp, p):
     """The distinct effect names player ``p`` may resolve next, in queue order."""
     names = []
     for inst in queue:
-        if inst["p"] == p and group(inst) == grp and inst["name"] not in names:
+        if inst["p"] == p and (2 if inst["hid"] else 0) + (0 if inst["forbid"] else 1) == grp \
+                and inst["name"] not in names:
             names.append(inst["name"])
     return names
 
@@ -48,7 +51,7 @@ def options(queue, grp, p):
 def take(queue, grp, p, name):
     """Remove and return the first pending instance of ``p`` named ``name`` in group ``grp``."""
     for k, inst in enumerate(queue):
-        if inst["p"] == p and group(inst) == grp and inst["name"] == name:
+        if inst["p"] == p and inst["name"] == name and (2 if inst["hid"] else 0) + (0 if inst["forbid"] else 1) == grp:
             return queue.pop(k)
     raise ValueError(name)
 

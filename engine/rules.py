@@ -45,19 +45,10 @@ class Rules:
             elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ScenarioError("rules.%s must be a non-negative integer" % key)
             setattr(self, key, value)
-        from .cards import parse_card, raise_if
-        data = dict(self.virtual_skill)
-        data.setdefault("id", "virtual-skill")
-        data.setdefault("name", "표준 가상 기술")
-        data.setdefault("name_en", "standard virtual skill")
-        for key in ("results", "special", "effects"):
-            if data.get(key):
-                raise ScenarioError("rules.virtual_skill has no %s (guide 3.10: no effects, special judgments, FP changes)" % key)
-        if data.get("damage"):
-            raise ScenarioError("rules.virtual_skill deals no damage (guide 3.10)")
-        card, problems = parse_card(data, "rules.virtual_skill")
-        raise_if(problems)
-        self.virtual = card
+        if self.virtual_skill is DEFAULT_VIRTUAL_SKILL:
+            self.virtual = _default_virtual()
+            return
+        self.virtual = _virtual_card(self.virtual_skill)
 
     def to_json(self):
         return {key: getattr(self, key) for key in DEFAULTS if getattr(self, key) != DEFAULTS[key]}
@@ -65,3 +56,29 @@ class Rules:
     @classmethod
     def from_json(cls, d):
         return cls(**(d or {}))
+
+
+def _virtual_card(virtual_skill):
+    from .cards import parse_card, raise_if
+    data = dict(virtual_skill)
+    data.setdefault("id", "virtual-skill")
+    data.setdefault("name", "표준 가상 기술")
+    data.setdefault("name_en", "standard virtual skill")
+    for key in ("results", "special", "effects"):
+        if data.get(key):
+            raise ScenarioError("rules.virtual_skill has no %s (guide 3.10: no effects, special judgments, FP changes)" % key)
+    if data.get("damage"):
+        raise ScenarioError("rules.virtual_skill deals no damage (guide 3.10)")
+    card, problems = parse_card(data, "rules.virtual_skill")
+    raise_if(problems)
+    return card
+
+
+_DEFAULT = []
+
+
+def _default_virtual():
+    """The default virtual skill card, built once (a constant: cards are immutable)."""
+    if not _DEFAULT:
+        _DEFAULT.append(_virtual_card(DEFAULT_VIRTUAL_SKILL))
+    return _DEFAULT[0]

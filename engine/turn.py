@@ -53,7 +53,8 @@ class Ctx:
         self.stopped = None
 
     def emit(self, e):
-        if "by" in e and e["by"] is not None and e["by"] not in self.st.cards:
+        by = e.get("by")
+        if by is not None and by not in self.st.cards:
             # the source is a trait: name it in the event (traits are public, and not in the card table)
             for pl in self.st.players.values():
                 ch = pl.character
@@ -81,13 +82,12 @@ def run(st, ctx):
     """Advance until a decision is pending, the game is over, or a pause marker is hit."""
     steps, tasks = STEPS, TASKS
     while ctx.stopped is None and not st.pending and st.winner is None:
+        ctx.ins = 0           # tasks a step or task raises go first, in the order raised
         if st.tasks:
             t = st.tasks.pop(0)
-            ctx.ins = 0
             if not tasks[t["t"]](st, ctx, t):
                 st.tasks.insert(ctx.ins, t)   # it asked a decision; resume it on the answer
             continue
-        ctx.ins = len(st.tasks)
         steps[st.step](st, ctx)
 
 

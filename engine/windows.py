@@ -66,8 +66,8 @@ def window(st, ctx, timings, then, scope=None):
     for k, timings_k in enumerate(timings):
         if trig is not None and _nobody(timings_k, trig):
             continue
-        queue = collect(st, timings_k, scope)
-        if queue and not _all_idle(st, queue):
+        queue = collect(st, timings_k, scope, True)
+        if queue:
             _start_window(st, timings_k, [list(g) for g in timings[k + 1:]], then, scope, queue)
             return
     st.fx = None
@@ -80,8 +80,8 @@ def _open(st, ctx, chain, then, scope):
         timings = chain.pop(0)
         if trig is not None and _nobody(timings, trig):
             continue
-        queue = collect(st, timings, scope)
-        if queue and not _all_idle(st, queue):
+        queue = collect(st, timings, scope, True)
+        if queue:
             _start_window(st, timings, chain, then, scope, queue)
             return
     st.fx = None
@@ -109,13 +109,6 @@ def _start_window(st, timings, chain, then, scope, queue):
     st.fx = {"timing": timings[0], "chain": chain, "then": then, "scope": scope, "queue": queue,
              "grp": None, "turn": st.priority, "mode": "next", "cur": None, "asker": None}
     st.step = "fx"
-
-
-def _all_idle(st, queue):
-    for inst in queue:
-        if not _idle(st, inst):
-            return False
-    return True
 
 
 def fires(st, timing, p, scope):
@@ -198,9 +191,12 @@ def fx_index(st):
     return ix
 
 
-def collect(st, timings, scope):
+def collect(st, timings, scope, skip_idle=False):
     """Every effect that triggers now, the priority holder's sources first: for each timing in
-    order, the trait, the current battle card, the lumen zone, the ultimate zone, the side deck."""
+    order, the trait, the current battle card, the lumen zone, the ultimate zone, the side deck.
+
+    With ``skip_idle`` an empty list is returned when every instance would do nothing if its turn
+    came now (see ``_idle``): none can change the state for another, so the window is skipped."""
     bt = st.battle
     queue = []
     pri = st.priority
@@ -222,6 +218,7 @@ def collect(st, timings, scope):
         lives = ((pri, [t for t in timings if t in ACTING or t in tp]),
                  (opp, [t for t in timings if t in ACTING or t in to]))
     cards = st.cards
+    found = []
     for p, live in lives:
         if not live:
             continue
@@ -252,30 +249,42 @@ def collect(st, timings, scope):
         for t in live:
             if trait and t in trait:
                 for i, e in trait[t]:
-                    seen = _add(st, queue, seen, p, "trait", ch.trait_id, i, e, "trait", t)
+                    seen = _add(st, found, seen, p, "trait", ch.trait_id, i, e, "trait", t)
             if cfx and t in cfx:
                 for i, e in cfx[t]:
-                    seen = _add(st, queue, seen, p, "card", cid, i, e, "battle", t)
+                    seen = _add(st, found, seen, p, "card", cid, i, e, "battle", t)
             for lc in lumen:
                 lfx = cards[lc].zfx
                 if lfx and "lumen_zone" in lfx:
                     lfx = lfx["lumen_zone"]
                     if t in lfx:
                         for i, e in lfx[t]:
-                            seen = _add(st, queue, seen, p, "card", lc, i, e, "lumen_zone", t)
+                            seen = _add(st, found, seen, p, "card", lc, i, e, "lumen_zone", t)
             if ufx and t in ufx:
                 for i, e in ufx[t]:
-                    seen = _add(st, queue, seen, p, "card", ult, i, e, "ultimate", t)
+                    seen = _add(st, found, seen, p, "card", ult, i, e, "ultimate", t)
             if sidx and t in sidx:
                 ids = sidx[t]
                 for sc in side:
                     if sc in ids:
                         for i, e in cards[sc].zfx["side_deck"][t]:
-                            seen = _add(st, queue, seen, p, "card", sc, i, e, "side_deck", t)
+                            seen = _add(st, found, seen, p, "card", sc, i, e, "side_deck", t)
+    if skip_idle:
+        # just collected, every source is where it triggered and no numbered effect of a
+        # nullified card is queued (_add): an instance is idle when its condition is false
+        for p, kind, src, i, e, zone, t, name in found:
+            if "if" not in e or cond_ok(st, p, e["if"], src):
+                break
+        else:
+            return queue
+    for p, kind, src, i, e, zone, t, name in found:
+        queue.append({"p": p, "t": kind, "src": src, "i": i, "zone": zone, "name": name, "tm": t,
+                      "hid": zone == "side_deck", "forbid": e["do"] == "forbid",
+                      "opt": bool(e.get("optional", e["do"] == "use_special"))})
     return queue
 
 
-def _add(st, queue, seen, p, kind, src, i, e, zone, timing):
+def _add(st, found, seen, p, kind, src, i, e, zone, timing):
     """Queue one triggered entry of player p (once per timing window). Returns the set of names seen."""
     name = "%s:%d" % (src, i + 1)
     if seen is None:
@@ -287,9 +296,7 @@ def _add(st, queue, seen, p, kind, src, i, e, zone, timing):
     # conditions (`if`) are checked when the effect resolves, on its owner's turn (_begin):
     # an earlier effect of the same timing may make them true or false
     seen.add(name)
-    queue.append({"p": p, "t": kind, "src": src, "i": i, "zone": zone, "name": name, "tm": timing,
-                  "hid": zone == "side_deck", "forbid": e["do"] == "forbid",
-                  "opt": bool(e.get("optional", e["do"] == "use_special"))})
+    found.append((p, kind, src, i, e, zone, timing, name))
     return seen
 
 
@@ -368,6 +375,17 @@ def fx_step(st, ctx):
             if not queue:
                 _open(st, ctx, W["chain"], W["then"], W["scope"])
                 return
+            if len(queue) == 1:
+                # one instance left: its group is current and it is its owner's turn
+                inst = queue[0]
+                grp = ordering.group(inst)
+                if grp != W["grp"]:
+                    W["grp"] = grp
+                    W["turn"] = st.priority
+                del queue[0]
+                if not _begin(st, ctx, W, inst):
+                    return
+                continue
             grp = ordering.current_group(queue)
             if grp != W["grp"]:
                 W["grp"] = grp
