@@ -166,10 +166,13 @@ class Battle:
 def _copy_json(v):
     """Deep copy of plain JSON data (dict/list/scalars)."""
     if isinstance(v, dict):
-        return {k: _copy_json(x) for k, x in v.items()}
+        return {k: (x if type(x) in _SCALARS else _copy_json(x)) for k, x in v.items()}
     if isinstance(v, list):
-        return [_copy_json(x) for x in v]
+        return [(x if type(x) in _SCALARS else _copy_json(x)) for x in v]
     return v
+
+
+_SCALARS = frozenset((str, int, bool, float, type(None)))   # returned as they are, without a call
 
 
 class GameState:

@@ -531,10 +531,13 @@ def battle_start(st, ctx):
     bt = st.battle
     bt.fx = {"cur": {}, "fired": False, "dmg": {"a": [], "b": []}, "gdmg": {}, "catch": [], "combo": None,
              "offset_by": None, "trig": {"a": [], "b": []}}
-    for p in order(st):
+    seats = order(st)
+    for p in seats:
         bt.fx["cur"][p] = _record(st, bt.cards[p], "ready")
-    for p in order(st):
-        apply_continuous(st, ctx, p)
+    # the sources do not move while modifiers apply: read them once for both cards
+    srcs = [_continuous_sources(st, q, "mods") for q in seats]
+    for p in seats:
+        apply_continuous(st, ctx, p, srcs)
 
 
 def start_card(st, ctx, p, cid, role):
@@ -590,10 +593,13 @@ def _continuous_sources(st, q, group):
     return out
 
 
-def apply_continuous(st, ctx, p):
-    """Continuous card modifiers (functions without timing) and lasting effects on p's current card."""
-    for q in order(st):
-        for owner, src, e in _continuous_sources(st, q, "mods"):
+def apply_continuous(st, ctx, p, srcs=None):
+    """Continuous card modifiers (functions without timing) and lasting effects on p's current card.
+    ``srcs``: the modifier sources of both players, priority holder first, if already read."""
+    if srcs is None:
+        srcs = [_continuous_sources(st, q, "mods") for q in order(st)]
+    for sq in srcs:
+        for owner, src, e in sq:
             if e["do"] != "treat_speed" and _seat(owner, e) == p:
                 if "if" not in e or cond_ok(st, owner, e["if"], src):
                     card_mod(st, ctx, owner, p, e, src)
