@@ -304,7 +304,8 @@ def _idle(st, inst):
     """Would this instance do nothing at all if its turn came now? (Its card left, or its
     condition is false, and it is not a nullified numbered effect, which says so.) If every
     queued instance is idle, none can change the state for another, so the window is skipped:
-    the result is exactly the same, only faster."""
+    the result is exactly the same, only faster. ``collect(..., skip_idle=True)`` applies this
+    while collecting (tests/engine/test_windows_index.py checks that they agree)."""
     e = entry_of(st, inst)
     if not _present(st, inst):
         return True
