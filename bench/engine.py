@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from engine.bots import Bot, play  # noqa: E402
 from engine.cards import parse_card, parse_character  # noqa: E402
 from engine.decks import load_sample  # noqa: E402
-from engine.game import advance, apply, new_game  # noqa: E402
+from engine.game import apply, new_game  # noqa: E402
 from engine.state import GameState  # noqa: E402
 
 

@@ -44,7 +44,7 @@ from .decisions import ask
 from .effects import JUDGMENT_WINDOWS
 from .events import ev
 from .judgment import LANDS, judge, result_key
-from .state import Battle, other
+from .state import Battle, order, other
 from .windows import (battle_start, effective_damage, end_lasting, forbidden, is_nullified, judged_card,
                       judgment_triggers, log_damage, start_card, window)
 from .zones import break_card, take, to_hand, to_list
@@ -60,12 +60,6 @@ def step(name):
         STEPS[name] = fn
         return fn
     return register
-
-
-def order(st):
-    """Both seats, the priority holder first (guide 3.8, 5.2.1)."""
-    p = st.priority
-    return (p, other(p))
 
 
 def start(st, ctx, cards):

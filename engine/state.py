@@ -8,7 +8,7 @@ after a break, a discard down to the hand limit) that run before the step goes
 on. See engine/turn.py for the turn and engine/battle.py for the battle.
 """
 
-from .cards import Card, Character, parse_card, parse_character, raise_if
+from .cards import parse_card, parse_character, raise_if
 from .rules import Rules
 
 SEATS = ("a", "b")
@@ -17,6 +17,12 @@ ZONES = ("hand", "list", "side_deck", "break_zone", "lumen_zone", "battle_zone")
 
 def other(p):
     return "b" if p == "a" else "a"
+
+
+def order(st):
+    """Both seats, the priority holder first (guide 3.8, 5.2.1)."""
+    p = st.priority
+    return (p, other(p))
 
 
 class PlayerState:

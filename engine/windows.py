@@ -20,11 +20,11 @@ hand-limit refresh.
 """
 
 from . import ordering
-from .cards import EMPTY, AnyCond, Card, Cond
+from .cards import AnyCond, Card, Cond
 from .decisions import ask
 from .effects import CARD_MODS, TIMING_GUIDE, TIMING_KO, target_of
 from .events import ev
-from .state import other
+from .state import order, other
 
 ASK = "ask"          # a primitive asked a decision; it is called again with the answer
 AGAIN = "again"      # a primitive did one unit of a several-card job; call it again
@@ -43,11 +43,6 @@ def step(name):
         STEPS[name] = fn
         return fn
     return register
-
-
-def order(st):
-    p = st.priority
-    return (p, other(p))
 
 
 # ------------------------------------------------------------------ opening a window

@@ -296,15 +296,8 @@ class TableDemo:
             announce(self.table, "127.0.0.1", handle.port, self.out)
 
     async def _standalone(self):
-        pods = asyncio.create_task(self._pods_task(None))
-        try:
-            await self._driver_task(None)
-        finally:
-            pods.cancel()
-            try:
-                await pods
-            except asyncio.CancelledError:
-                pass
+        from hub.pods import while_serving
+        await while_serving(self.hub, self._driver_task(None))
 
     async def _pods_task(self, _display):
         await self.hub.run(serial_devices=(), rescan=False)

@@ -625,6 +625,20 @@ class PodHub:
         return pr.options.index(value) + 1
 
 
+async def while_serving(hub, awaitable):
+    """Await something while ``hub`` serves the pods it already has (no port scanning),
+    then stop serving. For simulations and tests without the web server's loop."""
+    pods = asyncio.create_task(hub.run(serial_devices=(), rescan=False))
+    try:
+        return await awaitable
+    finally:
+        pods.cancel()
+        try:
+            await pods
+        except asyncio.CancelledError:
+            pass
+
+
 def auto_setup(table):
     """Answer pending setup decisions (game start, sudden-death rebuild) with the deck's
     own order: the first non-special cards form the hand, the next ones the list. Pods

@@ -25,7 +25,7 @@ import time
 from engine.cards import parse_card, parse_character, raise_if
 from engine.errors import IllegalDecision
 from engine.events import explain
-from engine.game import advance, apply, new_game, public_view
+from engine.game import apply, new_game, public_view
 from engine.state import other
 
 READY_MS = 10_000

@@ -3,7 +3,6 @@
 import os
 import shutil
 
-import pytest
 import yaml
 
 from engine.cards import Character, parse_card

@@ -1,7 +1,6 @@
 """The engine API: purity, illegal decisions, hidden information, explanations,
 and the scenario runner's own failure modes (issue 2 items 11, 12; brief 4.2)."""
 
-import copy
 import json
 import os
 

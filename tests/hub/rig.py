@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from hub.demo import BOARD_IDS, PodPlayer
 from hub.podsim import SimPod, build
-from hub.pods import PodHub, SimPort
+from hub.pods import PodHub, SimPort, while_serving
 from hub.store import Store
 from hub.table import Table
 
@@ -110,13 +110,5 @@ class Rig:
 
     def run(self, coro_fn, timeout=240):
         async def main():
-            pods = asyncio.create_task(self.hub.run(serial_devices=(), rescan=False))
-            try:
-                return await asyncio.wait_for(coro_fn(self), timeout)
-            finally:
-                pods.cancel()
-                try:
-                    await pods
-                except asyncio.CancelledError:
-                    pass
+            return await while_serving(self.hub, asyncio.wait_for(coro_fn(self), timeout))
         return asyncio.run(main())

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from engine.game import apply, new_game
-from hub.protocol import HubLink, Message, encode
+from hub.protocol import Message, encode
 from hub.session import RefereeSession, _rebuild
 from hub.store import Store
 from hub.tracker_session import TrackerSession

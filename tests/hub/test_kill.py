@@ -7,7 +7,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 
 from hub.session import RefereeSession
 from hub.store import Store
