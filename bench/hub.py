@@ -23,13 +23,13 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from engine.bots import Bot  # noqa: E402
-from hub.demo import BOARD_IDS, TableDemo  # noqa: E402
-from hub.podsim import SimPod, build  # noqa: E402
-from hub.pods import PodHub, SimPort  # noqa: E402
-from hub.protocol import Decoder  # noqa: E402
-from hub.session import RefereeSession  # noqa: E402
-from hub.store import Store  # noqa: E402
-from hub.table import Table  # noqa: E402
+from hub.cli.demo import BOARD_IDS, TableDemo  # noqa: E402
+from hub.pods.sim import SimPod, build  # noqa: E402
+from hub.pods.links import PodHub, SimPort  # noqa: E402
+from hub.pods.protocol import Decoder  # noqa: E402
+from hub.sessions.referee import RefereeSession  # noqa: E402
+from hub.record.store import Store  # noqa: E402
+from hub.sessions.table import Table  # noqa: E402
 
 
 def pct(xs, p):

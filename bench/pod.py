@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hub import protocol as P  # noqa: E402
-from hub.podsim import Bench, SimPod, now_ms  # noqa: E402
+from hub.pods import protocol as P  # noqa: E402
+from hub.pods.sim import Bench, SimPod, now_ms  # noqa: E402
 
 STATE = dict(kind=1, options=5, flags=0, locked=0, priority=1, fp=0, hp=5000, hand=5)
 

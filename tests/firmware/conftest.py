@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hub import podsim
+from hub.pods import sim as podsim
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent

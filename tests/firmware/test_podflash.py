@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from hub import podflash
+from hub.pods import flash as podflash
 
 
 def test_no_pod_attached_is_a_clear_message(monkeypatch, capsys) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from hub.podsim import Bench
+from hub.pods.sim import Bench
 
 STATE_READY = dict(prompt=7, kind=1, options=5, flags=0, locked=0, priority=1, fp=0, hp=5000, hand=5)
 

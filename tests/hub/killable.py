@@ -13,8 +13,8 @@ import sys
 import time
 
 from engine.bots import random_answer
-from hub.store import Store
-from hub.table import Table
+from hub.record.store import Store
+from hub.sessions.table import Table
 
 
 def main():

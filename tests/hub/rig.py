@@ -6,11 +6,11 @@ import random
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from hub.demo import BOARD_IDS, PodPlayer
-from hub.podsim import SimPod, build
-from hub.pods import PodHub, SimPort, while_serving
-from hub.store import Store
-from hub.table import Table
+from hub.cli.demo import BOARD_IDS, PodPlayer
+from hub.pods.sim import SimPod, build
+from hub.pods.links import PodHub, SimPort, while_serving
+from hub.record.store import Store
+from hub.sessions.table import Table
 
 
 class NoisyPort(SimPort):

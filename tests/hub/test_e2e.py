@@ -8,10 +8,10 @@ import os
 import pytest
 
 from engine.game import apply, new_game
-from hub.protocol import Message, encode
-from hub.session import RefereeSession, _rebuild
-from hub.store import Store
-from hub.tracker_session import TrackerSession
+from hub.pods.protocol import Message, encode
+from hub.sessions.referee import RefereeSession, _rebuild
+from hub.record.store import Store
+from hub.sessions.tracker import TrackerSession
 
 from .rig import NoisyPort, Rig
 
@@ -60,7 +60,7 @@ def test_a_whole_referee_game_by_button_presses(tmp_path):
 
 
 def test_a_whole_tracker_game_by_button_presses(tmp_path):
-    from hub.demo import TableDemo
+    from hub.cli.demo import TableDemo
     demo = TableDemo(seed=2, mode="tracker", serve=False, quiet=True, pace=0, db=str(tmp_path / "t.sqlite3"),
                      out=lambda s: None)
     # keep the record after the run
@@ -203,7 +203,7 @@ def test_misbehaving_pods_get_a_clear_message_and_do_not_stop_the_game(tmp_path)
 def test_the_other_pod_hears_the_same_whichever_card_was_readied(tmp_path):
     """Hidden information: everything sent to 2P's pod, the status light and the public log
     readers is identical whichever card 1P locks, until the reveal."""
-    from hub.statuslight import RecordingStrip, StatusLight
+    from hub.light.statuslight import RecordingStrip, StatusLight
     traces = []
     for pick in (0, 1):
         rig = Rig(str(tmp_path / ("h%d.sqlite3" % pick)), seed=13)

@@ -8,8 +8,8 @@ import signal
 import subprocess
 import sys
 
-from hub.session import RefereeSession
-from hub.store import Store
+from hub.sessions.referee import RefereeSession
+from hub.record.store import Store
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

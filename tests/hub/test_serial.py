@@ -10,11 +10,11 @@ import tty
 
 import pytest
 
-from hub.demo import BOARD_IDS
-from hub.podsim import SimPod, build
-from hub.pods import PodHub, SerialPort
-from hub.store import Store
-from hub.table import Table
+from hub.cli.demo import BOARD_IDS
+from hub.pods.sim import SimPod, build
+from hub.pods.links import PodHub, SerialPort
+from hub.record.store import Store
+from hub.sessions.table import Table
 
 pytestmark = pytest.mark.skipif(os.system("command -v micropython >/dev/null") != 0,
                                 reason="the MicroPython unix port is not installed")

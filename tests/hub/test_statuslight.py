@@ -9,10 +9,10 @@ import sys
 import textwrap
 
 from engine.bots import Bot
-from hub.session import FakeClock
-from hub.statuslight import BLUE, OFF, RED, WHITE, YELLOW, RecordingStrip, StatusLight
-from hub.store import Store
-from hub.table import Table
+from hub.sessions.referee import FakeClock
+from hub.light.statuslight import BLUE, OFF, RED, WHITE, YELLOW, RecordingStrip, StatusLight
+from hub.record.store import Store
+from hub.sessions.table import Table
 
 
 def light_table(seed=3):
@@ -66,7 +66,7 @@ def test_the_light_hears_only_public_messages():
 def test_real_neopixel_driver_in_blinka_os_agnostic_mode():
     code = textwrap.dedent("""
         import json, board, neopixel
-        from hub.statuslight import RecordingStrip, StatusLight
+        from hub.light.statuslight import RecordingStrip, StatusLight
         px = neopixel.NeoPixel(board.D18 if hasattr(board, "D18") else board.NEOPIXEL, 16, auto_write=False)
         light = StatusLight(RecordingStrip(16, inner=px))
         light.on_message("public", {"t": "state", "view": {"priority": "b", "ready": {"a": {"locked": True}, "b": {}}}})

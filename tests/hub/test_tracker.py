@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Character as EngineCharacter
-from hub import roster
-from hub.tracker import (MERGE_WINDOW_MS, UNDO_LIMIT, TrackerError, TrackerGame)
+from hub.sessions import roster
+from hub.sessions.tracker_game import (MERGE_WINDOW_MS, UNDO_LIMIT, TrackerError, TrackerGame)
 
 
 def game(a="generic", b="generic", priority="a", **kw):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from hub.protocol import SCHEMA, Message, cobs_decode, encode  # noqa: E402
+from hub.pods.protocol import SCHEMA, Message, cobs_decode, encode  # noqa: E402
 
 BOARD = bytes.fromhex("e6605838834b2a26")
 
@@ -133,7 +133,7 @@ def main() -> None:
 
 
 def encode_raw(body: bytes) -> bytes:
-    from hub.protocol import cobs_encode, crc16
+    from hub.pods.protocol import cobs_encode, crc16
 
     body = body + crc16(body).to_bytes(2, "big")
     return b"\x00" + cobs_encode(body) + b"\x00"

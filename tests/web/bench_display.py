@@ -16,9 +16,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from websockets.sync.client import connect  # noqa: E402
 
 from engine.bots import Bot  # noqa: E402
-from hub.store import Store  # noqa: E402
-from hub.table import Table  # noqa: E402
-from hub.web import display_state, start_in_thread  # noqa: E402
+from hub.record.store import Store  # noqa: E402
+from hub.sessions.table import Table  # noqa: E402
+from hub.web.app import display_state, start_in_thread  # noqa: E402
 
 
 def mid_game(table, turn=8):

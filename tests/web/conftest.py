@@ -12,10 +12,10 @@ warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testcli
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from hub.session import FakeClock  # noqa: E402
-from hub.store import Store  # noqa: E402
-from hub.table import Table  # noqa: E402
-from hub.web import create_app  # noqa: E402
+from hub.sessions.referee import FakeClock  # noqa: E402
+from hub.record.store import Store  # noqa: E402
+from hub.sessions.table import Table  # noqa: E402
+from hub.web.app import create_app  # noqa: E402
 
 TOKEN = "test-admin-token"
 AUTH = {"Authorization": "Bearer " + TOKEN}

@@ -5,7 +5,7 @@ missing or wrong token, replayed control actions) answered with the right status
 import pytest
 
 from engine.bots import Bot
-from hub.roster import ROSTER
+from hub.sessions.roster import ROSTER
 from tests.web.conftest import AUTH, TOKEN, aid, fingerprint, on_loop
 
 

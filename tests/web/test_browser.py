@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from engine.bots import Bot
-from hub.store import Store
-from hub.table import Table
-from hub.web import start_in_thread
+from hub.record.store import Store
+from hub.sessions.table import Table
+from hub.web.app import start_in_thread
 from tests.web.conftest import TOKEN
 
 CHROMIUM = "/usr/bin/chromium"

@@ -19,7 +19,7 @@ import json
 from fastapi.testclient import TestClient
 
 from engine.bots import Bot
-from hub.web import create_app
+from hub.web.app import create_app
 from tests.web.conftest import AUTH, TOKEN, aid, make_table, on_loop
 
 PUBLIC_CARD_KEYS = {"hand", "list", "break_zone", "lumen_zone", "ultimate", "ultimate_card", "ultimates", "options"}

@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-STATIC = Path(__file__).resolve().parents[2] / "hub" / "static"
+STATIC = Path(__file__).resolve().parents[2] / "hub" / "web" / "static"
 
 
 def _blocks():

@@ -10,10 +10,10 @@ import pytest
 from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
-from hub.session import MonotonicClock
-from hub.store import Store
-from hub.table import Table
-from hub.web import BotPlayers, DisplayHub, create_app, display_state, start_in_thread, urls
+from hub.sessions.referee import MonotonicClock
+from hub.record.store import Store
+from hub.sessions.table import Table
+from hub.web.app import BotPlayers, DisplayHub, create_app, display_state, start_in_thread, urls
 from tests.web.conftest import AUTH, TOKEN, aid, on_loop
 
 

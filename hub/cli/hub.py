@@ -11,11 +11,11 @@ import os
 from engine.decks import load_deck, load_sample
 from engine.errors import CardError
 
-from .pods import PodHub
-from .session import SessionError
-from .statuslight import StatusLight, open_strip
-from .store import Store
-from .table import Table
+from hub.pods.links import PodHub
+from hub.sessions.referee import SessionError
+from hub.light.statuslight import StatusLight, open_strip
+from hub.record.store import Store
+from hub.sessions.table import Table
 
 
 def _deck(ref):
@@ -78,7 +78,7 @@ def run_hub(args, out=print):
                     out("새 게임 #%d" % table.session.game_id)
                     ended_at = None
 
-    from . import web
+    from hub.web import app as web
     try:
         web.serve(table, host=args.host, port=args.port, tasks=(pods, upkeep), out=out)
     finally:

@@ -12,8 +12,8 @@ the results; "next turn" opens the next ready.
 
 from engine.state import other
 
-from .session import LINK_ALLOWANCE_MS, READY_MS, MonotonicClock, SessionBase, SessionError
-from .tracker import TrackerError, TrackerGame
+from hub.sessions.referee import LINK_ALLOWANCE_MS, READY_MS, MonotonicClock, SessionBase, SessionError
+from hub.sessions.tracker_game import TrackerError, TrackerGame
 
 
 class TrackerSession(SessionBase):

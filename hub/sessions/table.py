@@ -9,10 +9,10 @@ import secrets
 
 from engine.decks import load_sample
 
-from .session import MonotonicClock, RefereeSession, SessionError
-from .store import public_start
-from .timer import MatchTimer, TimerError
-from .tracker_session import TrackerSession
+from hub.sessions.referee import MonotonicClock, RefereeSession, SessionError
+from hub.record.store import public_start
+from hub.sessions.timer import MatchTimer, TimerError
+from hub.sessions.tracker import TrackerSession
 
 EXPORT_FORMAT = "lumen-match/1"
 
@@ -170,7 +170,7 @@ class Table:
 def replay_export(data, out=print, lang="ko"):
     """Re-run an exported finished match through the engine and check it ends the same.
     Returns (ok, message)."""
-    from .store import Store
+    from hub.record.store import Store
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         return False, "not a match export (format %r)" % (data.get("format") if isinstance(data, dict) else None)
     if not data.get("complete"):

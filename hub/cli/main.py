@@ -42,9 +42,9 @@ def _cards_check(args):
 
 def _demo(args):
     if args.text:
-        from hub.demo import run_text_demo
+        from hub.cli.demo import run_text_demo
         return run_text_demo(seed=args.seed, lang=args.lang, games=args.games or 1, quiet=args.quiet)
-    from hub.demo import run_table_demo
+    from hub.cli.demo import run_table_demo
     forever = args.bots and args.games is None and args.port is not None
     return run_table_demo(seed=args.seed, lang=args.lang, games=args.games or 1, mode=args.mode,
                           port=args.port if args.port is not None else 8000, serve=not args.no_serve,
@@ -52,18 +52,18 @@ def _demo(args):
 
 
 def _hub(args):
-    from hub.runner import run_hub
+    from hub.cli.hub import run_hub
     return run_hub(args)
 
 
 def _open_store(path):
-    from hub.store import Store
+    from hub.record.store import Store
     return Store(path)
 
 
 def _games(args):
     store = _open_store(args.db)
-    from hub.store import public_start
+    from hub.record.store import public_start
     rows = store.games(args.limit)
     if not rows:
         print("기록된 게임이 없습니다 / no games recorded in %s" % args.db)
@@ -77,7 +77,7 @@ def _games(args):
 
 
 def _export(args):
-    from hub.table import Table
+    from hub.sessions.table import Table
     table = Table(_open_store(args.db))
     try:
         data = table.export(args.game)
@@ -95,7 +95,7 @@ def _export(args):
 
 
 def _replay(args):
-    from hub.table import load_export, replay_export
+    from hub.sessions.table import load_export, replay_export
     try:
         data = load_export(args.file)
     except (OSError, ValueError) as e:
@@ -109,7 +109,7 @@ def _replay(args):
 
 def _pod_flash(args):
     try:
-        from hub.podflash import main as flash_main
+        from hub.pods.flash import main as flash_main
     except ImportError:
         print("lumen pod flash is not available in this build", file=sys.stderr)
         return 2
@@ -196,7 +196,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:2] == ["pod", "flash"]:
         # the flash tool parses its own options (--port, --help, ...)
-        from hub.podflash import main as flash_main
+        from hub.pods.flash import main as flash_main
         return flash_main(argv[2:])
     args = build_parser().parse_args(argv)
     try:

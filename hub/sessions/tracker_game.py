@@ -73,8 +73,8 @@ from dataclasses import dataclass, field
 
 from engine.rng import coin_toss
 
-from . import roster
-from .roster import (FIRST_DROP_BONUS, HEALTH_AT_MOST, STANCE_ALL, TOGGLE, TOKEN_FULL,
+from hub.sessions import roster
+from hub.sessions.roster import (FIRST_DROP_BONUS, HEALTH_AT_MOST, STANCE_ALL, TOGGLE, TOKEN_FULL,
                      TOKENS_ALL_AT, Character, UnknownCharacter)
 
 SEATS = ("a", "b")

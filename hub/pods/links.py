@@ -37,9 +37,9 @@ from collections import Counter
 
 from engine.errors import IllegalDecision
 
-from .protocol import (ADJUST, FEATURE_OLED, MODES, NOTICES, OUTCOMES, PROMPT_KINDS, PROTO, STATE_FLAG_LOCKED,
+from hub.pods.protocol import (ADJUST, FEATURE_OLED, MODES, NOTICES, OUTCOMES, PROMPT_KINDS, PROTO, STATE_FLAG_LOCKED,
                        STATE_FLAG_PASS, HubLink, ProtocolError)
-from .session import SessionError
+from hub.sessions.referee import SessionError
 
 log = logging.getLogger("lumen.pods")
 

@@ -149,8 +149,8 @@ class PodPlayer:
 class TableDemo:
     def __init__(self, seed=1, lang="ko", games=1, mode="referee", port=8000, serve=True, quiet=False,
                  play=None, pace=None, forever=False, db=None, out=print):
-        from hub.store import Store
-        from hub.table import Table
+        from hub.record.store import Store
+        from hub.sessions.table import Table
         self.seed = seed
         self.lang = lang
         self.games = games
@@ -243,8 +243,8 @@ class TableDemo:
 
     # -- the run
     def run(self):
-        from hub.podsim import SimPod, build
-        from hub.pods import PodHub, SimPort
+        from hub.pods.sim import SimPod, build
+        from hub.pods.links import PodHub, SimPort
         build()
         self.sims = {seat: SimPod(board_id=BOARD_IDS[seat]) for seat in ("a", "b")}
         self.hub = PodHub(self.table, mode=self.mode, out=self._log)
@@ -259,7 +259,7 @@ class TableDemo:
             threading.Thread(target=self._stdin_loop, daemon=True).start()
         try:
             if self.serve:
-                from hub import web
+                from hub.web import app as web
                 try:
                     handle = web.start_in_thread(self.table, port=self.port, tasks=(self._pods_task, self._driver_task))
                 except (RuntimeError, OSError):
@@ -291,12 +291,12 @@ class TableDemo:
             self.out("   [hub] " + text)
 
     def _announce(self, handle):
-        from hub.web import announce
+        from hub.web.app import announce
         if not self.quiet or self.forever:
             announce(self.table, "127.0.0.1", handle.port, self.out)
 
     async def _standalone(self):
-        from hub.pods import while_serving
+        from hub.pods.links import while_serving
         await while_serving(self.hub, self._driver_task(None))
 
     async def _pods_task(self, _display):

@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 PINMAPS = ROOT / "hardware" / "pinmaps"
 RPI_VID = 0x2E8A  # Raspberry Pi (Pico, Pico 2 running MicroPython)
@@ -98,7 +98,7 @@ def pinmap_file(board: str) -> Path | None:
 
 def free_repl(port: str) -> None:
     """Ask a running pod to reboot into safe mode; harmless at a bare REPL."""
-    from hub.protocol import SERVICE_MAGIC, Message, encode
+    from hub.pods.protocol import SERVICE_MAGIC, Message, encode
 
     try:
         import serial

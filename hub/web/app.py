@@ -44,8 +44,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from engine.errors import IllegalDecision
 from engine.events import OUTCOME_EN, OUTCOME_KO
 
-from . import roster
-from .session import SessionError
+from hub.sessions import roster
+from hub.sessions.referee import SessionError
 
 log = logging.getLogger("lumen.web")
 
@@ -529,7 +529,7 @@ class DisplayHub:
         s = self.table.session
         if s is None or s.mode != "tracker" or not s.deadline:
             return
-        from .session import LINK_ALLOWANCE_MS
+        from hub.sessions.referee import LINK_ALLOWANCE_MS
         now = s.clock.now_ms()
         for seat, deadline in sorted(s.deadline.items()):
             if now > deadline + LINK_ALLOWANCE_MS and s.phase == "ready" and seat not in s.locked:
@@ -768,7 +768,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
     @app.get("/api/games/{game_id}", tags=["public"], summary="One game's summary")
     async def get_game(game_id: int):
         game_or_404(game_id)
-        from .store import public_start
+        from hub.record.store import public_start
         g = table.store.game(game_id)
         return dict(g, start=public_start(g["start"] or {}))
 

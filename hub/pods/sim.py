@@ -30,9 +30,9 @@ import time
 import tty
 from pathlib import Path
 
-from hub.protocol import HubLink, Message
+from hub.pods.protocol import HubLink, Message
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 HEAP = "64K"
 

@@ -1,0 +1,5 @@
+"""The ``lumen`` command line: one module per command."""
+
+from hub.cli.main import main
+
+__all__ = ["main"]

@@ -1,0 +1,1 @@
+"""The table status light (a NeoPixel ring on the hub)."""

@@ -1,0 +1,1 @@
+"""The pods: their serial links, the wire protocol, simulated pods and flashing."""

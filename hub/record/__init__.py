@@ -1,0 +1,1 @@
+"""The record: the append-only SQLite store of every game."""

@@ -1,0 +1,1 @@
+"""The table display and REST API (FastAPI), served offline from the hub."""
