@@ -53,6 +53,11 @@ TEMPLATES = {
     # kind: (ko, en)
     "setup": ("{p}: 패 {hand}장, 리스트 {list}장, 사이드 덱 {side}장으로 준비했습니다.",
               "{p}: set up {hand} in hand, {list} in the list, {side} in the side deck."),
+    "hands_shown": ("{p}의 초기 패 {cards}을(를) 상대가 확인하고 돌려주었습니다.",
+                    "{p}'s opening hand {cards} was shown to the opponent and handed back."),
+    "list_revealed": ("{p}의 리스트 {cards}을(를) 앞면으로 공개했습니다.", "{p}'s list {cards} is turned face up."),
+    "ultimate_shown": ("{p}의 얼티밋 {card}은(는) 얼티밋 존에 앞면으로 놓였습니다.",
+                       "{p}'s ultimate {card} lies face up in the ultimate zone."),
     "coin_toss": ("코인 토스로 {p}이(가) 최초 우선권을 가집니다.", "Coin toss: {p} holds the first priority."),
     "turn_start": ("{turn}턴 시작.", "Turn {turn} begins."),
     "phase": ("{name_ko} 페이즈.", "{name_en} phase."),

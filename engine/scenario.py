@@ -1,45 +1,45 @@
 """Rule-conformance scenarios (brief 4.2): set up a position, feed inputs, check what holds.
 
 The format is fixed by the brief; this module validates it strictly (unknown
-keys are errors), builds the position, answers the engine's decisions from
-per-player input queues, stops at ``stop`` and compares ``expect``. A
-decision the inputs do not answer, or an input the engine never asked for,
-fails the scenario with a message naming it.
+keys and wrong types are errors naming the key), checks that the start position
+is one a game can reach (engine/scenario_position.py), answers the engine's
+decisions from per-player input queues, stops at ``stop`` and compares
+``expect`` (engine/scenario_expect.py). A decision the inputs do not answer,
+or an input the engine never asked for, fails the scenario with a message
+naming it and saying where the engine stopped.
 
 Additions to the brief's fields (all optional): top level ``description``,
 ``seed`` (coin toss when ``priority`` is absent), ``turn``,
 ``stalled_battles``, ``sudden_death``, ``sudden_death_turn`` (1-3); per player ``non_responses`` and
-``tokens``; the input key ``setup: {hand: [...], list: [...]}`` (sudden death
-rebuild); under ``expect`` the global keys plus ``phase`` and ``rules``
-(rule sections that must have been applied, e.g. ``[guide 3.10]``).
+``tokens``; ``start: setup`` with per player ``deck:`` (guide 3.4.1); the input key
+``setup: {hand: [...], list: [...]}`` (setup, sudden death rebuild); under ``expect`` the
+global keys plus ``phase``, ``rules`` (rule sections that must have been applied, e.g.
+``[guide 3.10]``), ``offered`` and ``not_offered`` (the options of the last decision of a kind).
 """
 
 import json
-from collections import Counter
+import os
 
 from . import game
 from .cards import parse_card, parse_character
-from .errors import IllegalDecision, LumenError, ScenarioError
+from .errors import CardError, IllegalDecision, LumenError, ScenarioError
 from .events import explain
 from .rules import Rules
+from .scenario_expect import compare, validate as validate_expect
+from .scenario_position import ZONE_KEYS, check_sizes, check_zones, setup_deck
 from .state import GameState, PlayerState
 from .yamlio import LineDict, load_yaml
 
 TOP_KEYS = {"name", "description", "rules", "cards", "players", "priority", "start", "inputs", "stop",
             "expect", "seed", "turn", "stalled_battles", "sudden_death", "sudden_death_turn"}
 PLAYER_KEYS = {"character", "health", "fp", "hand", "list", "side_deck", "break_zone", "lumen_zone",
-               "ultimate", "non_responses", "tokens"}
-ZONE_KEYS = ("hand", "list", "side_deck", "break_zone", "lumen_zone")
+               "ultimate", "non_responses", "tokens", "deck"}
 INPUT_KEYS = {"ready", "timeout", "pick", "get", "discard", "combo", "catch", "nullify", "replenish",
               "choose", "setup"}
-STARTS = ("ready", "lumen", "battle")
+STARTS = ("ready", "lumen", "battle", "setup")
 STOPS = {"end_of_battle": "battle_end", "end_of_turn": "turn_end", "next_ready": "ready_start",
          "game_over": "game_over"}
-EXPECT_KEYS = {"outcome", "players", "winner", "priority", "turn", "stalled_battles", "sudden_death",
-               "phase", "rules"}
-EXPECT_PLAYER_KEYS = PLAYER_KEYS | {"battle_zone", "hand_limit"}
-OUTCOMES = {"hit", "counter", "guard", "evade", "guarded", "evaded", "countered", "was_hit", "trade",
-            "offset", "both_defend", "both_evade"}
+SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 class Scenario:
@@ -49,18 +49,24 @@ class Scenario:
 class Outcome:
     """What running one scenario gave."""
 
-    def __init__(self, name, file, passed, failures, state=None, events=()):
+    def __init__(self, name, file, passed, failures, state=None, events=(), decisions=()):
         self.name = name
         self.file = file
         self.passed = passed
         self.failures = failures
         self.state = state
         self.events = list(events)
+        self.decisions = list(decisions)
 
     def line(self):
+        """``PASS name``; ``FAIL name: difference``; with several, one difference per line under
+        the name."""
         if self.passed:
             return "PASS %s" % self.name
-        return "FAIL %s: %s" % (self.name, "; ".join(self.failures))
+        if len(self.failures) == 1:
+            return "FAIL %s: %s" % (self.name, self.failures[0])
+        return "FAIL %s: %d differences\n%s" % (self.name, len(self.failures),
+                                                "\n".join("  - " + f for f in self.failures))
 
     def to_json(self):
         d = {"name": self.name, "file": self.file, "passed": self.passed, "failures": self.failures}
@@ -73,6 +79,8 @@ class Outcome:
                 "winner": st.winner, "outcome": st.last_outcome,
                 "pending": st.pending,
             }
+            # each decision the engine asked: who, what, the options offered, the answer given
+            d["decisions"] = self.decisions
             d["events"] = [dict(e, text=explain(e, st.cards)) for e in self.events]
         return d
 
@@ -81,7 +89,8 @@ def _player_summary(st, p):
     pl = st.players[p]
     return {"health": pl.health, "fp": pl.fp, "hand": pl.hand, "list": pl.list, "side_deck": pl.side_deck,
             "break_zone": pl.break_zone, "lumen_zone": pl.lumen_zone, "battle_zone": pl.battle_zone,
-            "ultimate": pl.ultimate, "non_responses": pl.non_responses, "hand_limit": pl.hand_limit}
+            "ultimate": pl.ultimate, "non_responses": pl.non_responses, "hand_limit": pl.hand_limit,
+            "tokens": dict(pl.tokens)}
 
 
 def _err(file, obj, key, msg):
@@ -106,11 +115,18 @@ def _seat(file, obj, key, value):
 
 def load(path):
     """Load and validate a scenario file. Raises ScenarioError / CardError."""
+    path = str(path)
+    if not os.path.exists(path):
+        raise ScenarioError("%s: no such file" % path)
+    if os.path.isdir(path):
+        raise ScenarioError("%s: is a directory (expand_paths lists its scenario files)" % path)
     try:
         data = load_yaml(path)
+    except OSError as exc:
+        raise ScenarioError("%s: cannot read: %s" % (path, exc.strerror or exc)) from None
     except Exception as exc:  # yaml reports the position itself
         raise ScenarioError("%s: not valid YAML: %s" % (path, exc)) from None
-    return build(data, str(path))
+    return build(data, path)
 
 
 def build(data, file="<scenario>"):
@@ -130,7 +146,6 @@ def build(data, file="<scenario>"):
     items = data.get("cards") or []
     if not isinstance(items, list):
         raise _err(file, data, "cards", "cards must be a list")
-    from .errors import CardError
     problems = []
     for item in items:
         card, probs = parse_card(item, file)
@@ -141,21 +156,31 @@ def build(data, file="<scenario>"):
             cards[card.id] = card
     if problems:
         raise CardError(problems)
+    start = data.get("start", "ready")
+    if start not in STARTS:
+        raise _err(file, data, "start", "start must be one of %s, not %r" % (", ".join(STARTS), start))
     players_data = data.get("players")
     if not isinstance(players_data, dict) or set(players_data) != {"a", "b"}:
         raise _err(file, data, "players", "players must have exactly a and b")
     players = {}
+    decks = {}
     for p in ("a", "b"):
         pd = players_data[p]
         _check_keys(file, pd, PLAYER_KEYS, "players.%s" % p)
-        players[p] = _build_player(file, pd, p, cards)
+        character = _character(file, pd, p)
+        if start == "setup":
+            decks[p] = setup_deck(file, pd, p, cards, character)
+        elif "deck" in pd:
+            raise _err(file, pd, "deck", "players.%s.deck is for start: setup (guide 3.4.1); this scenario starts at %s"
+                       % (p, start))
+        players[p] = _build_player(file, pd, p, cards, character)
     priority = data.get("priority")
     if priority is not None:
         _seat(file, data, "priority", priority)
     seed = data.get("seed", 0)
-    if not isinstance(seed, int):
+    if not isinstance(seed, int) or isinstance(seed, bool):
         raise _err(file, data, "seed", "seed must be an integer")
-    st = GameState(cards, players, priority=priority, rules=rules, rng=seed)
+    st = GameState(cards, players, priority=priority, rules=rules, rng=seed, decks=decks or None)
     for key, kind in (("turn", int), ("stalled_battles", int), ("sudden_death", bool)):
         if key in data:
             if not isinstance(data[key], kind) or (kind is int and isinstance(data[key], bool)):
@@ -167,74 +192,61 @@ def build(data, file="<scenario>"):
             raise _err(file, data, "sudden_death_turn", "sudden_death_turn must be 1..%d" % rules.sudden_death_turns)
     elif "sudden_death_turn" in data:
         raise _err(file, data, "sudden_death_turn", "sudden_death_turn needs sudden_death: true")
-    if st.priority is None:
-        from .rng import coin_toss
-        st.rng, st.priority = coin_toss(st.rng)
-    if st.fxon:
-        from .windows import refresh
-        refresh(st)      # hand limits changed by trait functions (guide 3.3.2)
-    start = data.get("start", "ready")
-    if start not in STARTS:
-        raise _err(file, data, "start", "start must be one of %s, not %r" % (", ".join(STARTS), start))
-    if start == "lumen":
-        st.phase, st.step = "lumen", "turn.start"
+    if start == "setup":
+        # guide 3.4.1 step 1: the agreed first priority holder (``priority``), else the seeded toss
+        st.phase, st.step = "setup", "setup.ask"
     else:
-        st.phase, st.step = "ready", "ready.ask"
+        if st.priority is None:
+            from .rng import coin_toss
+            st.rng, st.priority = coin_toss(st.rng)
+        if st.fxon:
+            from .windows import refresh
+            refresh(st)      # hand limits changed by trait functions (guide 3.3.2)
+        check_sizes(file, data, st)
+        if start == "lumen":
+            st.phase, st.step = "lumen", "turn.start"
+        else:
+            st.phase, st.step = "ready", "ready.ask"
     sc.state = st
     stop = data.get("stop", "end_of_battle")
     if stop not in STOPS:
         raise _err(file, data, "stop", "stop must be one of %s, not %r" % (", ".join(STOPS), stop))
     sc.stop = stop
     sc.inputs = _build_inputs(file, data)
-    expect = data.get("expect") or {}
-    _check_keys(file, expect, EXPECT_KEYS, "expect")
-    if "players" in expect:
-        ep = expect["players"]
-        _check_keys(file, ep, {"a", "b"}, "expect.players")
-        for p, e in ep.items():
-            _check_keys(file, e, EXPECT_PLAYER_KEYS, "expect.players.%s" % p)
-    if "outcome" in expect and expect["outcome"] is not None:
-        _check_keys(file, expect["outcome"], {"a", "b"}, "expect.outcome")
-        for p, label in expect["outcome"].items():
-            if label not in OUTCOMES:
-                raise _err(file, expect["outcome"], p, "unknown outcome label %r (known: %s)"
-                           % (label, ", ".join(sorted(OUTCOMES))))
-    if "winner" in expect and expect["winner"] not in ("a", "b", "draw", None):
-        raise _err(file, expect, "winner", "winner must be a, b, draw or null")
-    sc.expect = expect
+    sc.expect = validate_expect(file, data)
     return sc
 
 
-def _build_player(file, pd, p, cards):
+def _character(file, pd, p):
     ch = pd.get("character")
     if isinstance(ch, str):
         from .decks import sample_character
         character = sample_character(ch)
         if character is None:
             raise _err(file, pd, "character", "unknown character %r" % ch)
-    else:
-        character, probs = parse_character(ch, file, where="players.%s.character" % p)
-        if probs:
-            from .errors import CardError
-            raise CardError(probs)
+        return character
+    character, probs = parse_character(ch, file, where="players.%s.character" % p)
+    if probs:
+        raise CardError(probs)
+    return character
+
+
+def _build_player(file, pd, p, cards, character):
     zones = {}
     for key in ZONE_KEYS:
         v = pd.get(key) or []
-        if not isinstance(v, list):
-            raise _err(file, pd, key, "players.%s.%s must be a list of card ids" % (p, key))
-        for cid in v:
-            if cid not in cards:
-                raise _err(file, pd, key, "players.%s.%s: unknown card %r (define it under cards:)" % (p, key, cid))
-            if key in ("hand", "list") and cards[cid].kind == "special":
-                raise _err(file, pd, key, "players.%s.%s: %r is a special skill; specials can only be in the side "
-                                          "deck, lumen zone, ultimate zone or break zone (guide 3.3.3)" % (p, key, cid))
+        if not isinstance(v, list) or not all(isinstance(c, str) for c in v):
+            raise _err(file, pd, key, "players.%s.%s must be a list of card ids, not %r" % (p, key, v))
         zones[key] = v
     ult = pd.get("ultimate")
-    if ult is not None and ult not in cards:
+    if ult is not None and (not isinstance(ult, str) or ult not in cards):
         raise _err(file, pd, "ultimate", "players.%s.ultimate: unknown card %r" % (p, ult))
+    check_zones(file, pd, p, cards, character)
     for key in ("health", "fp", "non_responses"):
         if key in pd and (not isinstance(pd[key], int) or isinstance(pd[key], bool)):
             raise _err(file, pd, key, "players.%s.%s must be an integer" % (p, key))
+    if "tokens" in pd and pd["tokens"] is not None and not isinstance(pd["tokens"], dict):
+        raise _err(file, pd, "tokens", "players.%s.tokens must map token ids to counts" % p)
     return PlayerState(character, pd.get("health"), pd.get("fp", 0), zones["hand"], zones["list"],
                        zones["side_deck"], zones["break_zone"], zones["lumen_zone"], (), ult, ult,
                        pd.get("non_responses", 0), pd.get("tokens"))
@@ -263,6 +275,7 @@ def run(sc):
     marker = STOPS[sc.stop]
     until = {marker}
     events = []
+    decisions = []       # every decision asked: player, kind, options, answer (``--json``, ``offered``)
     queues = {p: list(q) for p, q in sc.inputs.items()}
     failures = []
     try:
@@ -288,6 +301,8 @@ def run(sc):
                                 % (p, want, _fmt_opts(req), index, key, value))
                 break
             queues[p].pop(0)
+            decisions.append({"player": p, "kind": want, "options": req["options"], "answer": {key: value},
+                              "input": index})
             try:
                 st, ev = game.apply(st, p, key, value, until)
             except IllegalDecision as exc:
@@ -296,14 +311,31 @@ def run(sc):
             events += ev
     except LumenError as exc:
         failures.append("engine error: %s" % exc)
+    # the decisions still open when the run stopped were offered too (``offered`` reads them)
+    decisions += [{"player": r["player"], "kind": r["kind"], "options": r["options"], "answer": None}
+                  for r in st.pending]
     if not failures:
+        where = None
         for p in ("a", "b"):
             for key, value, index in queues[p]:
-                failures.append("inputs[%d] (%s %s: %r) was never asked for" % (index, p, key, value))
+                where = where or _where(st, events, marker, sc.stop)
+                failures.append("inputs[%d] (%s %s: %r) was never asked for: %s" % (index, p, key, value, where))
         if st.winner is None and not _stopped(events, marker):
             failures.append("the scenario never reached %s" % sc.stop)
-        failures += compare(sc.expect, st, events)
-    return Outcome(sc.name, sc.file, not failures, failures, st, events)
+        failures += compare(sc.expect, st, events, decisions)
+    return Outcome(sc.name, sc.file, not failures, failures, st, events, decisions)
+
+
+def _where(st, events, marker, stop):
+    """Where the engine stopped, for an input it never asked for."""
+    if st.winner is not None:
+        return "the game was over (winner: %s, turn %d)" % (st.winner, st.turn)
+    if _stopped(events, marker):
+        return "the run stopped at %s (turn %d, %s phase)" % (stop, st.turn, st.phase)
+    if st.pending:
+        return "the engine was asking %s" % "; ".join("%s for %s (options: %s)" % (r["player"], r["kind"], _fmt_opts(r))
+                                                     for r in st.pending)
+    return "the engine stopped in the %s phase (turn %d)" % (st.phase, st.turn)
 
 
 def _stopped(events, marker):
@@ -314,72 +346,6 @@ def _fmt_opts(req):
     return ", ".join(json.dumps(o, ensure_ascii=False) if not isinstance(o, str) else o for o in req["options"])
 
 
-def _multiset_eq(a, b):
-    return Counter(map(_hashable, a)) == Counter(map(_hashable, b))
-
-
-def _hashable(x):
-    return json.dumps(x, sort_keys=True) if isinstance(x, (list, dict)) else x
-
-
-def compare(expect, st, events):
-    out = []
-    if "outcome" in expect:
-        want = expect["outcome"]
-        got = st.last_outcome
-        if want is None:
-            if got is not None:
-                out.append("outcome: expected none, got %s" % _fmt_outcome(got))
-        elif got is None:
-            out.append("outcome: expected %s, got no judged battle" % _fmt_outcome(want))
-        else:
-            for p, label in want.items():
-                if got.get(p) != label:
-                    out.append("outcome.%s: expected %s, got %s" % (p, label, got.get(p)))
-    if "winner" in expect and expect["winner"] != st.winner:
-        out.append("winner: expected %s, got %s" % (expect["winner"], st.winner))
-    for key in ("priority", "turn", "stalled_battles", "sudden_death", "phase"):
-        if key in expect and expect[key] != getattr(st, key):
-            out.append("%s: expected %r, got %r" % (key, expect[key], getattr(st, key)))
-    if "rules" in expect:
-        applied = {e.get("rule") for e in events}
-        for rule in expect["rules"] or []:
-            if rule not in applied:
-                out.append("rules: %s was never applied" % rule)
-    for p, want in (expect.get("players") or {}).items():
-        pl = st.players[p]
-        for key, value in want.items():
-            if key == "character":
-                got = pl.character.to_json()
-                if isinstance(value, str):
-                    ok = value in (pl.character.id, pl.character.name)
-                else:
-                    ok = all(got.get(k) == (list(v) if isinstance(v, (list, tuple)) else v) for k, v in value.items())
-                if not ok:
-                    out.append("players.%s.character: expected %r, got %r" % (p, value, got))
-                continue
-            if key == "hand_limit":
-                got = pl.hand_limit
-            else:
-                got = getattr(pl, key)
-            if isinstance(got, list):
-                if not isinstance(value, list) or not _multiset_eq(got, value):
-                    out.append("players.%s.%s: expected %s, got %s" % (p, key, _fmt_list(value), _fmt_list(got)))
-            elif got != value:
-                out.append("players.%s.%s: expected %r, got %r" % (p, key, value, got))
-    return out
-
-
-def _fmt_outcome(o):
-    return "{a: %s, b: %s}" % (o.get("a"), o.get("b"))
-
-
-def _fmt_list(v):
-    if isinstance(v, list):
-        return "[%s]" % ", ".join(sorted(map(str, v)))
-    return repr(v)
-
-
 def run_file(path):
     """Load and run one file; a malformed file is a failing Outcome, not an exception."""
     try:
@@ -387,3 +353,41 @@ def run_file(path):
     except LumenError as exc:
         return Outcome(str(path), str(path), False, ["invalid scenario: %s" % str(exc).replace("\n", "; ")])
     return run(sc)
+
+
+def expand_paths(paths):
+    """Files as given; a directory gives its scenario files (``.yaml``, ``.yml``, ``.json``), recursively,
+    sorted. A path that does not exist is kept, so that running it says "no such file"."""
+    out = []
+    for path in paths:
+        path = str(path)
+        if os.path.isdir(path):
+            found = []
+            for root, dirs, files in os.walk(path):
+                dirs.sort()
+                found += [os.path.join(root, f) for f in sorted(files) if f.endswith(SCENARIO_SUFFIXES)]
+            out += found if found else [path]
+        else:
+            out.append(path)
+    return out
+
+
+def run_paths(paths):
+    """Run every scenario under ``paths`` (files and directories). Returns the outcomes."""
+    outcomes = []
+    for path in expand_paths(paths):
+        if os.path.isdir(path):
+            outcomes.append(Outcome(path, path, False, ["invalid scenario: %s: a directory without scenario files "
+                                                        "(.yaml, .yml, .json)" % path]))
+        else:
+            outcomes.append(run_file(path))
+    return outcomes
+
+
+def report(outcomes, as_json=False):
+    """The text ``lumen scenario`` prints and its exit code (0 only if all pass)."""
+    if as_json:
+        text = json.dumps([o.to_json() for o in outcomes], ensure_ascii=False, indent=2)
+    else:
+        text = "\n".join(o.line() for o in outcomes)
+    return text, (0 if outcomes and all(o.passed for o in outcomes) else 1)

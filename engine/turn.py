@@ -233,12 +233,24 @@ def setup_resolve(st, ctx):
         pl.ultimate = deck.get("ultimate")
         pl.ultimate_card = pl.ultimate
         pl.health = pl.character.start_health    # a trait may change it (guide 3.3.2)
+    show_setup(st, ctx, "guide 3.4.1")
     refresh(st)
     if st.priority is None:
         st.rng, p = coin_toss(st.rng)
         st.priority = p
         ctx.emit(ev("coin_toss", "guide 3.4.1", p=p))
     st.step = "turn.start"
+
+
+def show_setup(st, ctx, rule):
+    """Setup steps 4-5 (guide 3.4.1; again in sudden death, 5.1.2 step 4): the opening hands are
+    shown and handed back, the lists turned face up; the ultimate lies face up (3.3.4)."""
+    for p in ("a", "b"):
+        pl = st.players[p]
+        ctx.emit(ev("hands_shown", rule, p=p, cards=list(pl.hand)))
+        ctx.emit(ev("list_revealed", rule, p=p, cards=list(pl.list)))
+        if pl.ultimate is not None:
+            ctx.emit(ev("ultimate_shown", "guide 3.3.4", p=p, card=pl.ultimate))
 
 
 @step("sd.setup")
@@ -268,6 +280,7 @@ def sd_resolve(st, ctx):
         pl = st.players[p]
         everything = pl.hand + pl.list + pl.side_deck + pl.break_zone + pl.lumen_zone + pl.battle_zone
         _apply_setup(st, ctx, p, everything, st.inbox.pop(p)["value"], "guide 5.1.2")
+    show_setup(st, ctx, "guide 5.1.2")
     refresh(st)          # the lumen zones are empty again
     st.turn += 1
     st.step = "turn.start"
