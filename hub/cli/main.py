@@ -10,14 +10,10 @@ DEFAULT_DB = os.environ.get("LUMEN_DB", os.path.join(os.path.expanduser("~"), ".
 
 
 def _scenario(args):
-    from engine.scenario import run_file
-    outcomes = [run_file(path) for path in args.files]
-    if args.json:
-        print(json.dumps([o.to_json() for o in outcomes], ensure_ascii=False, indent=2))
-    else:
-        for o in outcomes:
-            print(o.line())
-    return 0 if outcomes and all(o.passed for o in outcomes) else 1
+    from engine.scenario import report, run_paths
+    text, code = report(run_paths(args.files), as_json=args.json)   # directories expanded
+    print(text)
+    return code
 
 
 def _cards_check(args):
@@ -121,7 +117,7 @@ def build_parser():
     sub = ap.add_subparsers(dest="command", required=True)
 
     sp = sub.add_parser("scenario", help="run rule-conformance scenario files (PASS/FAIL per file)")
-    sp.add_argument("files", nargs="+", metavar="FILE")
+    sp.add_argument("files", nargs="+", metavar="FILE", help="scenario files or directories (every .yaml, .yml, .json under them)")
     sp.add_argument("--json", action="store_true", help="print the full outcome of each scenario as JSON")
     sp.set_defaults(func=_scenario)
 

@@ -228,3 +228,12 @@ def test_start_setup_builds_hand_list_side_deck_and_ultimate():
     kinds = [e["e"] for e in out.events]
     assert kinds.count("hands_shown") == 2 and kinds.count("list_revealed") == 2 and "ultimate_shown" in kinds
     assert "coin_toss" not in kinds and out.state.priority == "b"
+
+
+def test_the_cli_expands_a_directory(tmp_path, capsys):
+    from hub.cli import main
+    (tmp_path / "one.yaml").write_text(yaml.safe_dump(scenario(), allow_unicode=True), encoding="utf-8")
+    assert main(["scenario", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip() == "PASS base: hit against a high guard position mismatch"
+    assert main(["scenario", str(tmp_path / "missing.yaml")]) == 1
+    assert "no such file" in capsys.readouterr().out
