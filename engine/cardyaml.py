@@ -49,6 +49,19 @@ _Dumper.add_representer(_FlowList, lambda d, v: d.represent_sequence("tag:yaml.o
 _Dumper.add_representer(dict, lambda d, v: d.represent_mapping("tag:yaml.org,2002:map", v.items(), flow_style=False))
 _Dumper.add_representer(list, lambda d, v: d.represent_sequence("tag:yaml.org,2002:seq", v, flow_style=False))
 
+# YAML folds these inside plain and single-quoted scalars (NEL, LS, PS are line breaks to it);
+# a double-quoted scalar escapes them, so a name or text holding one comes back as it went in
+_BREAKS = frozenset("\x85\u2028\u2029\ufeff")
+
+
+def _str(d, v):
+    if _BREAKS.intersection(v):
+        return d.represent_scalar("tag:yaml.org,2002:str", v, style='"')
+    return d.represent_str(v)
+
+
+_Dumper.add_representer(str, _str)
+
 
 def _ordered(d, order, cls=dict):
     """``d`` with the keys of ``order`` first (in that order), then the others as they came."""

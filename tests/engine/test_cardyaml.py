@@ -2,6 +2,7 @@
 every scenario's inline cards and random cards built from the effect registry; and what it
 writes is exactly what `lumen cards check` accepts."""
 
+import os
 import pathlib
 import string
 
@@ -203,7 +204,7 @@ def cards(draw):
     return c
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=int(os.environ.get("CARD_EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cards())
 def test_random_cards_from_the_registry_round_trip(card):
     text = roundtrip(card)
