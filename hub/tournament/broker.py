@@ -1,0 +1,191 @@
+"""A local Mosquitto broker for one event, with its own config, or the address of an
+existing one.
+
+``lumen tournament run`` starts ``mosquitto -c <event dir>/broker/mosquitto.conf``:
+one listener, no anonymous clients, a password per user (the TD, one per table,
+a read-only spectator), an ACL so that only table N can publish table N's
+result and only the TD publishes the room's state, and persistence on (retained
+state and queued QoS 1 messages survive a broker restart).
+"""
+
+import os
+import pwd
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from urllib.parse import unquote, urlsplit
+
+MOSQUITTO = os.environ.get("LUMEN_MOSQUITTO") or shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+
+
+class BrokerError(RuntimeError):
+    pass
+
+
+def available():
+    """Why Mosquitto cannot run here, or None if it can."""
+    if not os.path.exists(MOSQUITTO):
+        return "mosquitto is not installed (apt-get install mosquitto)"
+    if not os.path.exists(MOSQUITTO_PASSWD):
+        return "mosquitto_passwd is not installed (apt-get install mosquitto)"
+    return None
+
+
+def table_user(table):
+    return "table-%d" % int(table)
+
+
+def parse_url(url):
+    """``mqtt://[user:password@]host[:port]`` -> (host, port, user, password)."""
+    u = urlsplit(url)
+    if u.scheme not in ("mqtt", "tcp"):
+        raise BrokerError("a broker address looks like mqtt://host:1883, not %r" % (url,))
+    if not u.hostname:
+        raise BrokerError("the broker address %r has no host" % (url,))
+    return (u.hostname, u.port or 1883, unquote(u.username) if u.username else None,
+            unquote(u.password) if u.password else None)
+
+
+def make_url(host, port, user=None, password=None):
+    auth = ""
+    if user:
+        auth = user + (":" + password if password else "") + "@"
+    return "mqtt://%s%s:%d" % (auth, host, port)
+
+
+def free_port(host="127.0.0.1"):
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+ACL = """# written by lumen tournament: who may publish and read what
+# the TD publishes the room (pairings, clock, standings, acknowledgements)
+user td
+topic readwrite lumen/#
+
+# spectators only read
+user spectator
+topic read lumen/#
+
+# every table reads the room and writes only under its own name (lumen/EVENT/table-N/...)
+pattern read lumen/#
+pattern readwrite lumen/+/%u/#
+"""
+
+
+def make_credentials(tables):
+    """Passwords for the TD, tables 1..tables and the spectator."""
+    creds = {"td": secrets.token_urlsafe(16), "spectator": secrets.token_urlsafe(9)}
+    for t in range(1, tables + 1):
+        creds[table_user(t)] = secrets.token_urlsafe(12)
+    return creds
+
+
+class LocalBroker:
+    """A Mosquitto process with its config, password file and ACL in ``folder``."""
+
+    def __init__(self, folder, credentials, port=None, host="127.0.0.1"):
+        self.folder = os.path.abspath(folder)
+        self.credentials = dict(credentials)
+        self.host = host
+        self.port = port or free_port(host if host != "0.0.0.0" else "127.0.0.1")
+        self.proc = None
+        self.conf = os.path.join(self.folder, "mosquitto.conf")
+
+    def write_config(self):
+        os.makedirs(os.path.join(self.folder, "data"), exist_ok=True)
+        pw = os.path.join(self.folder, "passwd")
+        with open(pw, "w") as f:
+            for user, password in sorted(self.credentials.items()):
+                f.write("%s:%s\n" % (user, password))
+        os.chmod(pw, 0o600)
+        r = subprocess.run([MOSQUITTO_PASSWD, "-U", pw], capture_output=True, text=True)
+        if r.returncode:
+            raise BrokerError("mosquitto_passwd failed: %s" % (r.stderr or r.stdout).strip())
+        with open(os.path.join(self.folder, "acl"), "w") as f:
+            f.write(ACL)
+        with open(self.conf, "w") as f:
+            f.write("\n".join([
+                "# written by lumen tournament for this event",
+                "per_listener_settings false",
+                # run as whoever started us (as root mosquitto would switch to its own user,
+                # who cannot read this folder)
+                "user %s" % pwd.getpwuid(os.getuid()).pw_name,
+                "allow_anonymous false",
+                "password_file %s" % pw,
+                "acl_file %s" % os.path.join(self.folder, "acl"),
+                "listener %d %s" % (self.port, self.host),
+                "persistence true",
+                "persistence_location %s/" % os.path.join(self.folder, "data"),
+                "autosave_interval 2",
+                "max_queued_messages 10000",
+                "max_inflight_messages 100",
+                "log_dest file %s" % os.path.join(self.folder, "mosquitto.log"),
+                "log_type error",
+                "log_type warning",
+                "log_type notice",
+                "",
+            ]))
+
+    def start(self, timeout=20.0):
+        self.write_config()
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", self.conf], stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self._wait_listening(timeout)
+        return self
+
+    def _wait_listening(self, timeout):
+        deadline = time.monotonic() + timeout
+        host = "127.0.0.1" if self.host == "0.0.0.0" else self.host
+        while True:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+                raise BrokerError("mosquitto exited (%s): %s" % (self.proc.returncode, err.strip()[-500:]))
+            try:
+                with socket.create_connection((host, self.port), timeout=1):
+                    return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise BrokerError("mosquitto did not listen on port %d within %.0f s" % (self.port, timeout))
+                time.sleep(0.02)
+
+    def url(self, user="td"):
+        host = "127.0.0.1" if self.host == "0.0.0.0" else self.host
+        return make_url(host, self.port, user, self.credentials.get(user))
+
+    @property
+    def pid(self):
+        return self.proc.pid if self.proc else None
+
+    def stop(self):
+        """A clean stop (SIGTERM: mosquitto saves its persistence file)."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def kill(self):
+        """kill -9: what a crash or a pulled plug does."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def restart(self, hard=False, timeout=20.0):
+        (self.kill if hard else self.stop)()
+        return self.start(timeout)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()

@@ -1,0 +1,81 @@
+"""A table's results on their way to the TD: stored on the hub first, re-published
+until the TD acknowledges them.
+
+The outbox is an append-only SQLite log beside the hub's game record: a ``result``
+row is committed before the result is first published; an ``ack`` row when the
+TD's acknowledgement arrives. What is pending is every result without an ack, so
+after a hub crash, a broker restart or a Wi-Fi drop the same result (same
+``result_id``) is sent again, and the TD, which keys results by that id, records
+it once. Nothing is lost (it is on the hub's disk before anyone is told) and
+nothing is doubled (the id makes every repeat a no-op at the TD).
+"""
+
+import json
+import os
+import sqlite3
+import time
+import uuid
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS outbox (
+    seq        INTEGER PRIMARY KEY,
+    kind       TEXT NOT NULL,          -- result | ack
+    result_id  TEXT NOT NULL,
+    wall_ms    INTEGER NOT NULL,
+    body       TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS outbox_no_update BEFORE UPDATE ON outbox
+    BEGIN SELECT RAISE(ABORT, 'the outbox is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS outbox_no_delete BEFORE DELETE ON outbox
+    BEGIN SELECT RAISE(ABORT, 'the outbox is append-only'); END;
+"""
+
+
+class Outbox:
+    def __init__(self, path):
+        if path != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+
+    def close(self):
+        self.db.close()
+
+    def add(self, body):
+        """Store a result (a new ``result_id`` unless the body has one); returns the body."""
+        body = dict(body)
+        body.setdefault("result_id", uuid.uuid4().hex)
+        self.db.execute("INSERT INTO outbox (kind, result_id, wall_ms, body) VALUES ('result', ?, ?, ?)",
+                        (body["result_id"], int(time.time() * 1000), json.dumps(body, ensure_ascii=False, sort_keys=True)))
+        return body
+
+    def acked(self, result_id, answer):
+        """Record the TD's acknowledgement (once per id)."""
+        if self.is_acked(result_id) or not self.has(result_id):
+            return False
+        self.db.execute("INSERT INTO outbox (kind, result_id, wall_ms, body) VALUES ('ack', ?, ?, ?)",
+                        (result_id, int(time.time() * 1000), json.dumps(answer, ensure_ascii=False, sort_keys=True)))
+        return True
+
+    def has(self, result_id):
+        return self.db.execute("SELECT 1 FROM outbox WHERE kind = 'result' AND result_id = ?",
+                               (result_id,)).fetchone() is not None
+
+    def is_acked(self, result_id):
+        return self.db.execute("SELECT 1 FROM outbox WHERE kind = 'ack' AND result_id = ?",
+                               (result_id,)).fetchone() is not None
+
+    def pending(self):
+        rows = self.db.execute(
+            "SELECT body FROM outbox r WHERE kind = 'result' AND NOT EXISTS "
+            "(SELECT 1 FROM outbox a WHERE a.kind = 'ack' AND a.result_id = r.result_id) ORDER BY seq").fetchall()
+        return [json.loads(b) for (b,) in rows]
+
+    def results(self):
+        return [json.loads(b) for (b,) in self.db.execute("SELECT body FROM outbox WHERE kind = 'result' ORDER BY seq")]
+
+    def answer(self, result_id):
+        row = self.db.execute("SELECT body FROM outbox WHERE kind = 'ack' AND result_id = ?", (result_id,)).fetchone()
+        return json.loads(row[0]) if row else None

@@ -1,0 +1,244 @@
+"""A table's side of the tournament: what a hub calls to join an event.
+
+The hub's session calls a few methods and reads a few properties:
+  ``link.match``            this table's pairing in the current round (names, seats), or None
+  ``link.td_now()``         the TD's time as this hub estimates it (ms), or None before a sample
+  ``link.clock_left()``     ms left on the round clock for this table (per-table extensions included)
+  ``link.publish_status(d)``  the table's public summary (health, turn, ...) for the TD's tiles
+  ``link.slip(...)``        a result awaiting confirmation; ``confirm(seat)``: "a", "b" or "judge"
+It keeps working alone: results go to the outbox on disk first and are re-sent
+until the TD acknowledges them, whenever the broker is reachable again.
+"""
+
+import itertools
+import threading
+import time
+
+from .broker import table_user
+from .clock import OffsetEstimator, left_for_table
+from .delivery import Outbox
+from .event import EventError, check_score
+from .mqtt import Link, topic
+
+
+class SlipError(ValueError):
+    pass
+
+
+class ResultSlip:
+    """A match result waiting for confirmation: both players (on their pods) or the judge."""
+
+    def __init__(self, round_no, a_wins, b_wins, draws=0, best_of=1, detail=None, source="table"):
+        try:
+            check_score({"a_wins": a_wins, "b_wins": b_wins, "draws": draws}, best_of)
+        except EventError as e:
+            raise SlipError(str(e)) from None
+        self.body = {"round": round_no, "a_wins": a_wins, "b_wins": b_wins, "draws": draws,
+                     "detail": dict(detail or {}), "source": source}
+        self.confirmed = set()
+
+    def confirm(self, who):
+        if who not in ("a", "b", "judge"):
+            raise SlipError("a result is confirmed by player a, player b or the judge, not %r" % (who,))
+        self.confirmed.add(who)
+        return self.final
+
+    @property
+    def final(self):
+        return "judge" in self.confirmed or {"a", "b"} <= self.confirmed
+
+
+class TableLink:
+    def __init__(self, url, event, table, outbox_path, mono=time.monotonic, resend_s=2.0, sync_s=2.0,
+                 on_change=None):
+        self.event, self.table = event, int(table)
+        self.user = table_user(table)
+        self.mono = mono
+        self.resend_s, self.sync_s = resend_s, sync_s
+        self.outbox = Outbox(outbox_path)
+        self.estimator = OffsetEstimator()
+        self.round = None             # the TD's public round (room/round)
+        self.clock = None             # the round clock (room/clock)
+        self.room = None
+        self.standings = None
+        self.answers = {}
+        self.slip = None
+        self.listeners = [on_change] if on_change else []
+        self.lock = threading.RLock()
+        self._ids = itertools.count(1)
+        self._sent = {}               # request id -> t0
+        self.link = Link(url, client_id="hub-%s-%s" % (event, self.user),
+                         will=(self.t(self.user, "online"), {"online": False, "table": self.table}))
+        self.link.subscribe(self.t("room", "+"), self._on_room)
+        self.link.subscribe(self.t("td", self.user, "time"), self._on_time)
+        self.link.subscribe(self.t("td", self.user, "ack"), self._on_ack)
+        self.link.on_connect.append(self._connected)
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread = None
+
+    def t(self, *parts):
+        return topic(self.event, *parts)
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self):
+        self.link.start()
+        self._thread = threading.Thread(target=self._loop, name="table-%d-link" % self.table, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, graceful=True):
+        self._stop.set()
+        self._wake.set()
+        if graceful and self.link.connected.is_set():
+            self.link.publish(self.t(self.user, "online"), {"online": False, "table": self.table}, retain=True)
+        self.link.stop(graceful)
+        if self._thread:
+            self._thread.join(5)
+        self.outbox.close()
+
+    def _connected(self):
+        self.link.publish(self.t(self.user, "online"), {"online": True, "table": self.table}, retain=True)
+        self._burst = 8
+        self._wake.set()
+
+    def _loop(self):
+        """Re-send pending results and refresh the clock offset while connected."""
+        last_resend = last_sync = -1e18
+        self._burst = 0
+        while not self._stop.is_set():
+            now = self.mono()
+            if self.link.connected.is_set():
+                if self._burst > 0:
+                    self._burst -= 1
+                    self._ask_time()
+                elif now - last_sync >= self.sync_s:
+                    last_sync = now
+                    self._ask_time()
+                if now - last_resend >= self.resend_s:
+                    last_resend = now
+                    self.resend()
+            self._wake.wait(0.05 if self._burst > 0 else 0.25)
+            self._wake.clear()
+
+    # ------------------------------------------------------------ time
+    def local_ms(self):
+        return self.mono() * 1000.0
+
+    def _ask_time(self):
+        rid = next(self._ids)
+        t0 = self.local_ms()
+        self._sent[rid] = t0
+        if len(self._sent) > 64:
+            for k in sorted(self._sent)[:-32]:
+                self._sent.pop(k, None)
+        self.link.publish(self.t(self.user, "time", "req"), {"id": rid, "t0": t0}, qos=0)
+
+    def _on_time(self, t, obj, msg):
+        t3 = self.local_ms()
+        if not obj or self._sent.pop(obj.get("id"), None) != obj.get("t0"):
+            return                    # not one of ours, or a stale answer
+        try:
+            self.estimator.add(float(obj["t0"]), float(obj["t1"]), float(obj["t2"]), t3)
+        except (KeyError, TypeError, ValueError):
+            return
+        self._notify("time")
+
+    def td_now(self):
+        return self.estimator.td_time(self.local_ms())
+
+    def clock_left(self):
+        now = self.td_now()
+        if now is None or not self.clock:
+            return None
+        return left_for_table(self.clock, self.table, now)
+
+    # ------------------------------------------------------------ the room
+    def _on_room(self, t, obj, msg):
+        if obj is None:
+            return
+        what = t.rsplit("/", 1)[1]
+        with self.lock:
+            if what == "round":
+                self.round = obj or None
+            elif what == "clock":
+                if not self.clock or obj.get("seq", 0) >= self.clock.get("seq", 0) or obj.get("round") != self.clock.get("round"):
+                    self.clock = obj
+            elif what == "state":
+                self.room = obj
+            elif what == "standings":
+                self.standings = obj
+        self._notify(what)
+
+    @property
+    def match(self):
+        r = self.round
+        if not r:
+            return None
+        for m in r.get("tables", []):
+            if m["table"] == self.table:
+                return dict(m, round=r["round"], stage=r["stage"], started=r["started"])
+        return None
+
+    def publish_status(self, status):
+        """The table's public summary, retained, for the TD's tile (never a hidden card)."""
+        self.link.publish(self.t(self.user, "status"), dict(status, table=self.table), qos=0, retain=True)
+
+    # ------------------------------------------------------------ results
+    def new_slip(self, a_wins, b_wins, draws=0, detail=None, source="table"):
+        m = self.match
+        if m is None:
+            raise SlipError("table %d has no match in the current round" % self.table)
+        best_of = (self.room or {}).get("best_of", 1)
+        self.slip = ResultSlip(m["round"], a_wins, b_wins, draws, best_of, detail, source)
+        self._notify("slip")
+        return self.slip
+
+    def confirm(self, who):
+        """A player (or the judge) confirms the slip; a final slip is stored and sent."""
+        if self.slip is None:
+            raise SlipError("there is no result to confirm")
+        if self.slip.confirm(who):
+            body = dict(self.slip.body, table=self.table, confirmed_by=sorted(self.slip.confirmed))
+            self.slip = None
+            return self.report(body)
+        self._notify("slip")
+        return None
+
+    def report(self, body):
+        """Store a final result on disk, then send it (and again until the TD acknowledges)."""
+        with self.lock:
+            body = self.outbox.add(dict(body, table=self.table))
+        self.send(body)
+        self._notify("result")
+        return body
+
+    def send(self, body):
+        if self.link.connected.is_set():
+            self.link.publish(self.t(self.user, "result"), body, qos=1)
+
+    def resend(self):
+        for body in self.outbox.pending():
+            self.send(body)
+
+    def pending(self):
+        return self.outbox.pending()
+
+    def _on_ack(self, t, obj, msg):
+        if not obj:
+            return
+        with self.lock:
+            for rid, answer in (obj.get("answers") or {}).items():
+                self.answers[rid] = answer
+                self.outbox.acked(rid, answer)
+        self._notify("ack")
+
+    def subscribe(self, fn):
+        self.listeners.append(fn)
+
+    def _notify(self, what):
+        for fn in list(self.listeners):
+            try:
+                fn(what)
+            except Exception:
+                pass

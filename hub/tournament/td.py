@@ -1,0 +1,319 @@
+"""The tournament director's service: the event's record, its MQTT room, the round clock.
+
+Every decision (pairing, round start, clock change, result, override, drop) is
+checked, committed to the TD's record, applied to the event, then published.
+The room's current state is retained on the broker (a hub or page that connects
+late gets it at once); what must arrive is QoS 1; the TD's last will says it is
+offline. Results are keyed by their ``result_id``: a repeated report is answered
+again and recorded once.
+
+Topics (``lumen/<event>/...``):
+  room/state room/round room/clock room/standings room/td   TD -> all, retained
+  table-N/online (will) table-N/status                      table N -> all, retained
+  table-N/result                                            table N -> TD, QoS 1
+  table-N/time/req  td/table-N/time                         the clock-offset exchange, QoS 0
+  td/table-N/ack                                            TD -> table N, QoS 1, retained
+"""
+
+import re
+import threading
+import time
+import uuid
+
+from . import standings as st
+from .broker import table_user
+from .clock import ClockError, RoundClock
+from .event import EventError
+from .mqtt import Link, topic
+from .record import EventRecord
+
+TABLE_RE = re.compile(r"^table-(\d{1,4})$")
+
+
+def td_now_ms():
+    """The TD's clock: wall time, so a restarted TD continues the same round clock."""
+    return time.time_ns() / 1e6
+
+
+class TDError(ValueError):
+    pass
+
+
+class TD:
+    def __init__(self, record_path, broker_url=None, clock=td_now_ms):
+        self.record = EventRecord(record_path)
+        self.event, self.version = self.record.load()
+        if self.event.settings is None:
+            raise TDError("%s holds no event: create one with `lumen tournament new`" % record_path)
+        self.name = self.event.name
+        self.now = clock
+        s = self.event.settings
+        self.clock = RoundClock.from_json(self.event.clock) if self.event.clock else \
+            RoundClock(0, s["round_minutes"] * 60_000, s["extra_turns"])
+        self.lock = threading.RLock()
+        cur = self.event.current()
+        if cur and cur["started"] and self.clock.round == cur["number"] and self.clock.state == "idle":
+            # killed between the round_start and the clock records: start the clock now
+            self.clock.start(self.now())
+            self._commit("clock", {"action": "start", "clock": self.clock.to_json()})
+        self.tables = {}              # table -> {"online", "status", "seen_ms"}
+        self.answers = {}             # table -> {result_id: answer}
+        for r in self.record.records(("result", "note")):
+            b = r["body"]
+            if r["kind"] == "result":
+                self.answers.setdefault(b["table"], {})[b["result_id"]] = {"status": "ok", "seq": r["seq"]}
+            elif b.get("what") in ("result_conflict", "result_refused"):
+                self.answers.setdefault(b["table"], {})[b["result_id"]] = b["answer"]
+        self.listeners = []           # fn(kind) on every change (the web page)
+        self.stats = {"results": 0, "duplicates": 0, "conflicts": 0, "refused": 0, "time_requests": 0}
+        self.link = None
+        if broker_url:
+            self.link = Link(broker_url, client_id="td-%s" % self.name, will=(self.t("room", "td"), {"online": False}))
+            self.link.subscribe(self.t("+", "result"), self._on_result)
+            self.link.subscribe(self.t("+", "time", "req"), self._on_time)
+            self.link.subscribe(self.t("+", "status"), self._on_status)
+            self.link.subscribe(self.t("+", "online"), self._on_online)
+            self.link.on_connect.append(self.publish_all)
+        self._stop = threading.Event()
+        self._ticker = None
+
+    def t(self, *parts):
+        return topic(self.name, *parts)
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self):
+        if self.link:
+            self.link.start()
+        self._ticker = threading.Thread(target=self._tick_loop, name="td-clock", daemon=True)
+        self._ticker.start()
+        return self
+
+    def stop(self):
+        self._stop.set()
+        if self.link:
+            self.link.publish(self.t("room", "td"), {"online": False}, retain=True)
+            self.link.stop()
+        self.record.close()
+
+    def _tick_loop(self):
+        while not self._stop.wait(0.1):
+            with self.lock:
+                if self.clock.update(self.now()):
+                    self._clock_record("time")
+
+    def subscribe(self, fn):
+        self.listeners.append(fn)
+
+    def _changed(self, kind):
+        for fn in list(self.listeners):
+            try:
+                fn(kind)
+            except Exception:
+                pass
+
+    # ------------------------------------------------------------ the record
+    def _commit(self, kind, body):
+        """Check, write, apply: a refused record changes nothing."""
+        try:
+            self.event.check(kind, body)
+        except EventError as e:
+            raise TDError(str(e)) from None
+        seq = self.record.append(kind, body)
+        self.event.apply(kind, body)
+        self.version = seq
+        return seq
+
+    def _clock_record(self, action):
+        self._commit("clock", {"action": action, "clock": self.clock.to_json()})
+        self.publish_clock()
+        self._changed("clock")
+
+    # ------------------------------------------------------------ TD commands
+    def pair_next(self):
+        with self.lock:
+            try:
+                body = self.event.next_pairing()
+            except EventError as e:
+                raise TDError(str(e)) from None
+            self._commit("pair", body)
+            self.clock.new_round(body["round"])
+            self._clock_record("new_round")
+            self.publish_room()
+            return self.event.public_round()
+
+    def repair(self, reason="re-pair"):
+        with self.lock:
+            cur = self.event.current()
+            if cur is None:
+                raise TDError("no round has been paired yet")
+            self._commit("unpair", {"round": cur["number"], "reason": reason})
+            return self.pair_next()
+
+    def start_round(self):
+        with self.lock:
+            cur = self.event.current()
+            if cur is None:
+                raise TDError("pair a round first")
+            self._commit("round_start", {"round": cur["number"]})
+            self._clock_action(self.clock.start, self.now())
+            self.publish_room()
+            return self.clock.to_json()
+
+    def _clock_action(self, fn, *args, action=None, **kw):
+        try:
+            fn(*args, **kw)
+        except ClockError as e:
+            raise TDError(str(e)) from None
+        self._clock_record(action or fn.__name__)
+
+    def pause(self):
+        with self.lock:
+            self._clock_action(self.clock.pause, self.now())
+            return self.clock.to_json()
+
+    def resume(self):
+        with self.lock:
+            self._clock_action(self.clock.resume, self.now())
+            return self.clock.to_json()
+
+    def extend(self, ms, table=None):
+        with self.lock:
+            self._clock_action(self.clock.extend, ms, self.now(), table=table)
+            return self.clock.to_json()
+
+    def drop(self, player, reason="dropped"):
+        with self.lock:
+            self._commit("drop", {"player": player, "reason": reason})
+            self.publish_room()
+
+    def add_player(self, name, pid=None):
+        with self.lock:
+            pid = pid or "late-%s" % uuid.uuid4().hex[:6]
+            self._commit("player_add", {"id": pid, "name": name})
+            self.publish_room()
+            return pid
+
+    def enter_result(self, round_no, table, a_wins, b_wins, draws=0, by="judge"):
+        """A result entered on the TD page (a table without a hub, or whose hub is down)."""
+        with self.lock:
+            body = {"round": round_no, "table": table, "result_id": "td-" + uuid.uuid4().hex,
+                    "a_wins": a_wins, "b_wins": b_wins, "draws": draws, "source": "judge",
+                    "confirmed_by": [by], "detail": {}}
+            seq = self._commit("result", body)
+            self.answers.setdefault(table, {})[body["result_id"]] = {"status": "ok", "seq": seq}
+            self.stats["results"] += 1
+            self.publish_room()
+            return body
+
+    def override(self, round_no, table, a_wins, b_wins, draws=0, reason="", by="TD"):
+        with self.lock:
+            self._commit("override", {"round": round_no, "table": table, "a_wins": a_wins, "b_wins": b_wins,
+                                      "draws": draws, "reason": reason, "by": by})
+            self.publish_room()
+
+    # ------------------------------------------------------------ from the tables
+    def _table_of(self, t):
+        parts = t.split("/")
+        m = TABLE_RE.match(parts[2]) if len(parts) > 2 else None
+        return int(m.group(1)) if m else None
+
+    def _on_time(self, t, obj, msg):
+        t1 = self.now()
+        table = self._table_of(t)
+        if table is None or obj is None or "t0" not in obj:
+            return
+        self.stats["time_requests"] += 1
+        self.link.publish(self.t("td", table_user(table), "time"),
+                          {"id": obj.get("id"), "t0": obj["t0"], "t1": t1, "t2": self.now()}, qos=0)
+
+    def _on_status(self, t, obj, msg):
+        table = self._table_of(t)
+        if table is None or obj is None:
+            return
+        with self.lock:
+            tab = self.tables.setdefault(table, {"online": True})
+            tab["status"] = obj
+            tab["seen_ms"] = self.now()
+        self._changed("tables")
+
+    def _on_online(self, t, obj, msg):
+        table = self._table_of(t)
+        if table is None or obj is None:
+            return
+        with self.lock:
+            self.tables.setdefault(table, {})["online"] = bool(obj.get("online"))
+        self._changed("tables")
+
+    def _on_result(self, t, obj, msg):
+        table = self._table_of(t)
+        if table is None:
+            return
+        if obj is None or not isinstance(obj.get("result_id"), str):
+            return                  # not a result: nothing to acknowledge, nothing changes
+        with self.lock:
+            self.handle_result(table, obj)
+
+    def handle_result(self, table, obj):
+        rid = obj["result_id"]
+        known = self.answers.setdefault(table, {})
+        if rid in known:
+            self.stats["duplicates"] += 1
+        else:
+            body = {"round": obj.get("round"), "table": table, "result_id": rid,
+                    "a_wins": obj.get("a_wins"), "b_wins": obj.get("b_wins"), "draws": obj.get("draws", 0),
+                    "source": obj.get("source", "table"), "confirmed_by": obj.get("confirmed_by") or [],
+                    "detail": obj.get("detail") or {}}
+            try:
+                seq = self._commit("result", body)
+                known[rid] = {"status": "ok", "seq": seq}
+                self.stats["results"] += 1
+                self.publish_room()
+            except TDError as e:
+                has = False
+                try:
+                    has = table in self.event.round(body["round"])["results"]
+                except EventError:
+                    pass
+                answer = {"status": "conflict" if has else "refused", "error": str(e)}
+                self.stats["conflicts" if has else "refused"] += 1
+                self.record.append("note", {"what": "result_" + answer["status"], "table": table,
+                                            "result_id": rid, "answer": answer, "body": body})
+                known[rid] = answer
+        self.publish_ack(table)
+        self._changed("result")
+
+    # ------------------------------------------------------------ publishing
+    def publish_ack(self, table):
+        if self.link:
+            self.link.publish(self.t("td", table_user(table), "ack"), {"answers": self.answers.get(table, {})},
+                              qos=1, retain=True)
+
+    def publish_clock(self):
+        if self.link:
+            self.link.publish(self.t("room", "clock"), dict(self.clock.to_json(), td_ms=self.now()), retain=True)
+
+    def room_state(self):
+        cur = self.event.current()
+        return {"event": self.name, "round": cur["number"] if cur else 0, "stage": cur["stage"] if cur else None,
+                "started": bool(cur and cur["started"]), "complete": bool(cur and self.event.complete(cur)),
+                "finished": self.event.finished(), "players": len(self.event.active()),
+                "rounds": self.event.settings["rounds"], "cut": self.event.settings["cut"],
+                "best_of": self.event.settings["best_of"], "version": self.version}
+
+    def standings_json(self):
+        return {"version": self.version, "rows": st.to_json(self.event.standings())}
+
+    def publish_room(self):
+        if self.link:
+            self.link.publish(self.t("room", "round"), self.event.public_round() or {}, retain=True)
+            self.link.publish(self.t("room", "standings"), self.standings_json(), retain=True)
+            self.link.publish(self.t("room", "state"), self.room_state(), retain=True)
+        self._changed("room")
+
+    def publish_all(self):
+        with self.lock:
+            self.link.publish(self.t("room", "td"), {"online": True}, retain=True)
+            self.publish_room()
+            self.publish_clock()
+            for table in self.answers:
+                self.publish_ack(table)

@@ -1,0 +1,89 @@
+"""The local Mosquitto: its own config, per-user passwords, an ACL that keeps spectators
+and other tables from publishing a table's result, and the TD's record after kill -9."""
+
+import os
+import signal
+import subprocess
+import sys
+
+from hub.tournament.mqtt import Link, topic
+from hub.tournament.record import EventRecord
+from hub.tournament.td import TD
+from tests.tournament.conftest import wait_for
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_the_broker_runs_with_its_own_config_and_refuses_strangers(broker):
+    conf = open(broker.conf).read()
+    assert "allow_anonymous false" in conf and "persistence true" in conf and "acl_file" in conf
+    assert "listener %d" % broker.port in conf
+    # no password: refused
+    anon = Link("mqtt://127.0.0.1:%d" % broker.port, "anon").start()
+    bad = Link("mqtt://table-1:wrong@127.0.0.1:%d" % broker.port, "bad").start()
+    try:
+        assert anon.refused_event.wait(30) and bad.refused_event.wait(30)
+        assert "authori" in bad.refused.lower() or "password" in bad.refused.lower()
+    finally:
+        anon.stop(), bad.stop()
+
+
+def test_only_table_n_may_publish_table_ns_result(broker):
+    spectator = Link(broker.url("spectator"), "spec").start()
+    other = Link(broker.url("table-2"), "t2").start()
+    own = Link(broker.url("table-1"), "t1").start()
+    try:
+        for c in (spectator, other, own):
+            assert c.wait_connected(30)
+        t = topic("cup", "table-1", "result")
+        fake = {"result_id": "fake", "round": 1, "a_wins": 1, "b_wins": 0}
+        # MQTT v5: the broker answers an unauthorised QoS 1 publish with "Not authorized"
+        assert spectator.wait_published(spectator.publish(t, fake)).getName() == "Not authorized"
+        assert other.wait_published(other.publish(t, fake)).getName() == "Not authorized"
+        assert spectator.wait_published(spectator.publish(topic("cup", "room", "clock"), {})).getName() == "Not authorized"
+        ok = own.wait_published(own.publish(t, fake))
+        assert not ok.is_failure
+    finally:
+        for c in (spectator, other, own):
+            c.stop()
+
+
+def test_the_td_resumes_the_same_event_after_kill_9(broker, event_dir, tmp_path):
+    folder, creds = event_dir
+    rec_path = os.path.join(folder, "event.sqlite")
+    td = TD(rec_path)
+    td.pair_next()
+    td.start_round()
+    td.pause()
+    before = (td.event.public_round(), td.clock.to_json(), td.standings_json())
+    td.record.close()
+    # the TD as a process, killed with SIGKILL while it runs
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    p = subprocess.Popen([sys.executable, "-m", "hub.tournament", "run", "--dir", folder, "--no-web",
+                          "--broker", "mqtt://127.0.0.1:%d" % broker.port], cwd=ROOT, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    seen = {}
+    spectator = Link(broker.url("spectator"), "spec")
+    spectator.subscribe(topic("cup", "room", "+"), lambda t, o, m: seen.__setitem__(t.rsplit("/", 1)[1], o))
+    spectator.start()
+    try:
+        wait_for(lambda: seen.get("td", {}).get("online") and "clock" in seen, 60, "the TD process online")
+        assert seen["round"] == before[0]
+        p.send_signal(signal.SIGKILL)
+        p.wait(30)
+        # the broker tells the room the TD is gone (its last will)
+        wait_for(lambda: seen.get("td", {}).get("online") is False, 60, "the TD's last will")
+    finally:
+        spectator.stop()
+        if p.poll() is None:
+            p.kill()
+    td2 = TD(rec_path)
+    assert (td2.event.public_round(), td2.clock.to_json(), td2.standings_json()) == before
+    # append-only: the record refuses changes
+    rec = EventRecord(rec_path)
+    import sqlite3
+    try:
+        rec.db.execute("DELETE FROM records")
+        raise AssertionError("the record allowed a delete")
+    except sqlite3.DatabaseError as e:
+        assert "append-only" in str(e)

@@ -1,0 +1,147 @@
+"""Results are stored on the hub first and re-sent until the TD acknowledges them: nothing
+lost, nothing doubled, through a broker restart, a TD kill -9 and a table cut off."""
+
+import pytest
+
+from hub.tournament.tablelink import SlipError
+from tests.tournament.conftest import wait_for
+from tests.tournament.netcut import NetCut
+from tests.tournament.room import Room, results_in_record
+
+
+@pytest.fixture
+def room(broker, event_dir, tmp_path):
+    folder, creds = event_dir
+    rooms = []
+
+    def make(**kw):
+        r = Room(broker, folder, creds, str(tmp_path), **kw)
+        rooms.append(r)
+        return r
+    yield make
+    for r in rooms:
+        r.close()
+
+
+def one_each(rec_path, n=4, round_no=1):
+    got = [(b["round"], b["table"]) for b in results_in_record(rec_path)]
+    assert sorted(got) == [(round_no, t) for t in range(1, n + 1)], "exactly one result per table: %r" % got
+
+
+def test_a_result_needs_both_players_or_the_judge(room):
+    r = room()
+    td = r.start_td()
+    td.pair_next()
+    td.start_round()
+    r.start_tables()
+    r.wait_round_started(1)
+    link = r.links[1]
+    link.new_slip(1, 0)
+    assert link.confirm("a") is None and not link.pending()
+    assert link.confirm("a") is None and not link.outbox.results()    # the same player twice is not both
+    sent = link.confirm("b")
+    assert sent["confirmed_by"] == ["a", "b"]
+    link2 = r.links[2]
+    link2.new_slip(0, 1)
+    sent2 = link2.confirm("judge")
+    assert sent2["confirmed_by"] == ["judge"]
+    with pytest.raises(SlipError, match="best-of-1 match cannot end|must be an integer"):
+        link.new_slip(2, 0)
+    with pytest.raises(SlipError, match="player a, player b or the judge"):
+        link.new_slip(1, 0).confirm("spectator")
+    wait_for(lambda: not link.pending() and not link2.pending(), 60, "acks")
+    assert link.answers[sent["result_id"]]["status"] == "ok"
+
+
+def test_repeats_are_recorded_once(room):
+    r = room()
+    td = r.start_td()
+    td.pair_next()
+    td.start_round()
+    r.start_tables()
+    r.wait_round_started(1)
+    sent = r.report_all()
+    r.wait_all_acked()
+    one_each(r.rec_path)
+    dup = td.stats["duplicates"]
+    for n, body in sent.items():       # a hub that never saw the ack sends the same result again
+        r.links[n].send(body)
+    wait_for(lambda: td.stats["duplicates"] >= dup + 4, 60, "the repeats answered")
+    one_each(r.rec_path)
+    # the standings count each match once
+    rows = td.standings_json()["rows"]
+    assert sum(x["points"] for x in rows) == 4 * 3
+
+
+def test_a_broker_restart_loses_and_doubles_nothing(room, broker):
+    r = room()
+    td = r.start_td()
+    td.pair_next()
+    td.start_round()
+    r.start_tables()
+    r.wait_round_started(1)
+    r.report_all([1, 2])
+    broker.kill()                       # kill -9 mid-round
+    r.report_all([3, 4])                # stored on the hubs while the broker is away
+    assert {n for n, link in r.links.items() if link.pending()} >= {3, 4}
+    broker.start()                      # same port, same config, its persistence
+    r.wait_all_acked()
+    one_each(r.rec_path)
+    # the room's retained state is back for a newcomer
+    wait_for(lambda: td.link.connected.is_set(), 60, "the TD reconnected")
+
+
+def test_the_td_killed_again_and_again_loses_and_doubles_nothing(room):
+    r = room()
+    td = r.start_td()
+    td.pair_next()
+    td.start_round()
+    r.stop_td()
+    r.start_tables()
+    r.spawn_td()
+    r.wait_round_started(1)
+    acked = lambda: sum(1 for link in r.links.values() for rid in link.answers)
+    for n in r.links:
+        r.report_all([n])
+        # kill -9 the TD as soon as this result is acknowledged (or not yet: either way)
+        if n % 2:
+            wait_for(lambda: acked() >= n, 90, "result %d acknowledged" % n)
+        r.kill_td()
+        r.spawn_td()
+    r.wait_all_acked()
+    r.kill_td()
+    one_each(r.rec_path)
+
+
+def test_a_table_cut_off_catches_up_and_its_clock_agrees_again(room, broker, event_dir):
+    cut = NetCut(broker.port)
+    r = room(via={1: cut.port})
+    try:
+        td = r.start_td()
+        td.pair_next()
+        td.start_round()
+        r.start_tables()
+        r.wait_round_started(1)
+        link = r.links[1]
+        wait_for(lambda: link.td_now() is not None, 60, "a clock sample")
+        cut.cut(silent=True)            # Wi-Fi gone: no FIN, no RST, nothing
+        # the broker notices by the keepalive and publishes table 1's last will
+        wait_for(lambda: td.tables.get(1, {}).get("online") is False, 90, "table 1's last will")
+        r.report_all([1, 2, 3, 4])
+        wait_for(lambda: all(not r.links[n].pending() for n in (2, 3, 4)), 90, "the other tables' acks")
+        assert link.pending()           # table 1 keeps its result on disk
+        td.extend(60_000, table=1)      # a judge's extension while it is away
+        samples = len(link.estimator.samples)
+        cut.restore()
+        r.wait_all_acked()
+        one_each(r.rec_path)
+        wait_for(lambda: td.tables.get(1, {}).get("online") is True, 90, "table 1 back online")
+        wait_for(lambda: len(link.estimator.samples) > samples, 60, "a fresh clock sample")
+        wait_for(lambda: link.clock and link.clock.get("table_ext", {}).get("1") == 60_000, 60, "the extension")
+        bound = link.estimator.error_bound
+        before = td.clock.left(td.now(), 1)
+        left = link.clock_left()
+        after = td.clock.left(td.now(), 1)
+        assert after - bound - 1 <= left <= before + bound + 1
+    finally:
+        cut.close()
