@@ -28,8 +28,9 @@ class OffsetEstimator:
 
     def add(self, t0, t1, t2, t3):
         rtt = (t3 - t0) - (t2 - t1)
-        if rtt < 0 or t3 < t0:
+        if rtt < -1.0 or t3 < t0:
             return None        # a sample from a clock that stepped: ignore it
+        rtt = max(rtt, 0.0)    # (float rounding of large stamps)
         off = ((t1 - t0) + (t2 - t3)) / 2.0
         self.samples.append((rtt, off, t3))
         self.samples = [s for s in self.samples if t3 - s[2] <= self.max_age_ms][-self.window:]
