@@ -1,0 +1,400 @@
+"""The card library: card-set folders of YAML on the hub, listed, searched and edited.
+
+Layout (one folder per set, the files exactly as docs/card-format.md describes)::
+
+    <library>/<set id>/cards.yaml          # set:, characters:, cards:
+    <library>/<set id>/decks/<deck>.yaml   # deck:, with cardset: ../cards.yaml
+
+The bundled sample set (engine/data/sample) is listed too, read-only, and stays marked as
+a sample. Every write is checked the way ``lumen cards check`` checks: the new file is
+written beside the old one, loaded with the engine's own loader, and only then moved into
+place (an atomic rename), so a refused edit changes nothing on disk and a crash mid-write
+leaves the old file.
+"""
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+
+from engine import cardyaml
+from engine.cards import parse_card
+from engine.cards import _Checker
+from engine.decks import SAMPLE_DIR, _cached_cardset_key, check_deck, load_cardset, load_deck
+from engine.effects import plain
+from engine.yamlio import load_yaml
+
+SET_FILE = "cards.yaml"
+DECKS = "decks"
+SAMPLE_ID = "sample"
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_\-]{0,47}$")
+DEFAULT_ROOT = os.environ.get("LUMEN_CARDS", os.path.join(os.path.expanduser("~"), ".local", "share", "lumen", "cards"))
+
+
+class LibraryError(Exception):
+    """A refused library action. ``code`` is the API error code (not_found, invalid, read_only,
+    conflict); ``problems`` lists the checker's findings as JSON; ``ko``/``en`` say it in words."""
+
+    def __init__(self, code, en, ko, problems=()):
+        super().__init__(en)
+        self.code, self.en, self.ko = code, en, ko
+        self.problems = list(problems)
+
+
+def problem_json(p):
+    return {"file": os.path.basename(p.file) if p.file else None, "line": p.line, "card": p.card,
+            "field": p.field, "message": p.message}
+
+
+def content_hash(value):
+    """A short hash of plain data, independent of key order and of YAML layout."""
+    blob = json.dumps(plain(value), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:12]
+
+
+def _write_atomic(path, text, check=None):
+    """Write ``text`` to ``path`` through a temporary file in the same folder; ``check(tmp)``
+    returns problems, and any problem leaves ``path`` untouched."""
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".edit-", suffix=".yaml", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        problems = check(tmp) if check else []
+        if problems:
+            return problems
+        os.replace(tmp, path)
+        tmp = None
+        return []
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+class CardLibrary:
+    """Card sets under ``root`` (writable) plus the bundled sample set (read-only)."""
+
+    def __init__(self, root=DEFAULT_ROOT, include_sample=True):
+        self.root = root
+        self.include_sample = include_sample
+
+    # ------------------------------------------------------------ sets
+    def set_dir(self, set_id):
+        if set_id == SAMPLE_ID and self.include_sample:
+            return SAMPLE_DIR
+        if not isinstance(set_id, str) or not ID_PATTERN.match(set_id):
+            raise LibraryError("invalid", "a set id is 1-48 of a-z 0-9 _ - (got %r)" % (set_id,),
+                               "세트 id는 a-z 0-9 _ - 로 1-48자입니다 (%r)" % (set_id,))
+        return os.path.join(self.root, set_id)
+
+    def set_ids(self):
+        ids = [SAMPLE_ID] if self.include_sample else []
+        if os.path.isdir(self.root):
+            for n in sorted(os.listdir(self.root)):
+                if n != SAMPLE_ID and ID_PATTERN.match(n) and os.path.isfile(os.path.join(self.root, n, SET_FILE)):
+                    ids.append(n)
+        return ids
+
+    def writable(self, set_id):
+        return not (set_id == SAMPLE_ID and self.include_sample)
+
+    def _set_path(self, set_id):
+        path = os.path.join(self.set_dir(set_id), SET_FILE)
+        if not os.path.isfile(path):
+            raise LibraryError("not_found", "no card set %r (sets: %s)" % (set_id, ", ".join(self.set_ids())),
+                               "카드 세트 %r이(가) 없습니다 (세트: %s)" % (set_id, ", ".join(self.set_ids())))
+        return path
+
+    def raw(self, set_id):
+        """The set file as plain data (what the editor edits)."""
+        return plain(load_yaml(self._set_path(set_id)))
+
+    def load(self, set_id):
+        """The engine's CardSet (or None) and the checker's problems."""
+        return load_cardset(self._set_path(set_id))
+
+    def cardset(self, set_id):
+        cs, problems = self.load(set_id)
+        if cs is None:
+            raise LibraryError("invalid", "card set %r has problems" % set_id, "카드 세트 %r에 문제가 있습니다" % set_id,
+                               [problem_json(p) for p in problems])
+        return cs
+
+    def set_hash(self, set_id):
+        data = self.raw(set_id)
+        return content_hash({k: data.get(k) for k in ("set", "characters", "cards")})
+
+    def sets(self):
+        out = []
+        for sid in self.set_ids():
+            try:
+                data = self.raw(sid)
+                _, problems = self.load(sid)
+            except Exception as e:        # an unreadable file is listed with its problem, not hidden
+                out.append({"id": sid, "problems": [{"message": str(e)}], "writable": self.writable(sid)})
+                continue
+            info = data.get("set") or {}
+            out.append({"id": sid, "name": info.get("name") or sid, "name_en": info.get("name_en"),
+                        "sample": bool(info.get("sample")), "writable": self.writable(sid),
+                        "cards": len(data.get("cards") or []),
+                        "characters": [{"id": c.get("id"), "name": c.get("name"), "name_en": c.get("name_en"),
+                                        "mark": c.get("mark") or c.get("id")} for c in data.get("characters") or []],
+                        "hash": self.set_hash(sid), "decks": self.deck_ids(sid),
+                        "problems": [problem_json(p) for p in problems]})
+        return out
+
+    def create_set(self, set_id, name, name_en=None, characters=()):
+        if set_id in self.set_ids():
+            raise LibraryError("conflict", "card set %r already exists" % set_id, "카드 세트 %r이(가) 이미 있습니다" % set_id)
+        data = {"set": {"id": set_id, "name": name}, "characters": list(characters), "cards": []}
+        if name_en:
+            data["set"]["name_en"] = name_en
+        self._write_set(set_id, data, new=True)
+        return data
+
+    def import_set(self, text, set_id=None):
+        """A whole card-set file (YAML or JSON text) as a new set. Its ``set.id`` names the
+        folder unless ``set_id`` is given."""
+        try:
+            data = cardyaml.load_text(text)
+        except Exception as e:
+            raise LibraryError("invalid", "not valid YAML: %s" % e, "올바른 YAML이 아닙니다: %s" % e) from None
+        if not isinstance(data, dict) or "cards" not in data:
+            raise LibraryError("invalid", "a card set file needs set:, characters: and cards:",
+                               "카드 세트 파일에는 set:, characters:, cards:가 있어야 합니다")
+        info = data.setdefault("set", {}) or {}
+        sid = set_id or info.get("id")
+        if sid == SAMPLE_ID or sid in self.set_ids():
+            raise LibraryError("conflict", "card set %r already exists: import it under another id" % (sid,),
+                               "카드 세트 %r이(가) 이미 있습니다: 다른 id로 가져오세요" % (sid,))
+        self.set_dir(sid)
+        info["id"] = sid
+        self._write_set(sid, data, new=True)
+        return sid
+
+    def export_set(self, set_id):
+        """The set as one YAML file (the writer's layout)."""
+        return cardyaml.dump_set(self.raw(set_id))
+
+    def _write_set(self, set_id, data, new=False):
+        if not self.writable(set_id):
+            raise LibraryError("read_only", "the sample set is read-only: import a copy to edit it",
+                               "샘플 세트는 읽기 전용입니다: 복사본을 가져와 편집하세요")
+        path = os.path.join(self.set_dir(set_id), SET_FILE)
+        if new and os.path.exists(path):
+            raise LibraryError("conflict", "card set %r already exists" % set_id, "카드 세트 %r이(가) 이미 있습니다" % set_id)
+
+        def check(tmp):
+            return load_cardset(tmp)[1]
+        problems = _write_atomic(path, cardyaml.dump_set(data), check)
+        _cached_cardset_key.cache_clear()    # decks read the set through a cache keyed on mtime: a coarse clock
+        if problems:
+            if new and not os.listdir(os.path.dirname(path)):
+                os.rmdir(os.path.dirname(path))
+            raise LibraryError("invalid", "the card set would not pass `lumen cards check`; nothing was saved",
+                               "`lumen cards check`를 통과하지 못해 저장하지 않았습니다",
+                               [dict(problem_json(p), file=SET_FILE) for p in problems])
+
+    # ------------------------------------------------------------ cards
+    def card(self, set_id, card_id):
+        for c in self.raw(set_id).get("cards") or []:
+            if c.get("id") == card_id:
+                return c
+        raise LibraryError("not_found", "no card %r in set %r" % (card_id, set_id),
+                           "세트 %r에 카드 %r이(가) 없습니다" % (set_id, card_id))
+
+    def lint_card(self, set_id, data, replaces=None):
+        """The checker's problems for one card as it would be saved in ``set_id`` (as you type)."""
+        _, problems = parse_card(data)
+        out = [problem_json(p) for p in problems]
+        if not isinstance(data, dict):
+            return out
+        raw = self.raw(set_id) if set_id is not None else {"characters": [], "cards": []}
+        marks = {c.get("mark") or c.get("id") for c in raw.get("characters") or []}
+        mark = data.get("mark") or "neutral"
+        if isinstance(mark, str) and mark != "neutral" and mark not in marks:
+            out.append({"file": None, "line": None, "card": data.get("id"), "field": "mark",
+                        "message": "mark %r is neither neutral nor a character's mark in this set (%s)"
+                                   % (mark, ", ".join(sorted(m for m in marks if m)) or "no characters")})
+        cid = data.get("id")
+        if cid is not None and cid != replaces and any(c.get("id") == cid for c in raw.get("cards") or []):
+            out.append({"file": None, "line": None, "card": cid, "field": "id",
+                        "message": "duplicate card id %r: another card of this set has it" % cid})
+        return out
+
+    def save_card(self, set_id, data, replaces=None):
+        """Add a card, or replace card ``replaces`` (which may change its id). Returns the
+        deck problems the change caused elsewhere (the card is saved; the decks are listed)."""
+        raw = self.raw(set_id)
+        cards = list(raw.get("cards") or [])
+        at = next((i for i, c in enumerate(cards) if c.get("id") == replaces), None) if replaces else None
+        if replaces and at is None:
+            raise LibraryError("not_found", "no card %r in set %r" % (replaces, set_id),
+                               "세트 %r에 카드 %r이(가) 없습니다" % (set_id, replaces))
+        if at is None:
+            cards.append(data)
+        else:
+            cards[at] = data
+        raw["cards"] = cards
+        self._write_set(set_id, raw)
+        return self.deck_problems(set_id)
+
+    def delete_card(self, set_id, card_id):
+        raw = self.raw(set_id)
+        cards = [c for c in raw.get("cards") or [] if c.get("id") != card_id]
+        if len(cards) == len(raw.get("cards") or []):
+            raise LibraryError("not_found", "no card %r in set %r" % (card_id, set_id),
+                               "세트 %r에 카드 %r이(가) 없습니다" % (set_id, card_id))
+        raw["cards"] = cards
+        self._write_set(set_id, raw)
+        return self.deck_problems(set_id)
+
+    def replace_cards(self, set_id, cards):
+        """Add or replace many cards at once (a CSV import): all or nothing."""
+        raw = self.raw(set_id)
+        by_id = {c.get("id"): i for i, c in enumerate(raw.get("cards") or [])}
+        merged = list(raw.get("cards") or [])
+        for c in cards:
+            i = by_id.get(c.get("id"))
+            if i is None:
+                by_id[c.get("id")] = len(merged)
+                merged.append(c)
+            else:
+                merged[i] = dict(merged[i], **c)     # stats from the sheet, effects and text kept
+        raw["cards"] = merged
+        self._write_set(set_id, raw)
+        return self.deck_problems(set_id)
+
+    def search(self, q=None, set_id=None, mark=None, kind=None, speed=None, position=None):
+        """Card summaries matching every filter given: ``q`` in the name, English name, id or
+        number (any case); ``speed`` an int or "lo-hi"."""
+        lo = hi = None
+        if speed not in (None, ""):
+            s = str(speed)
+            a, _, b = s.partition("-")
+            try:
+                lo = int(a)
+                hi = int(b) if b else lo
+            except ValueError:
+                raise LibraryError("invalid", "speed is a number or a range like 4-6 (got %r)" % s,
+                                   "속도는 숫자나 4-6 같은 범위입니다 (%r)" % s) from None
+        needle = (q or "").strip().lower()
+        out = []
+        for sid in ([set_id] if set_id else self.set_ids()):
+            try:
+                cards = self.raw(sid).get("cards") or []
+            except Exception:
+                continue
+            for c in cards:
+                if not isinstance(c, dict):
+                    continue
+                if needle and not any(needle in str(c.get(k) or "").lower() for k in ("name", "name_en", "id", "number")):
+                    continue
+                if mark and (c.get("mark") or "neutral") != mark:
+                    continue
+                if kind and c.get("kind") != kind:
+                    continue
+                if position and c.get("position") != position:
+                    continue
+                if lo is not None and not (isinstance(c.get("speed"), int) and lo <= c["speed"] <= hi):
+                    continue
+                out.append(summary(sid, c))
+        return out
+
+    # ------------------------------------------------------------ decks
+    def deck_ids(self, set_id):
+        d = os.path.join(self.set_dir(set_id), DECKS)
+        if not os.path.isdir(d):
+            return []
+        return sorted(n[:-5] for n in os.listdir(d) if n.endswith(".yaml") and ID_PATTERN.match(n[:-5]))
+
+    def deck_path(self, set_id, deck_id):
+        if not isinstance(deck_id, str) or not ID_PATTERN.match(deck_id):
+            raise LibraryError("invalid", "a deck id is 1-48 of a-z 0-9 _ - (got %r)" % (deck_id,),
+                               "덱 id는 a-z 0-9 _ - 로 1-48자입니다 (%r)" % (deck_id,))
+        return os.path.join(self.set_dir(set_id), DECKS, deck_id + ".yaml")
+
+    def deck_raw(self, set_id, deck_id):
+        path = self.deck_path(set_id, deck_id)
+        if not os.path.isfile(path):
+            raise LibraryError("not_found", "no deck %r in set %r (decks: %s)" % (deck_id, set_id, ", ".join(self.deck_ids(set_id))),
+                               "세트 %r에 덱 %r이(가) 없습니다" % (set_id, deck_id))
+        return plain(load_yaml(path))["deck"]
+
+    def deck(self, set_id, deck_id):
+        """The engine's Deck, checked (guide 4.5), ready for a table."""
+        self.deck_raw(set_id, deck_id)
+        deck, problems = load_deck(self.deck_path(set_id, deck_id))
+        if deck is None:
+            raise LibraryError("invalid", "deck %s/%s does not pass the deck-building checks" % (set_id, deck_id),
+                               "덱 %s/%s이(가) 덱 구성 검사를 통과하지 못합니다" % (set_id, deck_id),
+                               [problem_json(p) for p in problems])
+        return deck
+
+    def decks(self):
+        """Every deck of every set, with whether it passes the checks (the table's list)."""
+        out = []
+        for sid in self.set_ids():
+            for did in self.deck_ids(sid):
+                try:
+                    d = self.deck_raw(sid, did)
+                except Exception as e:
+                    out.append({"set": sid, "id": did, "ok": False, "problems": [{"message": str(e)}]})
+                    continue
+                _, problems = load_deck(self.deck_path(sid, did))
+                out.append({"set": sid, "id": did, "key": "%s/%s" % (sid, did), "name": d.get("name") or did,
+                            "name_en": d.get("name_en"), "character": d.get("character"),
+                            "ok": not problems, "problems": [problem_json(p) for p in problems]})
+        return out
+
+    def save_deck(self, set_id, deck_id, deck):
+        """Write a deck (name, character, cards, ultimate) after the deck-building checks."""
+        if not self.writable(set_id):
+            raise LibraryError("read_only", "the sample set is read-only: build the deck in your own set",
+                               "샘플 세트는 읽기 전용입니다: 자신의 세트에 덱을 만드세요")
+        path = self.deck_path(set_id, deck_id)
+        d = {k: deck.get(k) for k in ("name", "name_en", "character", "cards", "ultimate") if deck.get(k) is not None}
+        d["cardset"] = "../%s" % SET_FILE
+        d.setdefault("ultimate", None)
+        problems = _write_atomic(path, cardyaml.dump_deck(d), lambda tmp: load_deck(tmp)[1])
+        if problems:
+            raise LibraryError("invalid", "the deck does not pass the deck-building checks (guide 4.5); nothing was saved",
+                               "덱 구성 검사(가이드 4.5)를 통과하지 못해 저장하지 않았습니다",
+                               [problem_json(p) for p in problems])
+        return d
+
+    def delete_deck(self, set_id, deck_id):
+        if not self.writable(set_id):
+            raise LibraryError("read_only", "the sample set is read-only", "샘플 세트는 읽기 전용입니다")
+        self.deck_raw(set_id, deck_id)
+        os.unlink(self.deck_path(set_id, deck_id))
+
+    def deck_problems(self, set_id):
+        """Every deck of the set that no longer passes its checks (after a card changed)."""
+        out = []
+        for did in self.deck_ids(set_id):
+            _, problems = load_deck(self.deck_path(set_id, did))
+            if problems:
+                out.append({"deck": did, "problems": [problem_json(p) for p in problems]})
+        return out
+
+    def check_deck_data(self, set_id, deck):
+        """The deck-building problems of an unsaved deck (the builder, live)."""
+        cs = self.cardset(set_id)
+        ck = _Checker(None)
+        check_deck(deck, cs, None, ck)
+        return [problem_json(p) for p in ck.problems]
+
+
+def summary(set_id, c):
+    """What the library lists for one card."""
+    out = {"set": set_id}
+    for k in ("id", "number", "name", "name_en", "kind", "mark", "ultimate", "speed", "position", "damage"):
+        if c.get(k) is not None:
+            out[k] = c[k]
+    out.setdefault("mark", "neutral")
+    return out
