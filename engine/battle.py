@@ -45,8 +45,8 @@ from .effects import JUDGMENT_WINDOWS
 from .events import ev
 from .judgment import LANDS, judge, result_key
 from .state import Battle, order, other
-from .windows import (battle_start, effective_damage, end_lasting, forbidden, is_nullified, judged_card,
-                      judgment_triggers, log_damage, start_card, window)
+from .windows import (battle_start, effective_damage, end_lasting, forbidden, hand_speeds, is_nullified,
+                      judged_card, judgment_triggers, log_damage, start_card, window)
 from .zones import break_card, take, to_hand, to_list
 
 COMBO = {"as": "combo"}
@@ -176,6 +176,9 @@ def judge_step(st, ctx):
         for p in ("a", "b"):
             if is_nullified(st, p):
                 bt.combo_ok[p] = False       # a nullified card has no judgment result
+            elif bt.combo_ok[p]:
+                # its hit/counter judgment is a combo: from here on it is the 1st combo (guide 4.2, ruling R39)
+                bt.fx["cur"][p]["c1"] = True
     st.step = "battle.special"
 
 
@@ -227,6 +230,10 @@ def special_resolve(st, ctx):
             to_hand(st, ctx, p, cid, "battle_zone", "guide 4.1.1")
     bt.used = []
     bt.redo_ready = True
+    # the battle still happened (ruling R37): its stalled-battle bookkeeping is done here, since
+    # step 18 is replaced by the return to the hand; steps 10-17 do not happen
+    ctx.emit(ev("battle_cut", "guide 4.1.1", p=o))
+    count_stall(st, ctx)
     st.step = "battle.end"
 
 
@@ -366,6 +373,7 @@ def combo_options(st, p, combo):
     n = combo["n"]
     hand = st.players[p].hand
     ids = combo_attacks(st, p)
+    link = {cid: sl[1] for cid, sl in hand_speeds(st, p, ids, "combo").items()}   # ruling R38
     opts = []
     if combo["stage"] == "pair":
         for x in ids:
@@ -376,12 +384,12 @@ def combo_options(st, p, combo):
                 if y == x and hand.count(x) < 2:
                     continue
                 cy = cards[y]
-                if cy.link_speed == cx.link_speed + 1 and cy.damage + cy.combo_bonus - combo_cut(st, n + 2) > 0:
+                if link[y] == link[x] + 1 and cy.damage + cy.combo_bonus - combo_cut(st, n + 2) > 0:
                     opts.append([x, y])
     else:
         for z in ids:
             cz = cards[z]
-            if cz.link_speed == combo["last"] + 1 and cz.damage + cz.combo_bonus - combo_cut(st, n + 1) > 0:
+            if link[z] == combo["last"] + 1 and cz.damage + cz.combo_bonus - combo_cut(st, n + 1) > 0:
                 opts.append([z])
     return opts
 
@@ -476,7 +484,8 @@ def combo_card(st, ctx):
     if bt.fx is not None and cb["pair"] and len(cb["queue"]) == 1 and cb["last"] is not None:
         # guide 5.4: after the 2nd combo the 3rd must still be legal (effects may have changed the link)
         card = st.cards[cid]
-        if card.link_speed != cb["last"] + 1 or card.damage + card.combo_bonus - combo_cut(st, cb["n"] + 1) <= 0:
+        if hand_speeds(st, p, (cid,), "combo")[cid][1] != cb["last"] + 1 \
+                or card.damage + card.combo_bonus - combo_cut(st, cb["n"] + 1) <= 0:
             cb["queue"] = []
             take(st.players[p].battle_zone, cid)
             ctx.emit(ev("combo_illegal", "guide 5.4", p=p, card=cid))
@@ -549,8 +558,11 @@ def catch_rights(st):
 
 
 def _catch_cards(st, p, limit):
+    """Hand attacks whose reference speed (printed + card effects, before FP; ruling R38) is at most ``limit``."""
     cards = st.cards
-    return [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind == "attack" and cards[cid].speed <= limit]
+    ids = [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind == "attack"]
+    speeds = hand_speeds(st, p, ids, "catch")
+    return [cid for cid in ids if speeds[cid][0] <= limit]
 
 
 @step("battle.catch")
@@ -620,10 +632,11 @@ def catch_resolve(st, ctx):
     bt.catch = {"p": p, "card": value}
     bt.attack_used = True
     card = st.cards[value]
+    speed = hand_speeds(st, p, (value,), "catch")[value][0]
     if by_effect:
-        ctx.emit(ev("catch_effect", "guide 4.3.3", p=p, card=value, speed=card.speed))
+        ctx.emit(ev("catch_effect", "guide 4.3.3", p=p, card=value, speed=speed))
     else:
-        ctx.emit(ev("catch", "guide 4.3.2", p=p, card=value, speed=card.speed, fp=fp))
+        ctx.emit(ev("catch", "guide 4.3.2", p=p, card=value, speed=speed, fp=fp))
     # guide 4.3.2: both FP to 0, then the catch hits automatically
     for q in ("a", "b"):
         if st.players[q].fp:
@@ -666,7 +679,12 @@ def catch_use(st, ctx):
     bt = st.battle
     p = bt.catch["p"]
     if bt.fx is not None:
-        start_card(st, ctx, p, bt.catch["card"], "catch")
+        cid = bt.catch["card"]
+        start_card(st, ctx, p, cid, "catch")
+        if st.cards[cid].result("hit")[1]:
+            # the catch hits automatically before its processing (4.3.2 steps 2-3); a combo hit
+            # makes it the 1st combo from its on_use on (ruling R39)
+            bt.fx["cur"][p]["c1"] = True
     window(st, ctx, (("on_use",),), "battle.catch.on", dict(CATCH, p=p))
 
 
@@ -724,15 +742,7 @@ def cleanup(st, ctx):
     stalled battles in a row both battle-zone skills are broken (defense over, 5.1.1)."""
     bt = st.battle
     if bt.moves is None:
-        # an effect that was activated counts even if it changed nothing (guide 5.1.1)
-        fired = bt.fx is not None and bt.fx["fired"]
-        stalled = not (bt.attack_used or bt.damage_done or bt.fp_changed or fired)
-        st.stalled_battles = st.stalled_battles + 1 if stalled else 0
-        if stalled:
-            ctx.emit(ev("stalled", "guide 5.1.1", count=st.stalled_battles))
-        over = stalled and st.stalled_battles >= st.rules.defense_over_battles
-        if over:
-            ctx.emit(ev("defense_over", "guide 5.1.1"))
+        over = count_stall(st, ctx)
         bt.moves = [[p, cid, "break" if over and role == "ready" else role] for p, cid, role in bt.used]
     if bt.moves:
         p, cid, role = bt.moves.pop(0)
@@ -748,6 +758,22 @@ def cleanup(st, ctx):
             to_list(st, ctx, p, cid, "battle_zone")
         return
     st.step = "battle.end"
+
+
+def count_stall(st, ctx):
+    """Guide 5.1.1: a battle with no attack used, no damage, no FP change and no effect activated
+    adds one to the stalled-battle count, any other resets it. True when this is a defense over."""
+    bt = st.battle
+    # an effect that was activated counts even if it changed nothing (guide 5.1.1)
+    fired = bt.fx is not None and bt.fx["fired"]
+    stalled = not (bt.attack_used or bt.damage_done or bt.fp_changed or fired)
+    st.stalled_battles = st.stalled_battles + 1 if stalled else 0
+    if stalled:
+        ctx.emit(ev("stalled", "guide 5.1.1", count=st.stalled_battles))
+    over = stalled and st.stalled_battles >= st.rules.defense_over_battles
+    if over:
+        ctx.emit(ev("defense_over", "guide 5.1.1"))
+    return over
 
 
 @step("battle.end")

@@ -250,7 +250,7 @@ _PRIMS = (
                           "target": _target(), "duration": _duration()}, "modifier",
          "회피·방어·상쇄 판정을 얻는다", "the card gains an evade/guard/offset judgment (read against reference speed, guide 3.7.1)",
          "{do: add_judgment, judgment: evade, speed_max: 6, timing: before_judgment}", "guide 4.1"),
-    Prim("catch", {"speed_max": Param("posint", REQUIRED, "the hand attack's printed speed must be at most this")}, "instant",
+    Prim("catch", {"speed_max": Param("posint", REQUIRED, "the hand attack's reference speed (printed + card effects, ruling R38) must be at most this")}, "instant",
          "캐치할 수 있다", "the owner may catch at step 17, before any FP catch (guide 4.3.3)",
          "{do: catch, speed_max: 5, timing: on_hit}", "guide 4.3.3"),
     Prim("combo", {}, "instant",
@@ -327,8 +327,8 @@ CONDITIONS = {
     "not_nullified": ("bool", "\"이 카드가 무효가 되지 않았다면\": false once this card is nullified or countered (guide 5.3.3)"),
     "damaged": ("bool", "the owner took damage this battle, guard damage included (guide 5.6.4)"),
     "damaged_by_opponent": ("bool", "the opponent dealt the owner damage this battle; guard damage does not count (5.6.4)"),
-    "in_combo": ("bool", "the owner's current card is a 2nd or later combo card"),
-    "used": ("card", "the owner's current battle card: `{kind, position, grab, speed_min, speed_max, id}`"),
+    "in_combo": ("bool", "the owner's current card is a combo card: a 2nd or later one, or the 1st once its judgment made it a combo (from its on_hit/on_counter on; ruling R39)"),
+    "used": ("card", "the owner's current battle card: `{kind, position, grab, speed_min, speed_max, id}`; speeds are reference speeds (printed + effects, before FP; ruling R38)"),
     "opponent_used": ("card", "the opponent's current battle card, same keys"),
 }
 COUNT_KEYS = ("zone", "who", "min", "max")

@@ -112,6 +112,9 @@ TEMPLATES = {
     "sudden_death": ("양쪽 체력이 같은 처리 단위에서 0 이하: 서든 데스 (체력 {health}, FP 0, 우선권 유지, {turns}턴).",
                      "Both at 0 health in the same unit: sudden death (health {health}, FP 0, priority kept, {turns} turns)."),
     "battle_end": ("배틀 종료.", "Battle ends."),
+    "battle_cut": ("그랩 무효: 남은 판정 효과·FP·데미지와 판정 후·사용 후·콤보·캐치는 처리하지 않고, 이 배틀은 끝납니다.",
+                   "Grab nullified: the remaining judgment effects, FP and damage, after-judgment, after-use, combo "
+                   "and catch are not processed; this battle ends."),
     # card effects (engine/effects.py, engine/windows.py, engine/primitives.py)
     "effect": ("{p}: {by}의 {timing_ko} 효과를 처리합니다.", "{p}: {by}'s effect at {timing} resolves."),
     "effect_pass": ("{p}이(가) {by}의 임의 효과를 사용하지 않았습니다: 이 타이밍에 다시 사용할 수 없습니다.",

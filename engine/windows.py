@@ -682,6 +682,65 @@ def card_mod(st, ctx, owner, p, e, src):
     raise AssertionError(do)
 
 
+SPEED_MODS = frozenset(("faster", "slower", "fix_speed", "treat_speed"))
+
+
+class _Quiet:
+    """A context that keeps no events: for working out what a card would be, not doing it."""
+
+    __slots__ = ()
+
+    def emit(self, e):
+        pass
+
+
+def hand_speeds(st, p, ids, role):
+    """{card id: (reference speed, link speed)} of player p's attacks ``ids`` as they would be if
+    used now as ``role`` cards (ruling R38): the printed speed changed by the continuous functions
+    and lasting effects that would apply to them (guide 3.7.1 reference speed: before FP; 5.6.1: a
+    function of the card itself holds in every zone), and the speed a combo links to (5.4)."""
+    cards = st.cards
+    bt = st.battle
+    if not st.fxon or bt is None or bt.fx is None or not _speed_sources(st, p, ids):
+        return {cid: (max(1, cards[cid].speed), cards[cid].link_speed) for cid in ids}
+    cur = bt.fx["cur"]
+    saved = cur.get(p)
+    quiet = _Quiet()
+    out = {}
+    try:
+        for cid in ids:
+            rec = _record(st, cid, role)
+            cur[p] = rec
+            apply_continuous(st, quiet, p)
+            out[cid] = (rec["spd"], rec["link"] if rec["link"] is not None else rec["spd"])
+    finally:
+        cur[p] = saved
+    return out
+
+
+def _speed_sources(st, p, ids):
+    """Could anything change the speed of these cards? (Else the printed speeds are the answer.)"""
+    for x in st.lasting:
+        if x["tgt"] == p and x["e"]["do"] in SPEED_MODS:
+            return True
+    cards = st.cards
+    for cid in ids:
+        zc = cards[cid].zcont
+        if zc and "mods" in zc.get("battle", ()) and any(e["do"] in SPEED_MODS for e in zc["battle"]["mods"]):
+            return True
+    bt = st.battle
+    saved = bt.fx["cur"].get(p)
+    bt.fx["cur"][p] = None          # the sources apart from the current card
+    try:
+        for q in ("a", "b"):
+            for owner, _src, e in _continuous_sources(st, q, "mods"):
+                if e["do"] in SPEED_MODS and _seat(owner, e) == p:
+                    return True
+    finally:
+        bt.fx["cur"][p] = saved
+    return False
+
+
 def judged_card(st, p):
     """The card judged at steps 5-8: the ready card with the judgments it gained (add_judgment)."""
     bt = st.battle
@@ -800,9 +859,12 @@ def refresh(st):
 
 # ------------------------------------------------------------------ conditions
 
-def _card_matches(card, want):
+def _card_matches(card, want, spd=None):
+    """``spd``: the card's reference speed now (printed + effects, before FP; ruling R38)."""
     if card is None:
         return False
+    if spd is None:
+        spd = card.speed
     for k, v in want.items():
         if k == "kind" and card.kind != v:
             return False
@@ -812,9 +874,9 @@ def _card_matches(card, want):
             return False
         if k == "id" and card.id != v:
             return False
-        if k == "speed_min" and (card.kind != "attack" or card.speed < v):
+        if k == "speed_min" and (card.kind != "attack" or spd < v):
             return False
-        if k == "speed_max" and (card.kind != "attack" or card.speed > v):
+        if k == "speed_max" and (card.kind != "attack" or spd > v):
             return False
     return True
 
@@ -874,11 +936,13 @@ def cond_ok(st, p, cond, src=None):
         elif k == "damaged_by_opponent":
             ok = bool(bfx is not None and "opp" in bfx["dmg"][p]) == v
         elif k == "in_combo":
-            ok = bool(bfx is not None and bfx["cur"].get(p) is not None and bfx["cur"][p]["role"] == "combo") == v
+            # a 2nd+ combo card, or the 1st once its judgment made it a combo (ruling R39)
+            cur = bfx["cur"].get(p) if bfx is not None else None
+            ok = bool(cur is not None and (cur["role"] == "combo" or (cur.get("c1") and cur["null"] != "card"))) == v
         elif k in ("used", "opponent_used"):
             q = p if k == "used" else other(p)
             cur = bfx["cur"].get(q) if bfx is not None else None
-            ok = cur is not None and cur["id"] is not None and _card_matches(st.cards[cur["id"]], v)
+            ok = cur is not None and cur["id"] is not None and _card_matches(st.cards[cur["id"]], v, cur["spd"])
         else:
             raise AssertionError(k)
         if not ok:
