@@ -4,7 +4,11 @@ players, the sample decks twice: "vanilla" (every card effect and trait function
 stripped, the decks of the core issue) and "effects" (the effect-rich sample set).
 Prints figures; asserts nothing (targets live in docs/performance.md).
 
-    python3 bench/engine.py [--games 1000] [--battles 20000] [--decks vanilla|effects|both]
+    python3 bench/engine.py [--games 1000] [--battles 20000] [--decks vanilla|effects|both] [--count-games 20]
+
+Beside the wall-clock figures, instruction counts (bench/icount.py: callgrind or perf,
+skipped where neither runs): complete games played in a worker process, per game, per
+battle and per decision; ``--count-games 0`` leaves them out.
 """
 
 import argparse
@@ -15,6 +19,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+import icount  # noqa: E402  (bench/, beside this file)
 
 from engine.bots import Bot, play  # noqa: E402
 from engine.cards import parse_card, parse_character  # noqa: E402
@@ -133,11 +139,44 @@ def json_roundtrip_ms(cs, da, db):
     return per, per_full, size
 
 
+def count_worker(kind, n):
+    """Worker (bench/icount.py): n complete games, in-place apply, random legal players."""
+    cs, da, db = setup(kind)
+    games_per_second(cs, da, db, 2, copy=False, repeats=1)      # warm up
+    icount.mark("begin", "games")
+    battles = decisions = 0
+    for seed in range(n):
+        st, _ = new_game(cs.cards, da, db, seed=seed)
+        counter = [0]
+
+        def count(state, events, *rest):
+            counter[0] += 1
+        st = play(st, {"a": Bot(seed * 2 + 1), "b": Bot(seed * 2 + 2)}, apply, copy=False, on_step=count)
+        battles += st.battles
+        decisions += counter[0]
+    icount.mark("end", "games")
+    icount.info("games", {"games": n, "battles": battles, "decisions": decisions})
+
+
+def counts(kind, n):
+    c, infos = icount.run_worker(os.path.abspath(__file__), ["--count-worker", kind, str(n)])
+    g = infos["games"]
+    total = c["games"]
+    per = (lambda k: None if total is None else total / g[k])
+    print("  instructions (%s, %d games): %s per game, %s per battle, %s per decision"
+          % (icount.counter() or "no counter here", g["games"], icount.fmt(per("games")), icount.fmt(per("battles")),
+             icount.fmt(per("decisions"))))
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--count-worker":
+        count_worker(sys.argv[2], int(sys.argv[3]))
+        return
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--battles", type=int, default=20000)
     ap.add_argument("--decks", choices=("vanilla", "effects", "both"), default="both")
+    ap.add_argument("--count-games", type=int, default=20)
     args = ap.parse_args()
     for kind in (("vanilla", "effects") if args.decks == "both" else (args.decks,)):
         cs, da, db = setup(kind)
@@ -152,6 +191,8 @@ def main():
         per, per_full, size = json_roundtrip_ms(cs, da, db)
         print("  JSON round trip, mid-game state:     %8.3f ms (card table shared), %.3f ms (cards re-parsed), %.0f bytes"
               % (per, per_full, size))
+        if args.count_games:
+            counts(kind, args.count_games)
 
 
 if __name__ == "__main__":

@@ -92,8 +92,8 @@ def public_view(state, viewer=None):
     hidden decision. The card catalogue is left out (see ``catalogue``). ``viewer`` ("a"/"b") may see
     their own hidden information; None is a spectator.
     """
-    d = state.to_json()
-    del d["cards"]          # the card catalogue is static: serve it once, not in every view
+    d = state.to_json(cards=False)      # the card catalogue is static: serve it once, not in every view
+    del d["cards"]
     before_reveal = state.phase == "ready"
     for p, pd in d["players"].items():
         mine = viewer == p

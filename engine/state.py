@@ -246,9 +246,11 @@ class GameState:
         return self.cards[card_id]
 
     # ------------------------------------------------------------ JSON
-    def to_json(self):
+    def to_json(self, cards=True):
+        """The state as JSON. ``cards=False`` leaves the card table out (views: it is static
+        and ~24 KB, so a view that serialized it would spend most of its time there)."""
         return {
-            "cards": [c.to_json() for c in self.cards.values()],
+            "cards": [c.to_json() for c in self.cards.values()] if cards else None,
             "rules": self.rules.to_json(),
             "players": {p: self.players[p].to_json() for p in SEATS},
             "priority": self.priority, "turn": self.turn, "phase": self.phase, "step": self.step,

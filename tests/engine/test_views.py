@@ -1,0 +1,39 @@
+"""Views of a state are built without serializing the card table (issue 16): the table is
+static, ~24 KB of JSON, and the hub builds views several times per decision."""
+
+import json
+
+from engine.bots import Bot
+from engine.cards import Card
+from engine.decks import load_sample
+from engine.game import apply, new_game, public_view
+
+
+def mid_game(decisions=30, seed=2):
+    cs, decks = load_sample()
+    st, _ = new_game(cs.cards, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck(), seed=seed)
+    bots = {"a": Bot(seed), "b": Bot(seed + 1)}
+    for _ in range(decisions):
+        req = st.pending[0]
+        st, _ = apply(st, req["player"], *bots[req["player"]].answer(st, req))
+    return st
+
+
+def test_a_view_never_serializes_the_card_table(monkeypatch):
+    st = mid_game()
+    full = st.to_json()
+    views = {v: json.dumps(public_view(st, v), sort_keys=True) for v in (None, "a", "b")}
+
+    def refuse(self):
+        raise AssertionError("a view serialized card %s" % self.id)
+    monkeypatch.setattr(Card, "to_json", refuse)
+    for viewer, before in views.items():
+        assert json.dumps(public_view(st, viewer), sort_keys=True) == before
+    assert "cards" not in public_view(st) and len(full["cards"]) == len(st.cards)
+
+
+def test_the_state_without_its_card_table_is_the_rest_of_the_state_unchanged():
+    st = mid_game()
+    full, lean = st.to_json(), st.to_json(cards=False)
+    assert lean["cards"] is None
+    assert {k: v for k, v in full.items() if k != "cards"} == {k: v for k, v in lean.items() if k != "cards"}
