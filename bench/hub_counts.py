@@ -50,18 +50,18 @@ class Hub:
     """The hub process as ``lumen hub`` assembles it (hub/runner.py), with simulated pods."""
 
     def __init__(self, pods=True):
-        from hub import web
-        from hub.store import Store
-        from hub.table import Table
+        from hub.web import app as web
+        from hub.record.store import Store
+        from hub.sessions.table import Table
         self.tmp = tempfile.mkdtemp(prefix="lumen-bench-")
         self.db = os.path.join(self.tmp, "games.sqlite3")
         self.table = Table(Store(self.db))
         self.sims, self.pods = {}, None
         tasks = [self._upkeep]
         if pods:
-            from hub.demo import BOARD_IDS
-            from hub.podsim import SimPod, build
-            from hub.pods import PodHub, SimPort
+            from hub.cli.demo import BOARD_IDS
+            from hub.pods.sim import SimPod, build
+            from hub.pods.links import PodHub, SimPort
             build()
             self.sims = {s: SimPod(board_id=BOARD_IDS[s]) for s in "ab"}
             self.pods = PodHub(self.table, mode="referee", out=lambda text: None)
@@ -139,7 +139,7 @@ def work_idle(seconds):
 def work_battle(games, quiet_s):
     from concurrent.futures import ThreadPoolExecutor
 
-    from hub.demo import PodPlayer
+    from hub.cli.demo import PodPlayer
     hub = Hub()
     executor = ThreadPoolExecutor(max_workers=2)
     try:
