@@ -148,7 +148,7 @@ class PodPlayer:
 
 class TableDemo:
     def __init__(self, seed=1, lang="ko", games=1, mode="referee", port=8000, serve=True, quiet=False,
-                 play=None, pace=None, forever=False, db=None, out=print):
+                 play=None, pace=None, forever=False, db=None, out=print, host="127.0.0.1"):
         from hub.record.store import Store
         from hub.sessions.table import Table
         self.seed = seed
@@ -156,6 +156,7 @@ class TableDemo:
         self.games = games
         self.mode = mode
         self.port = port
+        self.host = host
         self.serve = serve
         self.quiet = quiet
         self.play = play
@@ -261,11 +262,13 @@ class TableDemo:
             if self.serve:
                 from hub.web import app as web
                 try:
-                    handle = web.start_in_thread(self.table, port=self.port, tasks=(self._pods_task, self._driver_task))
+                    handle = web.start_in_thread(self.table, port=self.port, host=self.host,
+                                                 tasks=(self._pods_task, self._driver_task))
                 except (RuntimeError, OSError):
                     # the port is taken: any free one will do for a demo
                     self.out("포트 %d 사용 중: 빈 포트로 엽니다 / port %d is busy, using a free one" % (self.port, self.port))
-                    handle = web.start_in_thread(self.table, port=0, tasks=(self._pods_task, self._driver_task))
+                    handle = web.start_in_thread(self.table, port=0, host=self.host,
+                                                 tasks=(self._pods_task, self._driver_task))
                 self._announce(handle)
                 try:
                     while not self.done.wait(0.2):
@@ -293,7 +296,7 @@ class TableDemo:
     def _announce(self, handle):
         from hub.web.app import announce
         if not self.quiet or self.forever:
-            announce(self.table, "127.0.0.1", handle.port, self.out)
+            announce(self.table, self.host, handle.port, self.out)
 
     async def _standalone(self):
         from hub.pods.links import while_serving
@@ -334,13 +337,16 @@ class TableDemo:
             n += 1
             gseed = self.seed + n - 1
             if self.mode == "referee":
-                self.table.start_referee(seed=gseed)
-                title = "%s vs %s" % tuple(self.table.session.state.players[p].character.name for p in "ab")
+                decks = load_sample()[1]
+                title = "%s vs %s" % (decks["serin"].character.name, decks["gangcheol"].character.name)
+            else:
+                title = "니아 vs 울프"
+            if not self.quiet:      # the header comes before the game's first events (turn 1)
+                self.out("== %s %d: %s (seed %d) ==" % ("게임" if self.lang == "ko" else "game", n, title, gseed))
+            if self.mode == "referee":
+                self.table.start_referee("serin", "gangcheol", seed=gseed)
             else:
                 self.table.start_tracker("니아", "울프", seed=gseed)
-                title = "니아 vs 울프"
-            if not self.quiet:
-                self.out("== %s %d: %s (seed %d) ==" % ("게임" if self.lang == "ko" else "game", n, title, gseed))
             for p in self.players.values():
                 p.acted = None
             await self._play_game()

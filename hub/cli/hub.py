@@ -1,8 +1,9 @@
 """``lumen hub``: the hub at a real table.
 
-Opens the game record, resumes or starts the table's game, serves the display,
-and runs the pods' serial links (auto-detected, rescanned when a pod is
-unplugged) and the optional status light, all on one asyncio loop.
+Opens the game record, resumes the table's current game (``--resume``) or starts one,
+serves the display, and runs the pods' serial links (auto-detected, rescanned when a
+pod is unplugged) and the optional status light, all on one asyncio loop. A game never
+ends into a new one by itself: a new game is a judge's action on the display.
 """
 
 import asyncio
@@ -15,6 +16,7 @@ from hub.pods.links import PodHub
 from hub.sessions.referee import SessionError
 from hub.light.statuslight import StatusLight, open_strip
 from hub.record.store import Store
+from hub.record.token import TokenKeeper, new_token, token_path
 from hub.sessions.table import Table
 
 
@@ -31,15 +33,20 @@ def _deck(ref):
 
 
 def new_game(table, args):
+    """The game a starting hub opens by itself (listed once something is entered in it)."""
     if args.mode == "referee":
-        return table.start_referee(_deck(args.decks[0]), _deck(args.decks[1]))
-    return table.start_tracker()
+        return table.start_referee(_deck(args.decks[0]), _deck(args.decks[1]), auto=True)
+    return table.start_tracker(auto=True)
 
 
 def run_hub(args, out=print):
     store = Store(args.db, durable=args.durable)
-    table = Table(store, name=args.table, admin_token=args.token)
-    if args.resume and table.resume_latest() is not None:
+    tokens = TokenKeeper(token_path(args.db, args.table), override=args.token)
+    if getattr(args, "rotate_token", False):
+        tokens.change(new_token())
+        out("새 관리자 토큰을 만들었습니다 / a new admin token was made (the old one no longer works)")
+    table = Table(store, name=args.table, tokens=tokens)
+    if args.resume and table.resume_current() is not None:
         g = table.session
         out("게임 #%d을(를) 이어서 진행합니다 / resuming game #%d (%s)" % (g.game_id, g.game_id, g.mode))
     else:
@@ -59,7 +66,6 @@ def run_hub(args, out=print):
         await hub.run(serial_devices=args.serial or None)
 
     async def upkeep(_display):
-        ended_at = None
         while True:
             await asyncio.sleep(0.1)
             s = table.session
@@ -67,16 +73,6 @@ def run_hub(args, out=print):
                 for seat, r in s.ready_status().items():
                     if r["ms_left"] is not None:
                         light.countdown(seat, r["ms_left"])
-            winner = None if s is None else (s.state.winner if s.mode == "referee" else s.game.winner)
-            if winner is None:
-                ended_at = None
-            elif args.auto_next:
-                loop = asyncio.get_running_loop()
-                ended_at = ended_at or loop.time()
-                if loop.time() - ended_at >= args.auto_next:
-                    new_game(table, args)
-                    out("새 게임 #%d" % table.session.game_id)
-                    ended_at = None
 
     from hub.web import app as web
     try:

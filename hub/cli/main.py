@@ -41,10 +41,14 @@ def _demo(args):
         from hub.cli.demo import run_text_demo
         return run_text_demo(seed=args.seed, lang=args.lang, games=args.games or 1, quiet=args.quiet)
     from hub.cli.demo import run_table_demo
+    if args.bots and args.play:
+        print("--bots and --play cannot go together: --bots means bots play both pods", file=sys.stderr)
+        return 2
     forever = args.bots and args.games is None and args.port is not None
     return run_table_demo(seed=args.seed, lang=args.lang, games=args.games or 1, mode=args.mode,
                           port=args.port if args.port is not None else 8000, serve=not args.no_serve,
-                          quiet=args.quiet, play=args.play, pace=args.pace, forever=forever, db=args.db)
+                          quiet=args.quiet, play=args.play, pace=args.pace, forever=forever, db=args.db,
+                          host=args.host)
 
 
 def _hub(args):
@@ -124,18 +128,23 @@ def build_parser():
     cp = sub.add_parser("cards", help="card and deck files")
     csub = cp.add_subparsers(dest="cards_command", required=True)
     chk = csub.add_parser("check", help="validate card set / deck files; prints file:line errors")
-    chk.add_argument("paths", nargs="+", metavar="PATH")
+    chk.add_argument("paths", nargs="+", metavar="PATH", help="card set or deck files, or folders of them")
     chk.set_defaults(func=_cards_check)
 
     dp = sub.add_parser("demo", help="the whole table simulated on this machine: hub, two pods running the real "
                                      "firmware under MicroPython, and the display on localhost")
-    dp.add_argument("--seed", type=int, default=1)
-    dp.add_argument("--lang", choices=("ko", "en"), default="ko")
+    dp.add_argument("--seed", type=int, default=1, help="seed of the first game (the same seed plays the same game)")
+    dp.add_argument("--lang", choices=("ko", "en"), default="ko", help="language of the printed game (default ko)")
     dp.add_argument("--games", type=int, default=None, help="games to play (default 1; with --bots --port and no "
                                                              "--games: keep playing until stopped)")
-    dp.add_argument("--bots", action="store_true", help="bots play both pods (the default unless --play)")
-    dp.add_argument("--mode", choices=("referee", "tracker"), default="referee")
+    dp.add_argument("--bots", action="store_true",
+                    help="bots play both pods (as without --play); with --port and no --games they keep playing "
+                         "games, serving the display, until stopped")
+    dp.add_argument("--mode", choices=("referee", "tracker"), default="referee",
+                    help="referee: the engine judges every battle; tracker: the health/FP tracker (default referee)")
     dp.add_argument("--port", type=int, default=None, help="serve the display on this port (default 8000)")
+    dp.add_argument("--host", default="127.0.0.1",
+                    help="display address (0.0.0.0: phones on the network can open it; default 127.0.0.1)")
     dp.add_argument("--no-serve", action="store_true", help="do not serve the display")
     dp.add_argument("--play", choices=("a", "b"), help="play this seat yourself from the terminal")
     dp.add_argument("--pace", type=float, default=None, help="seconds scale of the bots' button presses (0 = flat out)")
@@ -154,36 +163,41 @@ def build_parser():
                     help="mode of new games (referee needs both decks)")
     hp.add_argument("--decks", nargs=2, metavar=("DECK_1P", "DECK_2P"), default=("serin", "gangcheol"),
                     help="referee mode: sample deck ids or deck files")
-    hp.add_argument("--resume", action="store_true", help="resume the last unfinished game of this table")
-    hp.add_argument("--table", default="table-1")
-    hp.add_argument("--token", default=None, help="admin token for the display controls (default: a new random one)")
+    hp.add_argument("--resume", action="store_true",
+                    help="resume the game this table was playing (the Pi service uses it); default: start a new game")
+    hp.add_argument("--table", default="table-1", help="this table's name (record, admin token file, lumen-<table>.local)")
+    hp.add_argument("--token", default=None,
+                    help="admin token for this run (or LUMEN_ADMIN_TOKEN); default: the one kept beside the record "
+                         "(<db>.<table>.token, made once, mode 0600)")
+    hp.add_argument("--rotate-token", action="store_true",
+                    help="replace the kept admin token with a new one (old admin links stop working)")
+    hp.add_argument("--no-mdns", action="store_true",
+                    help="with --host 0.0.0.0: do not announce lumen-<table>.local on the network")
     hp.add_argument("--light", default=None, metavar="PIN", help="NeoPixel status light on this Blinka pin (e.g. D18)")
-    hp.add_argument("--light-pixels", type=int, default=16)
-    hp.add_argument("--auto-next", type=float, default=20.0, metavar="S",
-                    help="start the next game S seconds after one ends (0: only from the display)")
+    hp.add_argument("--light-pixels", type=int, default=16, help="pixels on the status light's ring (default 16)")
     hp.set_defaults(func=_hub)
 
     gp = sub.add_parser("games", help="recent games in a game record")
-    gp.add_argument("--db", default=DEFAULT_DB)
-    gp.add_argument("--limit", type=int, default=10)
+    gp.add_argument("--db", default=DEFAULT_DB, help="the game record (default %(default)s)")
+    gp.add_argument("--limit", type=int, default=10, help="how many games (default 10)")
     gp.set_defaults(func=_games)
 
     ep = sub.add_parser("export", help="export a match as JSON")
-    ep.add_argument("game", type=int)
-    ep.add_argument("--db", default=DEFAULT_DB)
-    ep.add_argument("-o", "--out", default="-")
+    ep.add_argument("game", type=int, help="the game's number (as lumen games lists it)")
+    ep.add_argument("--db", default=DEFAULT_DB, help="the game record (default %(default)s)")
+    ep.add_argument("-o", "--out", default="-", help="write the JSON to this file (default: print it)")
     ep.set_defaults(func=_export)
 
     rp = sub.add_parser("replay", help="replay an exported match through the engine and check its result")
-    rp.add_argument("file")
-    rp.add_argument("--lang", choices=("ko", "en"), default="ko")
-    rp.add_argument("--quiet", action="store_true")
+    rp.add_argument("file", help="a match export (lumen export ID -o FILE)")
+    rp.add_argument("--lang", choices=("ko", "en"), default="ko", help="language of the replayed log (default ko)")
+    rp.add_argument("--quiet", action="store_true", help="print only whether the replay matches")
     rp.set_defaults(func=_replay)
 
     pp = sub.add_parser("pod", help="pod tools")
     psub = pp.add_subparsers(dest="pod_command", required=True)
     fl = psub.add_parser("flash", help="copy the firmware to a pod with mpremote", add_help=False)
-    fl.add_argument("rest", nargs=argparse.REMAINDER)
+    fl.add_argument("rest", nargs=argparse.REMAINDER, help="options of the flash tool (lumen pod flash --help)")
     fl.set_defaults(func=_pod_flash)
     return ap
 

@@ -8,7 +8,13 @@ the log and arrives at the same state. Records are never updated or deleted
 Record kinds: ``start`` (mode, decks, seed: all the engine needs to rebuild the
 initial state), ``input`` (seat, decision kind, value), ``judge`` (the judge log:
 ready stamps, hash commitments, reveals, deadlines), ``result`` (public events
-after an input), ``finish`` (winner), ``note`` (anything else worth keeping).
+after an input), ``finish`` (winner), ``reopen`` (an undo or a correction took the result
+back: the game goes on), ``timer`` (the match clock's anchor after a change), ``note``
+(anything else worth keeping).
+
+The table log (``table_log``, append-only too) says which game each table is playing:
+a ``current`` entry whenever a game is started or resumed, so a restart resumes the game
+that was on the table, not merely the newest unfinished one.
 
 Hidden information: a ready ``input`` holds the locked card, because a restart
 must restore the lock. It is marked ``hidden`` and only the hub reads it;
@@ -44,6 +50,18 @@ CREATE TABLE IF NOT EXISTS pod_seats (      -- which seat a pod (by board id) si
     seat        TEXT NOT NULL,
     PRIMARY KEY (table_name, board_id)
 );
+CREATE TABLE IF NOT EXISTS table_log (      -- per table: which game is on it (newest entry wins)
+    table_name  TEXT NOT NULL,
+    seq         INTEGER NOT NULL,
+    wall_ms     INTEGER NOT NULL,
+    kind        TEXT NOT NULL,         -- current
+    body        TEXT NOT NULL,
+    PRIMARY KEY (table_name, seq)
+);
+CREATE TRIGGER IF NOT EXISTS table_log_no_update BEFORE UPDATE ON table_log
+    BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS table_log_no_delete BEFORE DELETE ON table_log
+    BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS records_no_update BEFORE UPDATE ON records
     BEGIN SELECT RAISE(ABORT, 'the game record is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS records_no_delete BEFORE DELETE ON records
@@ -153,6 +171,25 @@ class Store:
         with _tx(self.db):
             self.db.execute("DELETE FROM pod_seats WHERE table_name = ?", (table_name,))
 
+    # ------------------------------------------------------------ the table log
+    def set_current(self, table_name, game_id, auto=False):
+        """Remember that ``table_name`` is playing ``game_id`` (committed when this returns).
+        ``auto``: the hub opened it by itself (at start), not a judge: while nothing is entered
+        in it, the recent games leave it out."""
+        if self.current_game(table_name) == game_id:
+            return
+        with _tx(self.db):
+            row = self.db.execute("SELECT COALESCE(MAX(seq), -1) FROM table_log WHERE table_name = ?",
+                                  (table_name,)).fetchone()
+            self.db.execute("INSERT INTO table_log (table_name, seq, wall_ms, kind, body) VALUES (?, ?, ?, 'current', ?)",
+                            (table_name, row[0] + 1, int(time.time() * 1000), json.dumps({"game_id": game_id, "auto": bool(auto)})))
+
+    def current_game(self, table_name):
+        """The game ``table_name`` was last playing, or None."""
+        row = self.db.execute("SELECT body FROM table_log WHERE table_name = ? AND kind = 'current' "
+                              "ORDER BY seq DESC LIMIT 1", (table_name,)).fetchone()
+        return json.loads(row[0])["game_id"] if row else None
+
     # ------------------------------------------------------------ reading
     def records(self, game_id, kinds=None):
         q = "SELECT game_id, seq, kind, wall_ms, mono_ms, seat, hidden, body FROM records WHERE game_id = ?"
@@ -171,29 +208,38 @@ class Store:
 
     def _summary(self, row):
         gid, created, mode, table = row
-        fin = self.db.execute("SELECT body FROM records WHERE game_id = ? AND kind = 'finish' ORDER BY seq DESC LIMIT 1",
-                              (gid,)).fetchone()
+        # the newest finish or reopen decides: an undone KO reopens the game
+        fin = self.db.execute("SELECT body, kind FROM records WHERE game_id = ? AND kind IN ('finish', 'reopen') "
+                              "ORDER BY seq DESC LIMIT 1", (gid,)).fetchone()
         count = self.db.execute("SELECT COUNT(*), MAX(wall_ms) FROM records WHERE game_id = ?", (gid,)).fetchone()
         start = self.db.execute("SELECT body FROM records WHERE game_id = ? AND seq = 0", (gid,)).fetchone()
-        finish = json.loads(fin[0]) if fin else None
+        finish = json.loads(fin[0]) if fin and fin[1] == "finish" else None
         return {"id": gid, "created_ms": created, "mode": mode, "table": table,
                 "status": "finished" if finish else "in_progress",
                 "winner": finish.get("winner") if finish else None,
                 "records": count[0], "last_ms": count[1],
                 "start": json.loads(start[0]) if start else None}
 
-    def games(self, limit=10, table_name=None):
-        """The most recent games, newest first (the calculator keeps the last 10)."""
-        q = "SELECT id, created_ms, mode, table_name FROM games"
-        args = []
+    def games(self, limit=10, table_name=None, keep=()):
+        """The most recent games, newest first (the calculator keeps the last 10). A game the
+        hub opened by itself (``set_current(auto=True)``) with nothing entered is left out
+        unless its id is in ``keep`` (the one on the table): a restart never pushes a played
+        game off the list."""
+        keep = [k for k in keep if k is not None]
+        q = ("SELECT id, created_ms, mode, table_name FROM games g WHERE (NOT EXISTS (SELECT 1 FROM table_log t "
+             "WHERE t.kind = 'current' AND json_extract(t.body, '$.game_id') = g.id AND json_extract(t.body, '$.auto')) "
+             "OR EXISTS (SELECT 1 FROM records r WHERE r.game_id = g.id AND r.kind = 'input')%s)" % (
+                 " OR g.id IN (%s)" % ",".join("?" * len(keep)) if keep else ""))
+        args = list(keep)
         if table_name:
-            q += " WHERE table_name = ?"
+            q += " AND table_name = ?"
             args.append(table_name)
         q += " ORDER BY id DESC LIMIT ?"
         args.append(limit)
         return [self._summary(r) for r in self.db.execute(q, args)]
 
     def latest_unfinished(self, table_name="table-1"):
+        """For a record written before the table log: the newest unfinished game."""
         for g in self.games(limit=50, table_name=table_name):
             if g["status"] == "in_progress":
                 return g

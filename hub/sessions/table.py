@@ -2,10 +2,16 @@
 token, recent games and match export. The web display, the pods and the CLI all
 talk to a Table; it fans every change out to subscribers as
 ``(audience, message)`` with audience "public", "a" or "b".
+
+What a restart must bring back is in the record: which game is on the table (the
+store's table log, written whenever a game is started or resumed) and the match clock
+(its anchor, a ``timer`` record in the current game after every change, carried into
+the next game when the table moves on).
 """
 
 import json
 import secrets
+import time
 
 from engine.decks import load_sample
 
@@ -13,20 +19,47 @@ from hub.sessions.referee import MonotonicClock, RefereeSession, SessionError
 from hub.record.store import public_start
 from hub.sessions.timer import MatchTimer, TimerError
 from hub.sessions.tracker import TrackerSession
+from hub.record.token import TokenKeeper
 
 EXPORT_FORMAT = "lumen-match/1"
+#: clock actions a judge takes (each one an undo step); "time" and "turn_ended" also come from the hub
+JUDGE_TIMER_ACTIONS = ("round_start", "pause", "resume", "extend", "call_time", "turn_ended")
+TIMER_UNDO_LIMIT = 20
+
+
+class WallClock:
+    """Wall-clock milliseconds: the match clock's anchor must mean the same after a restart."""
+
+    def now_ms(self):
+        return time.time_ns() // 1_000_000
 
 
 class Table:
-    def __init__(self, store, name="table-1", clock=None, admin_token=None):
+    """``clock``: the sessions' monotonic clock (the 10-second rule); ``wall``: the match
+    clock's (defaults to ``clock`` when a test gives one, so one fake clock drives both).
+    ``tokens``: a :class:`TokenKeeper` (where the admin token is kept); ``admin_token``
+    alone gives one for this run only."""
+
+    def __init__(self, store, name="table-1", clock=None, admin_token=None, wall=None, tokens=None):
         self.store = store
         self.name = name
+        self.wall = wall or clock or WallClock()
         self.clock = clock or MonotonicClock()
-        self.admin_token = admin_token or secrets.token_urlsafe(12)
+        self.tokens = tokens or TokenKeeper(override=admin_token)
         self.timer = MatchTimer()
+        self._timer_undo = []           # [{"action", "before"}]: the judge's clock actions, newest last
         self.session = None
         self.listeners = []
         self._seen_actions = set()
+
+    @property
+    def admin_token(self):
+        return self.tokens.token
+
+    @admin_token.setter
+    def admin_token(self, token):
+        """Changing the token stores it (when the table has a token file)."""
+        self.tokens.change(token)
 
     # ------------------------------------------------------------ listeners
     def subscribe(self, fn):
@@ -34,20 +67,29 @@ class Table:
 
     def _relay(self, audience, msg):
         if msg.get("t") in ("state",) and audience == "public":
-            msg = dict(msg, timer=self.timer.view(self.clock.now_ms()))
+            msg = dict(msg, timer=self.timer_view())
         for fn in list(self.listeners):
             fn(audience, msg)
 
-    def _attach(self, session):
+    def _attach(self, session, new=False, carry=True, auto=False):
         self.session = session
+        self.store.set_current(self.name, session.game_id, auto=auto)
+        if new and self.timer.state == "time":
+            # a new game never inherits the last round's TIME: the clock waits for a round start
+            self.timer = MatchTimer(self.timer.duration_ms, self.timer.extra_turns)
+            self._timer_undo = []
+        if carry and (self._timer_undo or self.timer.to_json() != MatchTimer().to_json()):
+            # the table's clock goes on with the table: the new game's record holds it from now
+            self._record_timer("carry", None, history=True)
         session.subscribe(self._relay)
         self._relay("public", {"t": "game", "game_id": session.game_id, "mode": session.mode})
         self._relay("public", {"t": "state", "view": session.public_view(), "events": []})
         return session
 
     # ------------------------------------------------------------ games
-    def start_referee(self, deck_a="serin", deck_b="gangcheol", seed=None, priority=None):
-        """A referee game with two decks (sample decks by character id, or Deck objects)."""
+    def start_referee(self, deck_a="serin", deck_b="gangcheol", seed=None, priority=None, auto=False):
+        """A referee game with two decks (sample decks by character id, or Deck objects).
+        ``auto``: the hub opens it by itself (not listed while nothing is entered)."""
         cs, decks = load_sample()
         da = decks.get(deck_a) if isinstance(deck_a, str) else deck_a
         db = decks.get(deck_b) if isinstance(deck_b, str) else deck_b
@@ -61,15 +103,15 @@ class Table:
         s = RefereeSession.new(self.store, cards, da.as_game_deck(), db.as_game_deck(), seed=seed,
                                priority=priority, clock=self.clock, table=self.name,
                                meta={"decks": {"a": da.name, "b": db.name}})
-        return self._attach(s)
+        return self._attach(s, new=True, auto=auto)
 
-    def start_tracker(self, a="generic", b="generic", seed=None, priority=None):
+    def start_tracker(self, a="generic", b="generic", seed=None, priority=None, auto=False):
         seed = secrets.randbits(32) if seed is None else seed
         try:
             s = TrackerSession.new(self.store, a, b, seed=seed, priority=priority, clock=self.clock, table=self.name)
         except Exception as e:   # an unknown character names itself
             raise SessionError(str(e)) from None
-        return self._attach(s)
+        return self._attach(s, new=True, auto=auto)
 
     def resume(self, game_id):
         g = self.store.game(game_id)
@@ -77,17 +119,27 @@ class Table:
             raise SessionError("no game %r" % (game_id,))
         cls = RefereeSession if g["mode"] == "referee" else TrackerSession
         s = cls.resume(self.store, game_id, clock=self.clock)
-        timer = self.store.records(game_id, kinds=("timer",))
-        if timer:
-            self.timer = MatchTimer.from_json(timer[-1].body["timer"], self.clock.now_ms())
-        return self._attach(s)
+        restart = self.session is None
+        if restart:
+            # a restart: the clock comes back from the record (resuming another game from the
+            # display keeps the table's clock running as it is, and carries it into that game)
+            self._restore_timer(game_id)
+        return self._attach(s, carry=not restart)
 
-    def resume_latest(self):
+    def resume_current(self):
+        """After a restart: the game that was on this table (its table log), else, for a
+        record written before the table log, the newest unfinished one. None if neither."""
+        gid = self.store.current_game(self.name)
+        if gid is not None and self.store.game(gid) is not None:
+            return self.resume(gid)
         g = self.store.latest_unfinished(self.name)
         return self.resume(g["id"]) if g else None
 
+    resume_latest = resume_current
+
     def games(self, limit=10):
-        return [dict(g, start=public_start(g["start"] or {})) for g in self.store.games(limit, self.name)]
+        keep = (self.session.game_id,) if self.session is not None else ()
+        return [dict(g, start=public_start(g["start"] or {})) for g in self.store.games(limit, self.name, keep=keep)]
 
     # ------------------------------------------------------------ input
     def submit(self, seat, kind, value=True, source="pod"):
@@ -96,9 +148,8 @@ class Table:
         return self.session.submit(seat, kind, value, source=source)
 
     def tick(self):
-        now = self.clock.now_ms()
-        if self.timer.update(now):
-            self._timer_changed("time")
+        if self.timer.update(self.wall.now_ms()):
+            self._timer_changed("time", by="hub")
         if self.session is not None:
             self.session.tick()
 
@@ -111,11 +162,22 @@ class Table:
         self._seen_actions.add(action_id)
 
     # ------------------------------------------------------------ the match clock
-    def timer_action(self, action, **kw):
-        now = self.clock.now_ms()
+    def timer_view(self):
+        v = self.timer.view(self.wall.now_ms())
+        v["undo"] = self._timer_undo[-1]["action"] if self._timer_undo else None
+        return v
+
+    def timer_action(self, action, by="judge", **kw):
+        """A clock action; a judge's is an undo step (``undo`` reverts the newest one)."""
+        now = self.wall.now_ms()
         t = self.timer
+        before = t.to_json()
         try:
-            if action == "round_start":
+            if action == "undo":
+                if not self._timer_undo:
+                    raise TimerError("nothing to undo on the clock")
+                self.timer = MatchTimer.from_json(self._timer_undo.pop()["before"], now)
+            elif action == "round_start":
                 t.round_start(now, kw.get("duration_ms"), kw.get("extra_turns"))
             elif action == "pause":
                 t.pause(now)
@@ -131,20 +193,47 @@ class Table:
                 raise TimerError("unknown timer action %r" % (action,))
         except TimerError as e:
             raise SessionError(str(e)) from None
-        self._timer_changed(action)
-        return t.view(now)
+        if action != "undo" and by == "judge":
+            self._timer_undo.append({"action": action, "before": before})
+            del self._timer_undo[:-TIMER_UNDO_LIMIT]
+        self._timer_changed(action, by=by, before=before)
+        return self.timer_view()
 
-    def _timer_changed(self, action):
-        now = self.clock.now_ms()
-        if self.session is not None:
-            self.store.append(self.session.game_id, "timer", {"action": action, "timer": self.timer.to_json(now)},
-                              mono_ms=now)
-        self._relay("public", {"t": "timer", "timer": self.timer.view(now)})
+    def _timer_changed(self, action, by="judge", before=None):
+        self._record_timer(action, before, by=by)
+        self._relay("public", {"t": "timer", "timer": self.timer_view()})
+
+    def _record_timer(self, action, before, by="hub", history=False):
+        """The clock's anchor after a change, in the current game's record (kill -9 safe)."""
+        if self.session is None:
+            return
+        body = {"action": action, "by": by, "timer": self.timer.to_json(self.wall.now_ms())}
+        if before is not None:
+            body["before"] = before
+        if history:
+            body["undo"] = list(self._timer_undo)
+        self.store.append(self.session.game_id, "timer", body, mono_ms=self.clock.now_ms())
+
+    def _restore_timer(self, game_id):
+        """The clock and its undo steps as the game's ``timer`` records left them."""
+        recs = self.store.records(game_id, kinds=("timer",))
+        if not recs:
+            return
+        undo = []
+        for r in recs:
+            b = r.body
+            if b["action"] == "carry":
+                undo = list(b.get("undo") or [])
+            elif b["action"] == "undo":
+                undo = undo[:-1]
+            elif b.get("by", "judge") == "judge" and "before" in b:
+                undo.append({"action": b["action"], "before": b["before"]})
+        self._timer_undo = undo[-TIMER_UNDO_LIMIT:]
+        self.timer = MatchTimer.from_json(recs[-1].body["timer"], self.wall.now_ms())
 
     # ------------------------------------------------------------ views and export
     def snapshot(self):
-        now = self.clock.now_ms()
-        out = {"table": self.name, "timer": self.timer.view(now), "mode": None, "view": None, "log": []}
+        out = {"table": self.name, "timer": self.timer_view(), "mode": None, "view": None, "log": []}
         if self.session is not None:
             out["mode"] = self.session.mode
             out["view"] = self.session.public_view()

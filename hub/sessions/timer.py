@@ -1,14 +1,22 @@
-"""The tournament match clock (brief 6, issue 6 item 4).
+"""The tournament match clock (brief 6, issue 6 item 4; crash-safe since issue 12).
 
 30:00 by default, yellow from 1:00, red from 0:10; pause and resume, time
 extensions (a judge call), and "time": when the clock runs out, or a judge
-calls it, the game goes on for a configured number of extra turns. Pure: every
-method takes ``now_ms`` (monotonic milliseconds) from the caller.
+calls it, the game goes on for a configured number of extra turns.
+
+The clock is an *anchor*, not a countdown: the wall-clock moment the round started,
+the time spent paused, and the time budget (duration plus extensions). Written to the
+record after every change, it gives the true time left after a crash and restart with
+no correction: time that passed while the hub was down has passed on the clock too.
+Shifting the anchor (``started_ms``) is all an outside round clock (a tournament's) needs.
+Pure: every method takes ``now_ms`` (wall-clock milliseconds) from the caller.
 """
 
 DEFAULT_MS = 30 * 60 * 1000
 YELLOW_MS = 60 * 1000
 RED_MS = 10 * 1000
+MAX_EXTENSION_MS = 30 * 60 * 1000
+FORMAT = "lumen-clock/2"
 
 
 class TimerError(ValueError):
@@ -21,11 +29,13 @@ class MatchTimer:
         self._check_turns(extra_turns)
         self.duration_ms = duration_ms
         self.extra_turns = extra_turns      # turns played after "time"
-        self.remaining_ms = duration_ms     # at ``since_ms`` when running
-        self.since_ms = None                # set while running
         self.state = "idle"                 # idle | running | paused | time
+        self.started_ms = None              # the anchor: wall clock when the round (re)started
+        self.paused_ms = 0                  # time spent in pauses that ended
+        self.paused_since = None            # wall clock of the pause going on
+        self.budget_ms = duration_ms        # what the clock counts down from the anchor
+        self.extended_ms = 0                # judge extensions this round (for people)
         self.turns_left = None              # counting down after "time"
-        self.extended_ms = 0
 
     @staticmethod
     def _check_ms(name, v, minimum=0):
@@ -37,15 +47,21 @@ class MatchTimer:
         if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 10:
             raise TimerError("extra_turns must be an integer 0..10, got %r" % (v,))
 
+    def _elapsed(self, now_ms):
+        until = self.paused_since if self.paused_since is not None else now_ms
+        return max(0, until - self.started_ms - self.paused_ms)
+
     def left(self, now_ms):
-        if self.state == "running":
-            return max(0, self.remaining_ms - (now_ms - self.since_ms))
-        return self.remaining_ms
+        if self.state == "idle":
+            return self.duration_ms
+        if self.state == "time":
+            return 0
+        return max(0, self.budget_ms - self._elapsed(now_ms))
 
     def update(self, now_ms):
         """Call regularly: the running clock reaching 0 becomes "time"."""
         if self.state == "running" and self.left(now_ms) == 0:
-            self._time(now_ms)
+            self._time()
             return True
         return False
 
@@ -53,58 +69,66 @@ class MatchTimer:
         """A new round for this table: reset and start."""
         if duration_ms is not None:
             self._check_ms("duration_ms", duration_ms, minimum=1000)
-            self.duration_ms = duration_ms
         if extra_turns is not None:
             self._check_turns(extra_turns)
+        if duration_ms is not None:
+            self.duration_ms = duration_ms
+        if extra_turns is not None:
             self.extra_turns = extra_turns
-        self.remaining_ms = self.duration_ms
+        self.state = "running"
+        self.started_ms = now_ms
+        self.paused_ms = 0
+        self.paused_since = None
+        self.budget_ms = self.duration_ms
         self.extended_ms = 0
         self.turns_left = None
-        self.state = "running"
-        self.since_ms = now_ms
 
     def pause(self, now_ms):
         if self.state != "running":
             raise TimerError("the clock is not running (it is %s)" % self.state)
-        self.remaining_ms = self.left(now_ms)
-        self.since_ms = None
+        self.paused_since = now_ms
         self.state = "paused"
 
     def resume(self, now_ms):
         if self.state != "paused":
             raise TimerError("the clock is not paused (it is %s)" % self.state)
-        self.since_ms = now_ms
+        self.paused_ms += max(0, now_ms - self.paused_since)
+        self.paused_since = None
         self.state = "running"
 
     def extend(self, ms, now_ms):
         """A judge's time extension."""
         self._check_ms("ms", ms, minimum=1)
-        if ms > 30 * 60 * 1000:
+        if ms > MAX_EXTENSION_MS:
             raise TimerError("an extension is at most 30 minutes")
         if self.state == "idle":
             raise TimerError("the round has not started")
         if self.state == "time":
-            # extending after time: the clock runs again
+            # extending after time: the clock holds the extension, paused, until resumed
+            self.paused_since = now_ms
+            self.budget_ms = self._elapsed(now_ms)
             self.state = "paused"
-            self.remaining_ms = 0
             self.turns_left = None
-        self.remaining_ms = self.left(now_ms) + ms
-        if self.state == "running":
-            self.since_ms = now_ms
+        self.budget_ms = max(self.budget_ms, self._elapsed(now_ms)) + ms
         self.extended_ms += ms
 
     def call_time(self, now_ms, extra_turns=None):
         """A judge calls time now (or the clock ran out)."""
         if extra_turns is not None:
             self._check_turns(extra_turns)
-            self.extra_turns = extra_turns
         if self.state == "time":
             raise TimerError("time has already been called")
-        self._time(now_ms)
+        if self.state == "idle":
+            self.started_ms = now_ms
+        if extra_turns is not None:
+            self.extra_turns = extra_turns
+        if self.paused_since is None:
+            self.paused_since = now_ms     # the anchor stops where time came
+        self._time()
 
-    def _time(self, now_ms):
-        self.remaining_ms = 0
-        self.since_ms = None
+    def _time(self):
+        if self.paused_since is None:
+            self.paused_since = self.started_ms + self.paused_ms + self.budget_ms
         self.state = "time"
         self.turns_left = self.extra_turns
 
@@ -132,17 +156,37 @@ class MatchTimer:
                 "colour": self.colour(now_ms), "duration_ms": self.duration_ms, "extended_ms": self.extended_ms,
                 "extra_turns": self.extra_turns, "turns_left": self.turns_left, "finished": self.finished}
 
-    def to_json(self, now_ms):
-        d = {k: getattr(self, k) for k in ("duration_ms", "extra_turns", "state", "turns_left", "extended_ms")}
-        d["remaining_ms"] = self.left(now_ms)
+    # ------------------------------------------------------------ the anchor in the record
+    KEYS = ("duration_ms", "extra_turns", "state", "started_ms", "paused_ms", "paused_since", "budget_ms",
+            "extended_ms", "turns_left")
+
+    def to_json(self, now_ms=None):
+        """The anchor (independent of ``now_ms``; ``remaining_ms`` is for people reading the record)."""
+        d = {k: getattr(self, k) for k in self.KEYS}
+        d["format"] = FORMAT
+        if now_ms is not None:
+            d["remaining_ms"] = self.left(now_ms)
         return d
 
     @classmethod
     def from_json(cls, d, now_ms):
+        """An anchor as written by :meth:`to_json`. A record written before anchors (a
+        countdown value only) comes back paused at what it said: better than running on
+        from a moment nobody knows."""
         t = cls(d["duration_ms"], d["extra_turns"])
-        t.state = d["state"]
-        t.turns_left = d["turns_left"]
-        t.extended_ms = d["extended_ms"]
-        t.remaining_ms = d["remaining_ms"]
-        t.since_ms = now_ms if t.state == "running" else None
+        if d.get("format") == FORMAT:
+            for k in cls.KEYS:
+                setattr(t, k, d[k])
+            return t
+        t.extended_ms = d.get("extended_ms", 0)
+        t.turns_left = d.get("turns_left")
+        state = d["state"]
+        if state == "idle":
+            return t
+        t.started_ms, t.paused_since = now_ms, now_ms
+        t.budget_ms = d.get("remaining_ms", 0)
+        t.state = "time" if state == "time" else "paused"
         return t
+
+    def copy(self):
+        return MatchTimer.from_json(self.to_json(), None)

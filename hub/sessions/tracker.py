@@ -15,6 +15,10 @@ from engine.state import other
 from hub.sessions.referee import LINK_ALLOWANCE_MS, READY_MS, MonotonicClock, SessionBase, SessionError
 from hub.sessions.tracker_game import TrackerError, TrackerGame
 
+#: a second "next turn" this soon after one is a double tap, not a turn (issue 12, point 8)
+NEXT_TURN_GUARD_MS = 1000
+SEAT_LABEL = {"a": "1P", "b": "2P"}
+
 
 class TrackerSession(SessionBase):
     mode = "tracker"
@@ -24,6 +28,7 @@ class TrackerSession(SessionBase):
         self.game = game
         self.phase = "ready"        # ready | battle (players resolve and enter results) | over
         self._deferred = None
+        self._last_next_turn = None     # monotonic ms of the last accepted "next turn"
 
     @classmethod
     def new(cls, store, a="generic", b="generic", seed=0, priority=None, clock=None, table="table-1"):
@@ -67,6 +72,9 @@ class TrackerSession(SessionBase):
             raise SessionError("seat must be a or b, not %r" % (seat,))
         self.tick()
         now = self.clock.now_ms()
+        next_turn = kind == "action" and isinstance(value, dict) and value.get("action") == "next_turn"
+        if next_turn and self._last_next_turn is not None and 0 <= now - self._last_next_turn < NEXT_TURN_GUARD_MS:
+            return []       # a double tap: the turn has just advanced once, that is all it does
         if kind == "ready" and seat in self.deadline and now > self.deadline[seat] + LINK_ALLOWANCE_MS:
             raise SessionError("ready too late: the 10-second deadline passed (guide 3.10)")
         # apply first: a bad input raises before anything changes (the tracker rolls its own
@@ -76,6 +84,8 @@ class TrackerSession(SessionBase):
         records, self._deferred = self._deferred, None
         self.store.append_many(self.game_id, [("input", {"kind": kind, "value": value, "source": source}, seat, now, False)]
                                + [r for r in records if r[0] != "send"])
+        if next_turn:
+            self._last_next_turn = now
         for r in records:
             if r[0] == "send":
                 self._send(r[1], r[2])
@@ -84,9 +94,14 @@ class TrackerSession(SessionBase):
 
     def _apply(self, seat, kind, value, now, replay=False):
         entries = []
+        winner_before, turn_before = self.game.winner, self.game.turn
         if kind == "ready":
-            if self.phase != "ready" or seat in self.locked:
-                raise SessionError("%s cannot ready now (phase %s)" % (seat, self.phase))
+            if self.phase == "over":
+                raise SessionError("the game is over: undo the last entry or start a new game")
+            if seat in self.locked:
+                raise SessionError("%s has already readied this turn" % SEAT_LABEL[seat])
+            if self.phase != "ready":
+                raise SessionError("both players have readied: enter the battle, then press next turn")
             self.locked[seat] = now
             self.deadline.pop(seat, None)
             o = other(seat)
@@ -120,10 +135,22 @@ class TrackerSession(SessionBase):
                 self.phase = "ready"
                 self.locked = {}
                 self.deadline = {}
+        if self.game.turn > turn_before and self.phase != "over":
+            # a new turn (next turn, or sudden death starting from a double KO) opens the ready
+            self.phase = "ready"
+            self.locked = {}
+            self.deadline = {}
         if self.game.winner is not None:
             self.phase = "over"
-            if not replay:
+            if not replay and self.game.winner != winner_before:
                 self._later("finish", {"winner": self.game.winner, "turn": self.game.turn})
+        elif winner_before is not None:
+            # undo, a correction in the 1-s window or sudden death took the result back
+            if self.phase == "over":
+                self.phase = "ready" if self.game.turn > turn_before else "battle"
+            if not replay:
+                self._later("reopen", {"turn": self.game.turn, "was": winner_before,
+                                       "sudden_death": self.game.sudden_death})
         return entries
 
     def _later(self, kind, *args):

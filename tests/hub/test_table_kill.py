@@ -27,6 +27,7 @@ def test_resume_brings_back_the_game_being_played_not_the_newest(tmp_path):
     hub = HubProcess(db, "--token", TOKEN)
     try:
         first = current_game(hub)
+        health = hub.get("/api/state")["display"]["seats"]["a"]["health"]
         tracker_cmd(hub, {"action": "adjust_health", "seat": "a", "delta": -300})
         later = hub.post("/api/control/games", {"mode": "tracker"}, TOKEN)["game_id"]
         assert later != first
@@ -37,7 +38,7 @@ def test_resume_brings_back_the_game_being_played_not_the_newest(tmp_path):
     hub = HubProcess(db, "--token", TOKEN, "--resume")
     try:
         assert current_game(hub) == first
-        assert hub.get("/api/state")["display"]["seats"]["a"]["health"] == 4000 - 300
+        assert hub.get("/api/state")["display"]["seats"]["a"]["health"] == health - 300
     finally:
         hub.kill()
     # a fresh start (no --resume) opens a new game, and that is then the one resumed
@@ -77,6 +78,7 @@ def test_undoing_the_ko_reopens_the_game_in_the_record(tmp_path):
     hub = HubProcess(db, "--token", TOKEN)
     try:
         gid = current_game(hub)
+        health = hub.get("/api/state")["display"]["seats"]["b"]["health"]
         tracker_cmd(hub, {"action": "set_health", "seat": "a", "health": 0})
         st, winner, listed, line = status_everywhere(hub, db, gid)
         assert (st, winner, listed) == ("finished", "b", "finished")
@@ -94,7 +96,7 @@ def test_undoing_the_ko_reopens_the_game_in_the_record(tmp_path):
         assert current_game(hub) == gid
         st, winner, listed, _ = status_everywhere(hub, db, gid)
         assert (st, winner, listed) == ("in_progress", None, "in_progress")
-        assert hub.get("/api/state")["display"]["seats"]["b"]["health"] == 4000 - 300
+        assert hub.get("/api/state")["display"]["seats"]["b"]["health"] == health - 300
         # a KO again finishes it again
         tracker_cmd(hub, {"action": "set_health", "seat": "b", "health": 0})
         assert status_everywhere(hub, db, gid)[:3] == ("finished", "a", "finished")

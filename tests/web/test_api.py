@@ -462,6 +462,7 @@ def test_time_with_extra_turns_counts_the_table_turns(client, table):
     act(client, action="next_turn")
     settle(client)
     assert client.get("/api/state").json()["timer"]["turns_left"] == 1
+    table.clock.advance(1500)           # a second "next turn" within 1 s is a double tap
     act(client, action="next_turn")
     settle(client)
     t = client.get("/api/state").json()["timer"]
