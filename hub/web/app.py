@@ -45,6 +45,7 @@ from engine.errors import IllegalDecision
 from engine.events import OUTCOME_EN, OUTCOME_KO
 
 from hub.sessions import roster
+from hub.web import human
 from hub.sessions.referee import SessionError
 
 log = logging.getLogger("lumen.web")
@@ -249,7 +250,9 @@ class ApiError(Exception):
 
 
 def _err(status, error, detail, **extra):
-    return JSONResponse({"error": error, "detail": detail, **extra}, status_code=status)
+    """An error as JSON: ``detail`` for developers, ``message`` {ko, en} for people (hub/web/human.py)."""
+    msg = human.message(status, error, detail, extra.get("errors"))
+    return JSONResponse({"error": error, "detail": detail, "message": msg, **extra}, status_code=status)
 
 
 _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
@@ -395,7 +398,7 @@ class Decision(Control):
 
 
 class TimerAction(Control):
-    action: Literal["round_start", "pause", "resume", "extend", "call_time", "turn_ended"]
+    action: Literal["round_start", "pause", "resume", "extend", "call_time", "turn_ended", "undo"]
     duration_ms: Annotated[int, Field(ge=1000, le=6 * 3600 * 1000)] | None = None
     extra_turns: Annotated[int, Field(ge=0, le=10)] | None = None
     ms: Annotated[int, Field(ge=1, le=30 * 60 * 1000)] | None = None
@@ -475,10 +478,9 @@ class DisplayHub:
         self.sent += 1
 
     def clock_message(self):
-        now = self.table.clock.now_ms()
         s = self.table.session
         ready = _ready(s.ready_status()) if s is not None else {}
-        return {"t": "clock", "timer": self.table.timer.view(now), "ready": ready}
+        return {"t": "clock", "timer": self.table.timer_view(), "ready": ready}
 
     def _clock_running(self):
         if self.table.timer.state == "running":
@@ -496,7 +498,7 @@ class DisplayHub:
             return
         for _ in range(max(0, key[1] - turn)):
             if self.table.timer.state == "time" and self.table.timer.turns_left:
-                self.table.timer_action("turn_ended")
+                self.table.timer_action("turn_ended", by="hub")
 
     # -- background work on the loop
     async def start(self):
@@ -684,7 +686,8 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request, exc):
-        errors = [{"loc": ".".join(str(x) for x in e.get("loc", ())), "msg": e.get("msg"), "type": e.get("type")}
+        errors = [{"loc": ".".join(str(x) for x in e.get("loc", ())), "msg": e.get("msg"), "type": e.get("type"),
+                   "ctx": {k: v for k, v in (e.get("ctx") or {}).items() if isinstance(v, (int, float, str))}}
                   for e in exc.errors()]
         detail = "; ".join("%s: %s" % (e["loc"], e["msg"]) for e in errors) or "invalid request"
         return _err(422, "invalid_request", detail, errors=errors)
@@ -877,7 +880,8 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
         return done(body.action_id)
 
     @app.post("/api/control/timer", tags=["control"],
-              summary="The match clock: round_start, pause, resume, extend (judge call), call_time, turn_ended")
+              summary="The match clock: round_start, pause, resume, extend (judge call), call_time, turn_ended, "
+                      "undo (reverts the last of these)")
     async def timer(body: TimerAction, _=Depends(bearer)):
         claim(body.action_id)
         kw = {k: v for k, v in (("duration_ms", body.duration_ms), ("extra_turns", body.extra_turns),

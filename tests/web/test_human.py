@@ -1,0 +1,68 @@
+"""Issue 12, point 10: every error a person can see has a sentence in Korean and English
+that says what to do, never a pydantic path or an engine phrase (``detail`` keeps those
+for developers)."""
+
+import re
+
+import pytest
+
+from tests.web.conftest import AUTH, aid
+
+JARGON = re.compile(r"body\.|Input should|phase \w+|\bseat [ab]\b|\ba cannot\b|\bb cannot\b|_ms\b|"
+                    r"extra_turns|duration|winner=|reason=|%r|None|\{|\}")
+
+
+def post(client, path, body, headers=AUTH):
+    return client.post(path, json=dict(body, action_id=aid()), headers=headers)
+
+
+def check(r, status):
+    assert r.status_code == status, r.text
+    m = r.json()["message"]
+    assert set(m) == {"ko", "en"}
+    for lang in ("ko", "en"):
+        assert m[lang] and not JARGON.search(m[lang]), (lang, m[lang], r.json()["detail"])
+    assert re.search("[가-힣]", m["ko"])
+    return m
+
+
+def test_a_clock_value_out_of_range_says_the_range_in_minutes(client):
+    m = check(post(client, "/api/control/timer", {"action": "round_start", "duration_ms": 999 * 3600 * 1000}), 422)
+    assert "1~360분" in m["ko"] and "between 1 and 360 minutes" in m["en"]
+    m = check(post(client, "/api/control/timer", {"action": "extend", "ms": 0}), 422)
+    assert "연장" in m["ko"]
+
+
+def test_a_second_ready_is_told_plainly(client):
+    post(client, "/api/control/games", {"mode": "tracker"})
+    assert post(client, "/api/control/decision", {"seat": "a", "kind": "ready"}).status_code == 200
+    m = check(post(client, "/api/control/decision", {"seat": "a", "kind": "ready"}), 409)
+    assert "이미 레디" in m["ko"] and "already readied" in m["en"]
+
+
+@pytest.mark.parametrize("path,body,status", [
+    ("/api/control/timer", {"action": "pause"}, 409),
+    ("/api/control/timer", {"action": "undo"}, 409),
+    ("/api/control/tracker", {"command": {"action": "undo"}}, 409),
+    ("/api/control/tracker", {"command": {"action": "adjust_health", "seat": "a", "delta": "x"}}, 422),
+    ("/api/control/token", {"new_token": "short"}, 422),
+    ("/api/control/games/999/resume", {}, 404),
+])
+def test_refusals_read_as_sentences(client, path, body, status):
+    post(client, "/api/control/games", {"mode": "tracker"})
+    check(post(client, path, body), status)
+
+
+def test_the_game_over_refusal_says_undo_or_new_game(client, table):
+    post(client, "/api/control/games", {"mode": "tracker"})
+    post(client, "/api/control/tracker", {"command": {"action": "set_health", "seat": "a", "health": 0}})
+    table.clock.advance(2000)       # past the 1-s window in which a correction is still taken
+    m = check(post(client, "/api/control/tracker", {"command": {"action": "adjust_fp", "seat": "a", "delta": 1}}), 409)
+    assert "되돌리기" in m["ko"] and "Undo" in m["en"]
+
+
+def test_a_wrong_token_says_how_to_log_in_again(client):
+    m = check(post(client, "/api/control/timer", {"action": "pause"}, headers={"Authorization": "Bearer wrong-token"}), 403)
+    assert "#admin=" in m["en"] and "관리" in m["ko"]
+    m = check(post(client, "/api/control/timer", {"action": "pause"}, headers={}), 401)
+    assert "#admin=" in m["ko"]
