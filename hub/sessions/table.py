@@ -199,6 +199,29 @@ class Table:
         self._timer_changed(action, by=by, before=before)
         return self.timer_view()
 
+    def follow_clock(self, state, ms_left, duration_ms=None, extra_turns=None):
+        """Show a clock kept elsewhere: the tournament's round clock, in the TD's time
+        (hub/tournament/bridge.py). After "time" the table counts its own extra turns."""
+        now = self.wall.now_ms()
+        t = self.timer
+        if state == "time" and t.state == "time":
+            return
+        if duration_ms:
+            t.duration_ms = max(1000, int(duration_ms))
+        if extra_turns is not None:
+            t.extra_turns = extra_turns
+        if state == "time":
+            t.call_time(now)
+        elif state in ("running", "paused"):
+            # the anchor: ``ms_left`` from now, paused from now on if the TD's clock is paused
+            t.state, t.started_ms, t.paused_ms, t.budget_ms = state, now, 0, max(0, int(ms_left))
+            t.paused_since = now if state == "paused" else None
+            t.turns_left = None
+        else:
+            t.state, t.started_ms, t.paused_ms, t.paused_since = "idle", None, 0, None
+            t.budget_ms, t.turns_left = t.duration_ms, None
+        self._timer_changed("follow", by="td")
+
     def _timer_changed(self, action, by="judge", before=None):
         self._record_timer(action, before, by=by)
         self._relay("public", {"t": "timer", "timer": self.timer_view()})

@@ -135,6 +135,13 @@ class RoundClock:
             self.remaining_ms += ms
         self._changed()
 
+    def call_time(self, now):
+        """The TD calls time for the room now (tables with an extension play it out)."""
+        if self.state not in ("running", "paused"):
+            raise ClockError("time can only be called on a running or paused clock (it is %s)" % self.state)
+        self.state, self.end_ms, self.remaining_ms = "time", now, 0
+        self._changed()
+
     def update(self, now):
         """The room's clock running out is "time"; returns True when that happened now."""
         if self.state == "running" and now >= self.end_ms:

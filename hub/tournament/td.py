@@ -176,6 +176,11 @@ class TD:
             self._clock_action(self.clock.resume, self.now())
             return self.clock.to_json()
 
+    def call_time(self):
+        with self.lock:
+            self._clock_action(self.clock.call_time, self.now())
+            return self.clock.to_json()
+
     def extend(self, ms, table=None):
         with self.lock:
             self._clock_action(self.clock.extend, ms, self.now(), table=table)

@@ -1,0 +1,170 @@
+"""A hub's table in a tournament: between the table (its games, its display) and the
+TD (through ``TableLink``).
+
+``tick()`` runs on the table's own loop (the hub's asyncio loop, or a simulator's
+driver): it reads what the link has heard (pairing, round clock) and acts on the
+table, so the table is only ever touched from one thread. It
+  - shows the pairing and the TD's round clock on the table's display (the display
+    then runs the TD's time, estimated through the link's clock offset),
+  - starts each game of the match when the round has started,
+  - counts games (best of N) and, at time, applies the end-of-round rule after the
+    extra turns: the player with more health wins the game, equal health draws,
+  - writes the match result as a slip that both players (or the judge) confirm,
+    then the link stores and sends it,
+  - publishes the table's public summary for the TD's tiles.
+Only the table's public view is read: nothing hidden can reach the broker from here.
+"""
+
+import time
+
+from .clock import end_of_round
+
+
+def table_status(session, timer_view=None):
+    """The public summary of a table's game for the TD's tile (whitelisted fields only)."""
+    if session is None:
+        return {"mode": None}
+    v = session.public_view()
+    out = {"mode": v.get("mode"), "game_id": v.get("game_id"), "turn": v.get("turn"), "winner": v.get("winner"),
+           "phase": v.get("phase"), "sudden_death": bool(v.get("sudden_death")),
+           "ready": {s: bool((v.get("ready") or {}).get(s, {}).get("locked")) for s in "ab"}}
+    seats = v.get("players") or v.get("seats") or {}
+    out["health"] = {s: (seats.get(s) or {}).get("health") for s in "ab"}
+    out["fp"] = {s: (seats.get(s) or {}).get("fp") for s in "ab"}
+    chars = {}
+    for s in "ab":
+        ch = (seats.get(s) or {}).get("character")
+        chars[s] = ch.get("name") if isinstance(ch, dict) else (seats.get(s) or {}).get("name", ch)
+    out["characters"] = chars
+    if timer_view:
+        out["timer"] = {k: timer_view.get(k) for k in ("state", "ms_left", "turns_left")}
+    return out
+
+
+def winner_of(session):
+    if session is None:
+        return None
+    return session.state.winner if session.mode == "referee" else session.game.winner
+
+
+def health_of(session):
+    v = session.public_view()
+    seats = v.get("players") or v.get("seats") or {}
+    return {s: (seats.get(s) or {}).get("health") or 0 for s in "ab"}
+
+
+class Bridge:
+    """``new_game(table, match, game_no)`` starts a game for the match (referee or tracker,
+    the hub's choice). ``auto_confirm``: a simulated table confirms its own results."""
+
+    def __init__(self, table, link, new_game, auto_confirm=False, status_every_s=0.5, mono=time.monotonic):
+        self.table, self.link, self.new_game = table, link, new_game
+        self.auto_confirm = auto_confirm
+        self.status_every_s = status_every_s
+        self.mono = mono
+        self.round_no = None
+        self.games = []            # "a" | "b" | "draw" per finished game of this match
+        self.game_id = None        # the table's game of the current match game
+        self.done = False          # the match's result has been written
+        self.clock_seq = None
+        self.last_status = None
+        self.last_status_at = -1e9
+        self.last_turn = None
+        self.reported = []         # result bodies sent (for simulators' bookkeeping)
+
+    # ------------------------------------------------------------ the match
+    def _need(self):
+        best_of = (self.link.room or {}).get("best_of", 1)
+        return best_of // 2 + 1, best_of
+
+    def tick(self):
+        m = self.link.match
+        if m is not None and m["round"] != self.round_no:
+            self.round_no, self.games, self.game_id, self.done = m["round"], [], None, False
+        self._follow_clock()
+        if m is None or not m["started"] or self.done:
+            self._status(m)
+            return
+        s = self.table.session
+        if self.game_id is None:
+            self.game_id = self.new_game(self.table, m, len(self.games) + 1).game_id
+            self.last_turn = None
+            s = self.table.session
+        elif s is not None and s.game_id == self.game_id:
+            self._count_turns(s)
+            w = winner_of(s)
+            timer = self.table.timer
+            if w is None and timer.finished:
+                h = health_of(s)
+                w = end_of_round(h["a"], h["b"])
+                self._game_over(w, m, time_called=True)
+            elif w is not None:
+                self._game_over(w, m, time_called=timer.finished)
+        self._status(m)
+
+    def _count_turns(self, s):
+        turn = s.public_view().get("turn")
+        if self.last_turn is not None and turn != self.last_turn:
+            self.table.timer.turn_ended()
+        self.last_turn = turn
+
+    def _game_over(self, w, m, time_called):
+        self.games.append(w)
+        need, best_of = self._need()
+        a, b, d = self.games.count("a"), self.games.count("b"), self.games.count("draw")
+        if a >= need or b >= need or time_called or len(self.games) >= best_of:
+            self._finish(m, a, b, d)
+        else:
+            self.game_id = None           # the next game of the match on the next tick
+
+    def _finish(self, m, a, b, d):
+        need, best_of = self._need()
+        a, b = min(a, need), min(b, need)
+        if a + b + d == 0:
+            d = 1
+        s = self.table.session
+        detail = {"games": list(self.games), "health": health_of(s) if s else None,
+                  "mode": s.mode if s else None, "game_ids": [self.game_id]}
+        self.link.new_slip(a, b, d if d <= best_of else best_of, detail=detail)
+        self.done = True
+        if self.auto_confirm:
+            self.confirm("a")
+            self.confirm("b")
+
+    def confirm(self, who):
+        body = self.link.confirm(who)
+        if body is not None:
+            self.reported.append(body)
+        return body
+
+    # ------------------------------------------------------------ the clock and the tile
+    def _follow_clock(self):
+        c = self.link.clock
+        if not c or c.get("round") != self.round_no:
+            return
+        left = self.link.clock_left()
+        if left is None:
+            return
+        t = self.table.timer
+        drift = abs(t.left(self.table.wall.now_ms()) - left) if t.state == "running" else None
+        if c["seq"] != self.clock_seq or (drift is not None and drift > 100):
+            self.clock_seq = c["seq"]
+            state = c["state"]
+            if state == "time" and left > 0:
+                state = "running"        # this table has a judge's extension left
+            elif state == "running" and left == 0:
+                state = "time"
+            self.table.follow_clock(state, left, duration_ms=c.get("duration_ms"), extra_turns=c.get("extra_turns"))
+        elif t.state == "running" and left == 0:
+            self.table.follow_clock("time", 0)
+
+    def _status(self, m):
+        now = self.mono()
+        status = table_status(self.table.session, self.table.timer_view())
+        status.update(round=self.round_no, games=list(self.games), result_pending=self.link.slip is not None,
+                      unsent=len(self.link.pending()), players=[m["a_name"], m["b_name"]] if m else None)
+        core = {k: v for k, v in status.items() if k != "timer"}
+        if core != self.last_status or now - self.last_status_at >= 5 * self.status_every_s:
+            if now - self.last_status_at >= self.status_every_s:
+                self.last_status, self.last_status_at = core, now
+                self.link.publish_status(status)
