@@ -62,6 +62,12 @@ CREATE TRIGGER IF NOT EXISTS table_log_no_update BEFORE UPDATE ON table_log
     BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS table_log_no_delete BEFORE DELETE ON table_log
     BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END;
+CREATE TABLE IF NOT EXISTS actions (        -- control action ids spent (idempotency keys), kept across restarts
+    action_id   TEXT PRIMARY KEY,
+    table_name  TEXT NOT NULL,
+    game_id     INTEGER,
+    wall_ms     INTEGER NOT NULL
+);
 CREATE TRIGGER IF NOT EXISTS records_no_update BEFORE UPDATE ON records
     BEGIN SELECT RAISE(ABORT, 'the game record is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS records_no_delete BEFORE DELETE ON records
@@ -75,6 +81,29 @@ CREATE TRIGGER IF NOT EXISTS games_no_delete BEFORE DELETE ON games
 
 class StoreError(Exception):
     pass
+
+
+class RecordUnwritable(StoreError):
+    """The record refused a write (full disk, read-only file, I/O error): nothing of the
+    change was kept, so nothing of it may be applied or shown."""
+
+    def __init__(self, path, cause):
+        self.path, self.cause = path, str(cause)
+        self.ko = "기록을 쓸 수 없습니다: %s: %s" % (path, _why_ko(self.cause))
+        self.en = "the record can't be written: %s: %s" % (path, self.cause)
+        super().__init__("%s / %s" % (self.ko, self.en))
+
+    def to_json(self):
+        return {"ko": self.ko, "en": self.en}
+
+
+def _why_ko(cause):
+    c = cause.lower()
+    if "full" in c:
+        return "디스크가 가득 찼습니다 (%s)" % cause
+    if "readonly" in c or "read-only" in c or "unable to open" in c:
+        return "읽기 전용이거나 열 수 없습니다 (%s)" % cause
+    return cause
 
 
 class Record:
@@ -100,52 +129,89 @@ class Store:
 
     def __init__(self, path, durable=False):
         self.path = path
-        if path != ":memory:":
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=%s" % ("FULL" if durable else "NORMAL"))
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
+        self.write_error = None      # the last write the record refused (RecordUnwritable), until one succeeds
+        try:
+            if path != ":memory:":
+                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=%s" % ("FULL" if durable else "NORMAL"))
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.executescript(SCHEMA)
+            if path != ":memory:":
+                self._probe()
+        except (sqlite3.OperationalError, OSError) as e:
+            raise RecordUnwritable(path, e) from None
+
+    def _probe(self):
+        """A write that changes nothing, at start: a read-only file or file system says so now,
+        not at the first ready. (A disk that fills up later is reported when it does.)"""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("INSERT INTO actions (action_id, table_name, wall_ms) VALUES ('-probe-', '', 0)")
+        finally:
+            self.db.execute("ROLLBACK")
 
     def close(self):
         self.db.close()
 
     # ------------------------------------------------------------ writing
-    def new_game(self, mode, start_body, table_name="table-1"):
-        """Create a game with its ``start`` record in one transaction. Returns its id."""
+    def new_game(self, mode, start_body, table_name="table-1", action=None, items=()):
+        """Create a game with its ``start`` record (and ``items``, as for append_many: what
+        the start produced) in one transaction. Returns its id."""
         if mode not in ("referee", "tracker"):
             raise StoreError("mode must be referee or tracker, not %r" % (mode,))
         now = int(time.time() * 1000)
-        with _tx(self.db):
+        with self._tx():
             cur = self.db.execute("INSERT INTO games (created_ms, mode, table_name) VALUES (?, ?, ?)",
                                   (now, mode, table_name))
             gid = cur.lastrowid
             self._insert(gid, 0, "start", None, None, False, start_body, now)
+            for seq, (kind, body, seat, mono_ms, hidden) in enumerate(items, 1):
+                self._insert(gid, seq, kind, seat, mono_ms, hidden, body, now)
+            self._spend(action, gid, now)
         return gid
 
-    def append(self, game_id, kind, body, seat=None, mono_ms=None, hidden=False):
+    def append(self, game_id, kind, body, seat=None, mono_ms=None, hidden=False, action=None):
         """Append one record; returns its sequence number. Committed when this returns."""
-        with _tx(self.db):
-            row = self.db.execute("SELECT COALESCE(MAX(seq), -1) FROM records WHERE game_id = ?", (game_id,)).fetchone()
-            if row[0] < 0:
-                raise StoreError("no game %r" % (game_id,))
-            seq = row[0] + 1
-            self._insert(game_id, seq, kind, seat, mono_ms, hidden, body, int(time.time() * 1000))
-        return seq
+        return self.append_many(game_id, [(kind, body, seat, mono_ms, hidden)], action=action)
 
-    def append_many(self, game_id, items):
-        """Append several records in one transaction: items of (kind, body, seat, mono_ms, hidden)."""
-        with _tx(self.db):
-            row = self.db.execute("SELECT COALESCE(MAX(seq), -1) FROM records WHERE game_id = ?", (game_id,)).fetchone()
-            if row[0] < 0:
-                raise StoreError("no game %r" % (game_id,))
-            seq = row[0]
+    def append_many(self, game_id, items, action=None):
+        """Append several records in one transaction: items of (kind, body, seat, mono_ms, hidden).
+        ``action``: (table name, action id) spent in the same transaction. Returns the last seq."""
+        with self._tx():
+            seq = self.next_seq(game_id) - 1
             now = int(time.time() * 1000)
             for kind, body, seat, mono_ms, hidden in items:
                 seq += 1
                 self._insert(game_id, seq, kind, seat, mono_ms, hidden, body, now)
+            self._spend(action, game_id, now)
         return seq
+
+    def next_seq(self, game_id):
+        """The seq the next record of a game gets (the hub is the record's only writer: issue 11.5)."""
+        row = self.db.execute("SELECT MAX(seq) FROM records WHERE game_id = ?", (game_id,)).fetchone()
+        if row[0] is None:
+            raise StoreError("no game %r" % (game_id,))
+        return row[0] + 1
+
+    # ------------------------------------------------------------ control action ids (idempotency keys)
+    def action_spent(self, action_id):
+        return self.db.execute("SELECT 1 FROM actions WHERE action_id = ?", (action_id,)).fetchone() is not None
+
+    def spend_action(self, action):
+        """Keep an action id that wrote nothing else (e.g. resuming a game)."""
+        with self._tx():
+            self._spend(action, None, int(time.time() * 1000))
+
+    def _spend(self, action, game_id, now):
+        if action is not None:
+            table_name, action_id = action
+            self.db.execute("INSERT INTO actions (action_id, table_name, game_id, wall_ms) VALUES (?, ?, ?, ?)",
+                            (action_id, table_name, game_id, now))
+
+    def _tx(self):
+        return _tx(self)
 
     def _insert(self, gid, seq, kind, seat, mono_ms, hidden, body, now):
         self.db.execute(
@@ -162,13 +228,13 @@ class Store:
         return dict(self.db.execute("SELECT board_id, seat FROM pod_seats WHERE table_name = ?", (table_name,)).fetchall())
 
     def remember_seat(self, table_name, board_id, seat):
-        with _tx(self.db):
+        with self._tx():
             self.db.execute("DELETE FROM pod_seats WHERE table_name = ? AND seat = ?", (table_name, seat))
             self.db.execute("INSERT OR REPLACE INTO pod_seats (table_name, board_id, seat) VALUES (?, ?, ?)",
                             (table_name, board_id, seat))
 
     def forget_seats(self, table_name):
-        with _tx(self.db):
+        with self._tx():
             self.db.execute("DELETE FROM pod_seats WHERE table_name = ?", (table_name,))
 
     # ------------------------------------------------------------ the table log
@@ -178,7 +244,7 @@ class Store:
         in it, the recent games leave it out."""
         if self.current_game(table_name) == game_id:
             return
-        with _tx(self.db):
+        with self._tx():
             row = self.db.execute("SELECT COALESCE(MAX(seq), -1) FROM table_log WHERE table_name = ?",
                                   (table_name,)).fetchone()
             self.db.execute("INSERT INTO table_log (table_name, seq, wall_ms, kind, body) VALUES (?, ?, ?, 'current', ?)",
@@ -265,20 +331,45 @@ class Store:
 
 
 class _tx:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on error (autocommit connection)."""
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on error (autocommit connection). A write the
+    database refuses (full, read-only, I/O) becomes RecordUnwritable, kept on the store for
+    the page until a write succeeds."""
 
-    def __init__(self, db):
-        self.db = db
+    def __init__(self, store):
+        self.store = store
+        self.db = store.db
 
     def __enter__(self):
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            raise self._unwritable(e) from None
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is None:
-            self.db.execute("COMMIT")
-        else:
-            self.db.execute("ROLLBACK")
+            try:
+                self.db.execute("COMMIT")
+            except sqlite3.OperationalError as e:
+                self._rollback()
+                raise self._unwritable(e) from None
+            self.store.write_error = None
+            return False
+        self._rollback()
+        if isinstance(exc, sqlite3.OperationalError):
+            raise self._unwritable(exc) from None
         return False
+
+    def _rollback(self):
+        if self.db.in_transaction:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+
+    def _unwritable(self, e):
+        err = RecordUnwritable(self.store.path, e)
+        self.store.write_error = err
+        return err
 
 
 def public_start(body):

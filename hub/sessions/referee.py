@@ -114,22 +114,27 @@ class RefereeSession(SessionBase):
 
     # ------------------------------------------------------------ creation and resume
     @classmethod
-    def new(cls, store, cards, deck_a, deck_b, seed=0, priority=None, clock=None, table="table-1", meta=None):
+    def new(cls, store, cards, deck_a, deck_b, seed=0, priority=None, clock=None, table="table-1", meta=None,
+            action=None):
         start = {
             "format": "lumen-referee/1", "seed": seed, "priority": priority,
             "cards": [c.to_json() for c in cards.values()],
             "decks": {"a": deck_json(deck_a), "b": deck_json(deck_b)},
             "meta": meta or {},
         }
-        gid = store.new_game("referee", start, table)
         st, events = new_game(cards, deck_a, deck_b, seed=seed, priority=priority)
+        items = [("result", {"events": events}, None, None, False)] if events else []
+        gid = store.new_game("referee", start, table, action=action, items=items)
         s = cls(store, gid, st, clock)
-        s._after(events, record=True)
+        s._collect(events)
+        s._publish(events)
         return s
 
     @classmethod
     def resume(cls, store, game_id, clock=None):
-        """Rebuild the game by replaying its record (deterministic engine)."""
+        """Rebuild the game by replaying its record (deterministic engine). A record cut by
+        an older hub (an input committed without what it produced) is repaired: the missing
+        judge, result and finish records are appended, marked ``repaired``."""
         recs = store.records(game_id)
         if not recs or recs[0].kind != "start":
             raise SessionError("game %s has no start record" % game_id)
@@ -138,20 +143,24 @@ class RefereeSession(SessionBase):
         st, events = new_game(cards, decks["a"], decks["b"], seed=start["seed"], priority=start["priority"])
         s = cls(store, game_id, st, clock)
         s._collect(events)
-        for r in recs[1:]:
-            if r.kind == "input":
-                st, events = apply(s.state, r.seat, r.body["kind"], r.body["value"])
-                s.state = st
-                s.answered[r.seat] += 1
-                s._collect(events)
-                if r.body["kind"] == "ready":
-                    s.locked[r.seat] = {"seq": r.seq, "stamp": r.mono_ms}
-                    s._nonce[r.seat] = r.body.get("nonce")
-                if any(e["e"] == "reveal" for e in events) or st.phase != "ready":
-                    s.locked.clear()
-            elif r.kind == "judge" and r.body.get("event") == "reveal":
-                s.locked.clear()
+        already = {r.body["repaired"]["input_seq"] for r in recs
+                   if isinstance(r.body.get("repaired"), dict) and "input_seq" in r.body["repaired"]}
+        repairs = []
+        if events and not _produced(recs, 0):
+            repairs += _mark([("result", {"events": events}, None, None, False)], 0)
+        for i, r in enumerate(recs):
+            if r.kind != "input":
+                continue
+            new_state, events = apply(s.state, r.seat, r.body["kind"], r.body["value"])
+            items, book, _ = s._effects(r.seat, r.body["kind"], r.body["value"], r.body, r.seq, r.mono_ms or 0,
+                                        new_state, events)
+            s._take(r.seat, new_state, events, book)
+            if items and r.seq not in already and not _produced(recs, i):
+                repairs += _mark(items, r.seq)
+        if repairs:
+            store.append_many(game_id, repairs)
         # a hub restart never costs a player time: a pending deadline starts again in full
+        s.deadline = {}
         if s.state.phase == "ready" and s.locked:
             now = s.clock.now_ms()
             for seat in s.locked:
@@ -164,15 +173,21 @@ class RefereeSession(SessionBase):
     def requests(self, seat):
         return [r for r in self.state.pending if r["player"] == seat]
 
-    def submit(self, seat, kind, value=True, source="pod"):
+    def submit(self, seat, kind, value=True, source="pod", at_ms=None, action=None, pre=()):
         """Accept a decision from a seat. Raises SessionError / IllegalDecision; nothing
-        changes then. Returns the public events it caused."""
+        changes then. Returns the public events it caused.
+
+        ``at_ms``: when the decision reached the hub (a pod's ready is stamped when its bytes
+        arrive, on the pod links' thread), else now. ``action``: (table, action id) kept with
+        it. The input and everything it produces are one transaction, committed before
+        anything changes here; a record that can't be written changes nothing."""
         if seat not in ("a", "b"):
             raise SessionError("seat must be a or b, not %r" % (seat,))
         if self.state.winner is not None:
             raise SessionError("the game is over (winner %s)" % self.state.winner)
-        self.tick()
-        if kind == "ready" and seat in self.deadline and self.clock.now_ms() > self.deadline[seat] + LINK_ALLOWANCE_MS:
+        now = self.clock.now_ms() if at_ms is None else at_ms
+        self.tick(now)
+        if kind == "ready" and seat in self.deadline and now > self.deadline[seat] + LINK_ALLOWANCE_MS:
             raise SessionError("ready too late: the 10-second deadline passed (guide 3.10)")
         req = next((r for r in self.state.pending if r["player"] == seat
                     and (r["kind"] == kind or (r["kind"] == "ready" and kind == "timeout"))), None)
@@ -182,74 +197,79 @@ class RefereeSession(SessionBase):
             raise SessionError("a hidden decision is answered only on the player's own pod")
         # validate before anything is written: an illegal answer changes nothing
         new_state, events = apply(self.state, seat, kind, value)
-        now = self.clock.now_ms()
         body = {"kind": kind, "value": value, "source": source}
         hidden = kind in ("ready", "setup", "replenish") or bool(req.get("hidden"))
-        items = []
         if kind == "ready":
-            nonce = secrets.token_hex(16)
-            body["nonce"] = nonce
-        seq = self.store.append(self.game_id, "input", body, seat=seat, mono_ms=now, hidden=hidden)
-        self.state = new_state
-        self.answered[seat] += 1
-        if kind == "ready":
-            self._nonce[seat] = body["nonce"]
-            self.locked[seat] = {"seq": seq, "stamp": now}
-            self.deadline.pop(seat, None)
-            items.append(("judge", {"event": "ready", "seat": seat, "mono_ms": now,
-                                    "commitment": commitment(self.game_id, seat, value, body["nonce"])}, seat, now, False))
-            o = other(seat)
-            if o not in self.locked and _asked(self.state, o, "ready") and o not in self.deadline:
-                self.deadline[o] = now + READY_MS
-                items.append(("judge", {"event": "deadline_start", "seat": o, "deadline_ms": now + READY_MS}, o, now, False))
-                self._send(o, {"t": "opponent_ready", "deadline_ms": now + READY_MS, "ms_left": READY_MS})
-            self._send("public", {"t": "ready_locked", "seat": seat})
-        elif kind == "timeout":
-            self.deadline.pop(seat, None)
-        self._after(events, record=True, extra=items)
+            body["nonce"] = secrets.token_hex(16)
+        pre = list(pre)
+        seq = self.store.next_seq(self.game_id) + len(pre)
+        items, book, messages = self._effects(seat, kind, value, body, seq, now, new_state, events)
+        self.store.append_many(self.game_id, pre + [("input", body, seat, now, hidden)] + items, action=action)
+        self._take(seat, new_state, events, book)
+        for audience, msg in messages:
+            self._send(audience, msg)
+        self._publish(events)
         return events
 
-    def tick(self):
-        """Apply a non-response for every expired deadline (the hub is the referee)."""
-        now = self.clock.now_ms()
+    def tick(self, now=None):
+        """Apply a non-response for every deadline expired by ``now`` (the hub is the referee)."""
+        now = self.clock.now_ms() if now is None else now
         for seat, deadline in sorted(self.deadline.items()):
             if now > deadline + LINK_ALLOWANCE_MS and _asked(self.state, seat, "ready"):
                 del self.deadline[seat]
-                self.store.append(self.game_id, "judge", {"event": "deadline_expired", "seat": seat,
-                                                          "deadline_ms": deadline, "now_ms": now}, seat=seat, mono_ms=now)
-                self.submit(seat, "timeout", True, source="hub")
+                expired = ("judge", {"event": "deadline_expired", "seat": seat, "deadline_ms": deadline,
+                                     "now_ms": now}, seat, now, False)
+                try:
+                    self.submit(seat, "timeout", True, source="hub", at_ms=now, pre=[expired])
+                except Exception:
+                    self.deadline[seat] = deadline      # not recorded: try again at the next tick
+                    raise
 
-    # ------------------------------------------------------------ after every change
-    def _after(self, events, record, extra=()):
-        items = list(extra)
+    # ------------------------------------------------------------ what a decision produces
+    def _effects(self, seat, kind, value, body, seq, now, new_state, events):
+        """The records, bookkeeping (locks, nonces, deadlines) and messages an accepted decision
+        produces, computed without changing anything: the live path commits the records
+        before it takes the rest; resume recomputes them to find and repair a cut record."""
+        locked, nonce, deadline = dict(self.locked), dict(self._nonce), dict(self.deadline)
+        items, messages = [], []
+        if kind == "ready":
+            nonce[seat] = body.get("nonce")
+            locked[seat] = {"seq": seq, "stamp": now}
+            deadline.pop(seat, None)
+            items.append(("judge", {"event": "ready", "seat": seat, "mono_ms": now, "input_seq": seq,
+                                    "commitment": commitment(self.game_id, seat, value, body.get("nonce"))},
+                          seat, now, False))
+            o = other(seat)
+            if o not in locked and _asked(new_state, o, "ready") and o not in deadline:
+                deadline[o] = now + READY_MS
+                items.append(("judge", {"event": "deadline_start", "seat": o, "deadline_ms": now + READY_MS},
+                              o, now, False))
+                messages.append((o, {"t": "opponent_ready", "deadline_ms": now + READY_MS,
+                                     "ms_left": max(0, now + READY_MS - self.clock.now_ms())}))
+            messages.append(("public", {"t": "ready_locked", "seat": seat}))
+        elif kind == "timeout":
+            deadline.pop(seat, None)
         if any(e["e"] == "reveal" for e in events):
-            items.append(("judge", self._reveal_body(events), None, self.clock.now_ms(), False))
-            self.locked.clear()
-            self.deadline.clear()
-        if self.state.phase != "ready":
-            self.deadline.clear()
-        if events and record:
+            items.append(("judge", _reveal_body(self.game_id, events, locked, nonce), None, now, False))
+            locked, deadline = {}, {}
+        if new_state.phase != "ready":
+            deadline = {}
+        if events:
             items.append(("result", {"events": events}, None, None, False))
-        if self.state.winner is not None and record:
-            items.append(("finish", {"winner": self.state.winner, "turn": self.state.turn}, None, None, False))
-        if items:
-            self.store.append_many(self.game_id, items)
+        if new_state.winner is not None:
+            items.append(("finish", {"winner": new_state.winner, "turn": new_state.turn}, None, None, False))
+        return items, (locked, nonce, deadline), messages
+
+    def _take(self, seat, new_state, events, book):
+        self.state = new_state
+        self.answered[seat] += 1
+        self.locked, self._nonce, self.deadline = book
         self._collect(events)
+
+    def _publish(self, events):
         self._send("public", {"t": "state", "view": self.public_view(), "events": self.log[-len(events):] if events else []})
         for seat in ("a", "b"):
             self._send(seat, {"t": "you", "view": self.view_for(seat), "requests": self.requests(seat)})
-
-    def _reveal_body(self, events):
-        rev = next(e for e in events if e["e"] == "reveal")
-        cards = {"a": rev["a_card"], "b": rev["b_card"]}
-        body = {"event": "reveal", "cards": cards, "nonces": {}, "reveals": [], "verified": True}
-        for seat, lock in self.locked.items():
-            nonce = self._nonce.get(seat)
-            body["nonces"][seat] = nonce
-            body["reveals"].append(lock["seq"])
-            if cards[seat] is not None and nonce is not None:
-                body.setdefault("commitments", {})[seat] = commitment(self.game_id, seat, cards[seat], nonce)
-        return body
 
     def _collect(self, events):
         for e in events:
@@ -274,6 +294,36 @@ def _asked(st, seat, kind):
     return any(r["player"] == seat and r["kind"] == kind for r in st.pending)
 
 
+def _reveal_body(game_id, events, locked, nonces):
+    rev = next(e for e in events if e["e"] == "reveal")
+    cards = {"a": rev["a_card"], "b": rev["b_card"]}
+    body = {"event": "reveal", "cards": cards, "nonces": {}, "reveals": [], "verified": True}
+    for seat, lock in locked.items():
+        nonce = nonces.get(seat)
+        body["nonces"][seat] = nonce
+        body["reveals"].append(lock["seq"])
+        if cards[seat] is not None and nonce is not None:
+            body.setdefault("commitments", {})[seat] = commitment(game_id, seat, cards[seat], nonce)
+    return body
+
+
+def _produced(recs, i):
+    """Whether the record at index ``i`` (an input, or the start) is followed by what it
+    produced: a judge, result or finish record before the next input. A deadline's expiry
+    belongs to the timeout input after it, not to the input before."""
+    for r in recs[i + 1:]:
+        if r.kind == "input":
+            return False
+        if r.kind in ("result", "finish") or (r.kind == "judge" and r.body.get("event") != "deadline_expired"):
+            return True
+    return False
+
+
+def _mark(items, input_seq):
+    return [(kind, dict(body, repaired={"input_seq": input_seq}), seat, mono, hidden)
+            for kind, body, seat, mono, hidden in items]
+
+
 def _rebuild(start):
     cards = {}
     for cd in start["cards"]:
@@ -290,18 +340,31 @@ def _rebuild(start):
 
 def verify_commitments(store, game_id):
     """Check every reveal against the commitments made at lock time. Returns a list of
-    (seat, ok) per revealed ready, for settling a dispute from the record alone."""
-    results = []
-    locks = {}
-    for r in store.records(game_id, kinds=("judge",)):
+    (seat, ok) per revealed ready, for settling a dispute from the record alone. A ready
+    whose commitment is missing from the record is (seat, False)."""
+    recs = store.records(game_id)
+    ready_inputs = {r.seq: r.seat for r in recs if r.kind == "input" and r.body.get("kind") == "ready"}
+    commits = {}
+    for r in recs:
         b = r.body
-        if b.get("event") == "ready":
-            locks[b["seat"]] = b["commitment"]
-        elif b.get("event") == "reveal":
-            for seat, nonce in b.get("nonces", {}).items():
-                card = b["cards"].get(seat)
-                if card is None or nonce is None or seat not in locks:
-                    continue
-                results.append((seat, commitment(game_id, seat, card, nonce) == locks[seat]))
-            locks = {}
+        if r.kind != "judge" or b.get("event") != "ready":
+            continue
+        seq = b.get("input_seq")
+        if seq is None:      # written before input_seq was recorded: the seat's latest ready before it
+            seq = max((q for q, seat in ready_inputs.items() if seat == b.get("seat") and q < r.seq), default=None)
+        if seq is not None:
+            commits.setdefault(seq, b.get("commitment"))
+    results = []
+    for r in recs:
+        b = r.body
+        if r.kind != "judge" or b.get("event") != "reveal":
+            continue
+        for seq in b.get("reveals", []):
+            seat = ready_inputs.get(seq)
+            if seat is None:
+                continue
+            card, nonce = b.get("cards", {}).get(seat), b.get("nonces", {}).get(seat)
+            if card is None or nonce is None:
+                continue
+            results.append((seat, seq in commits and commitment(game_id, seat, card, nonce) == commits[seq]))
     return results

@@ -7,9 +7,9 @@ from fastapi.testclient import TestClient
 
 from tests.web.conftest import AUTH, TOKEN
 
-from hub.store import Store
-from hub.table import Table
-from hub.web import create_app
+from hub.record.store import Store
+from hub.sessions.table import Table
+from hub.web.app import create_app
 
 
 @contextlib.contextmanager

@@ -14,8 +14,8 @@ import pytest
 from tests.faults.procs import ROOT, lumen, stop, wait_for_line
 from tests.faults.referee_play import play
 
-from hub.store import Store
-from hub.table import Table
+from hub.record.store import Store
+from hub.sessions.table import Table
 
 SERVING = "table display"
 

@@ -10,9 +10,9 @@ from fastapi.testclient import TestClient
 from tests.faults.conftest import fill
 from tests.web.conftest import AUTH, TOKEN, aid
 
-from hub.store import Store, StoreError
-from hub.table import Table
-from hub.web import create_app, display_state
+from hub.record.store import Store, StoreError
+from hub.sessions.table import Table
+from hub.web.app import create_app, display_state
 
 
 def _act(c, delta):
@@ -66,7 +66,7 @@ def test_a_read_only_record_is_a_clear_error_at_start(read_only_dir):
 
 
 def test_lumen_hub_on_a_read_only_record_says_so_and_exits(read_only_dir):
-    from hub.cli import build_parser
+    from hub.cli.main import build_parser
     d, make_ro = read_only_dir
     db = str(d / "g.sqlite3")
     Store(db).close()
@@ -74,6 +74,6 @@ def test_lumen_hub_on_a_read_only_record_says_so_and_exits(read_only_dir):
     args = build_parser().parse_args(["hub", "--db", db, "--resume", "--port", "0"])
     lines = []
     assert args.func.__module__   # the hub command exists
-    from hub.runner import run_hub
+    from hub.cli.hub import run_hub
     assert run_hub(args, out=lines.append) != 0
     assert any("can't be written" in line for line in lines), lines

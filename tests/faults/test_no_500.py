@@ -8,7 +8,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from tests.web.conftest import AUTH, aid, fingerprint, make_table, on_loop
 
-from hub.web import create_app
+from hub.web.app import create_app
 
 HUGE = str(2 ** 70)
 

@@ -3,9 +3,9 @@ decision holds the input and everything it produced (judge, result, finish recor
 no kill can leave a game "in progress" with a winner or a commitment that can't be
 verified; and a record cut that way by an older hub version is repaired on resume."""
 
-from hub.session import RefereeSession, verify_commitments
-from hub.store import Store
-from hub.table import Table, replay_export
+from hub.sessions.referee import RefereeSession, verify_commitments
+from hub.record.store import Store
+from hub.sessions.table import Table, replay_export
 
 from tests.faults.referee_play import copy_game, next_decision, play, state_json
 
