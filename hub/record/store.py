@@ -130,6 +130,7 @@ class Store:
     def __init__(self, path, durable=False):
         self.path = path
         self.write_error = None      # the last write the record refused (RecordUnwritable), until one succeeds
+        self._pending_action = None  # (table, action id) to keep with the next write (see spending)
         try:
             if path != ":memory:":
                 os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
@@ -204,7 +205,15 @@ class Store:
         with self._tx():
             self._spend(action, None, int(time.time() * 1000))
 
+    def spending(self, table_name, action_id):
+        """``with store.spending(table, id):`` the id is kept with the first write made inside
+        the block (in its transaction), or alone at the end if nothing was written; an error
+        inside the block keeps nothing, so a refused action does not spend its id."""
+        return _Spending(self, (table_name, action_id))
+
     def _spend(self, action, game_id, now):
+        if action is None and self._pending_action is not None:
+            action, self._pending_action = self._pending_action, None
         if action is not None:
             table_name, action_id = action
             self.db.execute("INSERT INTO actions (action_id, table_name, game_id, wall_ms) VALUES (?, ?, ?, ?)",
@@ -370,6 +379,21 @@ class _tx:
         err = RecordUnwritable(self.store.path, e)
         self.store.write_error = err
         return err
+
+
+class _Spending:
+    def __init__(self, store, action):
+        self.store, self.action = store, action
+
+    def __enter__(self):
+        self.store._pending_action = self.action
+
+    def __exit__(self, exc_type, exc, tb):
+        pending = self.store._pending_action
+        self.store._pending_action = None
+        if exc_type is None and pending is not None:
+            self.store.spend_action(pending)
+        return False
 
 
 def public_start(body):

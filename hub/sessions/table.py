@@ -50,7 +50,6 @@ class Table:
         self._timer_undo = []           # [{"action", "before"}]: the judge's clock actions, newest last
         self.session = None
         self.listeners = []
-        self._seen_actions = set()
 
     @property
     def admin_token(self):
@@ -154,12 +153,15 @@ class Table:
             self.session.tick()
 
     def claim_action(self, action_id):
-        """A control action is applied once: a replayed id is refused (idempotency key)."""
+        """A control action is applied once: a replayed id is refused (idempotency key).
+        ``with table.claim_action(id): ...``: the id is kept in the record with what the
+        action wrote (one transaction), so it stays spent across a kill -9 and resume; an
+        action refused inside the block spends nothing."""
         if not isinstance(action_id, str) or not 8 <= len(action_id) <= 80:
             raise SessionError("action_id must be a string of 8-80 characters")
-        if action_id in self._seen_actions:
+        if self.store.action_spent(action_id):
             raise SessionError("action %s was already applied" % action_id)
-        self._seen_actions.add(action_id)
+        return self.store.spending(self.name, action_id)
 
     # ------------------------------------------------------------ the match clock
     def timer_view(self):

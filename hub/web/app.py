@@ -722,8 +722,10 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
         return response
 
     def claim(action_id):
+        """``with claim(id):`` around an action: a spent id is 409; the id is kept with what
+        the action writes (durable), and not spent if the action is refused."""
         try:
-            table.claim_action(action_id)
+            return table.claim_action(action_id)
         except SessionError as e:
             raise ApiError(409, "replayed", str(e)) from None
 
@@ -813,24 +815,26 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
         else:
             for side in (body.a, body.b):
                 _character_or_404(side)
-        claim(body.action_id)
-        try:
-            if body.mode == "referee":
-                table.start_referee(body.a or "serin", body.b or "gangcheol", seed=body.seed, priority=body.priority)
-            else:
-                table.start_tracker(body.a or "generic", body.b or "generic", seed=body.seed, priority=body.priority)
-        except (SessionError, IllegalDecision) as e:
-            raise refused(e) from None
+        with claim(body.action_id):
+            try:
+                if body.mode == "referee":
+                    table.start_referee(body.a or "serin", body.b or "gangcheol", seed=body.seed,
+                                        priority=body.priority)
+                else:
+                    table.start_tracker(body.a or "generic", body.b or "generic", seed=body.seed,
+                                        priority=body.priority)
+            except (SessionError, IllegalDecision) as e:
+                raise refused(e) from None
         return done(body.action_id, game_id=table.session.game_id)
 
     @app.post("/api/control/games/{game_id}/resume", tags=["control"], summary="Resume a recent game")
     async def resume_game(game_id: int, body: Empty, _=Depends(bearer)):
         game_or_404(game_id)
-        claim(body.action_id)
-        try:
-            table.resume(game_id)
-        except (SessionError, IllegalDecision) as e:
-            raise refused(e) from None
+        with claim(body.action_id):
+            try:
+                table.resume(game_id)
+            except (SessionError, IllegalDecision) as e:
+                raise refused(e) from None
         return done(body.action_id, game_id=game_id)
 
     @app.post("/api/control/tracker", tags=["control"],
@@ -847,13 +851,13 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
         if cmd["action"] == "new_game":
             _character_or_404(cmd["a"])
             _character_or_404(cmd["b"])
-        claim(body.action_id)
         seat = cmd.get("seat") if cmd.get("seat") in ("a", "b") else None
-        try:
-            hub.expire_tracker_deadlines()
-            entries = table.submit(seat, "action", cmd, source="display")
-        except (SessionError, IllegalDecision) as e:
-            raise refused(e) from None
+        hub.expire_tracker_deadlines()
+        with claim(body.action_id):
+            try:
+                entries = table.submit(seat, "action", cmd, source="display")
+            except (SessionError, IllegalDecision) as e:
+                raise refused(e) from None
         return done(body.action_id, entries=entries)
 
     @app.post("/api/control/decision", tags=["control"],
@@ -871,32 +875,32 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
             req = next((r for r in s.state.pending if r["player"] == body.seat and r["kind"] == body.kind), None)
             if req is not None and req.get("hidden"):
                 raise ApiError(403, "forbidden", "a hidden decision is answered only on the player's own pod")
-        claim(body.action_id)
-        try:
-            hub.expire_tracker_deadlines()
-            table.submit(body.seat, body.kind, body.value, source="display")
-        except (SessionError, IllegalDecision) as e:
-            raise refused(e) from None
+        hub.expire_tracker_deadlines()
+        with claim(body.action_id):
+            try:
+                table.submit(body.seat, body.kind, body.value, source="display")
+            except (SessionError, IllegalDecision) as e:
+                raise refused(e) from None
         return done(body.action_id)
 
     @app.post("/api/control/timer", tags=["control"],
               summary="The match clock: round_start, pause, resume, extend (judge call), call_time, turn_ended, "
                       "undo (reverts the last of these)")
     async def timer(body: TimerAction, _=Depends(bearer)):
-        claim(body.action_id)
         kw = {k: v for k, v in (("duration_ms", body.duration_ms), ("extra_turns", body.extra_turns),
                                 ("ms", body.ms)) if v is not None}
-        try:
-            view = table.timer_action(body.action, **kw)
-        except SessionError as e:
-            raise refused(e) from None
+        with claim(body.action_id):
+            try:
+                view = table.timer_action(body.action, **kw)
+            except SessionError as e:
+                raise refused(e) from None
         return done(body.action_id, timer=view)
 
     @app.post("/api/control/token", tags=["control"],
               summary="Change the admin token (authorised with the old one)")
     async def change_token(body: NewToken, _=Depends(bearer)):
-        claim(body.action_id)
-        table.admin_token = body.new_token
+        with claim(body.action_id):
+            table.admin_token = body.new_token
         return {"ok": True, "action_id": body.action_id}
 
     # -- live updates
