@@ -83,6 +83,8 @@ def validate(st, req, kind, value):
         if len(value) != count:
             raise IllegalDecision("discard exactly %d card(s) to reach the hand limit, not %d" % (count, len(value)))
         hand = st.players[p].hand
+        if not all(isinstance(cid, str) for cid in value):
+            raise IllegalDecision("discard takes a list of %d hand card id(s) (strings), not %r" % (count, value))
         if all(type(cid) is str for cid in value):
             # each id at most as often as it is in the hand (first missing id named, as below)
             for cid in value:

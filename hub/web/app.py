@@ -32,7 +32,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Path as PathParam, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, JSONResponse
@@ -63,6 +63,12 @@ SEAT_INFO = {"a": {"label": "1P", "colour": "blue"}, "b": {"label": "2P", "colou
 #: Referee decisions the display may answer (hidden ones only on a player's own pod).
 DISPLAY_DECISIONS = ("get", "discard", "combo", "catch", "nullify", "choose", "pick")
 TOKEN_PATTERN = r"^[A-Za-z0-9_\-]{8,128}$"
+#: Live-update limits (issue 11.1): spectators on the LAN can't flood the hub. The pods' links
+#: don't share this loop, but the table's CPU does.
+WS_MAX_CLIENTS = 64          # open WebSocket connections in all
+WS_MAX_PER_HOST = 8          # from one address
+WS_OPENS_PER_S = 4           # new connections per address per second (burst WS_MAX_PER_HOST)
+WS_MESSAGES_PER_S = 10       # a client sends pings; more than this per second is closed
 
 
 # ---------------------------------------------------------------- the display state
@@ -263,6 +269,7 @@ _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "
 # ---------------------------------------------------------------- request bodies
 
 Seat = Literal["a", "b"]
+GameId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="a game's id (the record's 64-bit row id)")]
 ActionId = Annotated[str, StringConstraints(min_length=8, max_length=80, pattern=r"^[A-Za-z0-9._:\-]+$")]
 Delta = Annotated[int, Field(ge=-99_999, le=99_999)]
 SmallDelta = Annotated[int, Field(ge=-99, le=99)]
@@ -428,6 +435,8 @@ class DisplayHub:
         self.bot_pace = bot_pace
         self.auto_turn_end = auto_turn_end
         self.clients = set()
+        self.hosts = {}                 # address -> open connections
+        self.opens = {}                 # address -> [tokens, last refill] of the connection rate bucket
         self.loop = None
         self.loop_thread = None
         self._flush_scheduled = False
@@ -437,6 +446,32 @@ class DisplayHub:
         self._last_clock = 0.0
         self.sent = 0
         table.subscribe(self.on_table)
+
+    # -- who may connect (issue 11.1: limits on connections and their rate)
+    def admit(self, host):
+        """None if a WebSocket from ``host`` may open now (and counts it), else why not."""
+        now = time.monotonic()
+        tokens, last = self.opens.get(host, (WS_MAX_PER_HOST, now))
+        tokens = min(WS_MAX_PER_HOST, tokens + (now - last) * WS_OPENS_PER_S)
+        if sum(self.hosts.values()) >= WS_MAX_CLIENTS:
+            return "too many live connections"
+        if self.hosts.get(host, 0) >= WS_MAX_PER_HOST:
+            return "too many live connections from %s" % host
+        if tokens < 1:
+            self.opens[host] = (tokens, now)
+            return "too many new connections from %s" % host
+        self.opens[host] = (tokens - 1, now)
+        if len(self.opens) > 4 * WS_MAX_CLIENTS:      # forget quiet addresses
+            self.opens = {h: v for h, v in self.opens.items() if h in self.hosts}
+        self.hosts[host] = self.hosts.get(host, 0) + 1
+        return None
+
+    def leave(self, host):
+        n = self.hosts.get(host, 0) - 1
+        if n > 0:
+            self.hosts[host] = n
+        else:
+            self.hosts.pop(host, None)
 
     # -- table -> clients
     def on_table(self, audience, msg):
@@ -771,7 +806,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
         return {"games": table.games(limit)}
 
     @app.get("/api/games/{game_id}", tags=["public"], summary="One game's summary")
-    async def get_game(game_id: int):
+    async def get_game(game_id: GameId):
         game_or_404(game_id)
         from hub.record.store import public_start
         g = table.store.game(game_id)
@@ -779,7 +814,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
 
     @app.get("/api/games/{game_id}/export", tags=["public"],
              summary="Match export (lumen-match/1): everything once finished, only the public record before")
-    async def get_export(game_id: int, download: bool = False):
+    async def get_export(game_id: GameId, download: bool = False):
         game_or_404(game_id)
         data = table.export(game_id)
         headers = {"Content-Disposition": 'attachment; filename="lumen-match-%d.json"' % game_id} if download else None
@@ -787,7 +822,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
 
     @app.get("/api/games/{game_id}/judge-log", tags=["public"],
              summary="The judge log: ready stamps, commitments, deadlines, reveals")
-    async def get_judge_log(game_id: int):
+    async def get_judge_log(game_id: GameId):
         game_or_404(game_id)
         return {"game_id": game_id, "records": [r.to_json() for r in table.store.records(game_id, kinds=("judge",))]}
 
@@ -828,7 +863,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
         return done(body.action_id, game_id=table.session.game_id)
 
     @app.post("/api/control/games/{game_id}/resume", tags=["control"], summary="Resume a recent game")
-    async def resume_game(game_id: int, body: Empty, _=Depends(bearer)):
+    async def resume_game(game_id: GameId, body: Empty, _=Depends(bearer)):
         game_or_404(game_id)
         with claim(body.action_id):
             try:
@@ -906,10 +941,15 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
     # -- live updates
     @app.websocket("/ws")
     async def ws(websocket: WebSocket):
-        await websocket.accept()
+        refusal = hub.admit(websocket.client.host if websocket.client else "?")
+        if refusal:
+            # before the handshake: a flood of spectators costs a refused upgrade each, nothing more
+            await websocket.close(code=1013, reason=refusal)
+            return
         q = asyncio.Queue(maxsize=64)
-        hub.clients.add(q)
         try:
+            await websocket.accept()
+            hub.clients.add(q)
             await websocket.send_text(json.dumps(dict(display_state(table), t="state", cause=["hello"]),
                                                  ensure_ascii=False))
 
@@ -919,9 +959,22 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
 
             send_task = asyncio.create_task(sender())
             try:
+                window, count = 0.0, 0
                 while True:
-                    msg = await websocket.receive_text()      # pings from the page; anything else is ignored
-                    if msg == "ping":
+                    msg = await websocket.receive()
+                    if msg["type"] == "websocket.disconnect":
+                        break
+                    if "text" not in msg or msg["text"] is None:
+                        await websocket.close(code=1003, reason="text frames only (ping)")
+                        break
+                    now = time.monotonic()
+                    if now - window >= 1.0:
+                        window, count = now, 0
+                    count += 1
+                    if count > WS_MESSAGES_PER_S:
+                        await websocket.close(code=1008, reason="too many messages")
+                        break
+                    if msg["text"] == "ping":      # pings from the page; anything else is ignored
                         await websocket.send_text('{"t":"pong"}')
             finally:
                 send_task.cancel()
@@ -929,6 +982,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
             pass
         finally:
             hub.clients.discard(q)
+            hub.leave(websocket.client.host if websocket.client else "?")
 
     return app
 
