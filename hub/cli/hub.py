@@ -8,6 +8,7 @@ ends into a new one by itself: a new game is a judge's action on the display.
 
 import asyncio
 import os
+import sqlite3
 
 from engine.decks import load_deck, load_sample
 from engine.errors import CardError
@@ -15,7 +16,9 @@ from engine.errors import CardError
 from hub.pods.links import PodHub
 from hub.sessions.referee import SessionError
 from hub.light.statuslight import StatusLight, open_strip
-from hub.record.store import Store
+from hub.record import doctor
+from hub.record.lock import RecordLock
+from hub.record.store import RecordUnwritable, Store, StoreError
 from hub.record.token import TokenKeeper, new_token, token_path
 from hub.sessions.table import Table
 
@@ -39,21 +42,74 @@ def new_game(table, args):
     return table.start_tracker(auto=True)
 
 
+def open_record(path, durable, out):
+    """The record for this hub, checked (issue 11.6): a file that can't be opened as a
+    database is moved aside for ``lumen doctor`` and a fresh record started; SQLite's
+    quick_check and games that can't be read are reported (those games are skipped)."""
+    try:
+        store = Store(path, durable=durable)
+        problems = doctor.quick_check(store.db)
+        games = store.games(limit=1000)
+    except RecordUnwritable:
+        raise
+    except (sqlite3.DatabaseError, StoreError) as e:
+        moved = doctor.move_aside(path)
+        out("기록이 손상되어 옆으로 옮겼습니다 / the record is damaged (%s): moved to %s; "
+            "lumen doctor --db %s --salvage NEW.sqlite3 copies out what can be read" % (e, moved, moved))
+        return Store(path, durable=durable)
+    for p in problems:
+        out("기록 무결성 검사 / record integrity check: %s (lumen doctor --db %s)" % (p, path))
+    for g in games:
+        if g["status"] == "damaged":
+            out("게임 #%d 손상됨, 건너뜀 / game #%d is damaged, skipped: %s" % (g["id"], g["id"], g.get("damage")))
+    return store
+
+
+def _resume(table, out):
+    """Resume the game that was on the table (else the newest unfinished one) if it replays;
+    a game damaged past what the store can see is reported, and the next one tried."""
+    def attempt(fn, gid):
+        try:
+            return fn()
+        except Exception as e:        # the replay says what is wrong; the hub keeps serving
+            out("게임 #%s을(를) 이어갈 수 없습니다 / game #%s can't be resumed: %s" % (gid, gid, e))
+            return None
+    current = attempt(lambda: table.store.current_game(table.name), "?")
+    s = attempt(table.resume_current, current)
+    if s is not None:
+        return s
+    for g in table.store.games(limit=50, table_name=table.name):
+        if g["status"] == "in_progress" and g["id"] != current:
+            s = attempt(lambda: table.resume(g["id"]), g["id"])
+            if s is not None:
+                return s
+    return None
+
+
 def run_hub(args, out=print):
-    store = Store(args.db, durable=args.durable)
+    lock = RecordLock(args.db)
+    try:
+        lock.acquire()
+        store = open_record(args.db, args.durable, out)
+    except StoreError as e:          # another hub holds the record, or it can't be written
+        out(str(e))
+        lock.release()
+        return 2
     tokens = TokenKeeper(token_path(args.db, args.table), override=args.token)
     if getattr(args, "rotate_token", False):
         tokens.change(new_token())
         out("새 관리자 토큰을 만들었습니다 / a new admin token was made (the old one no longer works)")
     table = Table(store, name=args.table, tokens=tokens)
-    if args.resume and table.resume_current() is not None:
+    if args.resume and _resume(table, out) is not None:
         g = table.session
         out("게임 #%d을(를) 이어서 진행합니다 / resuming game #%d (%s)" % (g.game_id, g.game_id, g.mode))
     else:
         try:
             new_game(table, args)
-        except (SessionError, CardError) as e:
+        except (SessionError, CardError, StoreError) as e:
             out("게임을 시작할 수 없습니다 / cannot start a game: %s" % e)
+            store.close()
+            lock.release()
             return 2
         out("새 게임 #%d (%s)" % (table.session.game_id, table.session.mode))
     hub = PodHub(table, mode=args.mode, out=out)
@@ -79,4 +135,5 @@ def run_hub(args, out=print):
         web.serve(table, host=args.host, port=args.port, tasks=(pods, upkeep), out=out)
     finally:
         store.close()
+        lock.release()
     return 0

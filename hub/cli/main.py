@@ -58,16 +58,31 @@ def _hub(args):
 
 def _open_store(path):
     from hub.record.store import Store
-    return Store(path)
+    return Store(path, probe=False)      # reading: a read-only record is fine
+
+
+def _doctor(args):
+    from hub.record.doctor import main as doctor_main
+    return doctor_main(args)
 
 
 def _games(args):
-    store = _open_store(args.db)
-    from hub.record.store import public_start
-    rows = store.games(args.limit)
+    import sqlite3
+    from hub.record.store import StoreError, public_start
+    try:
+        store = _open_store(args.db)
+        rows = store.games(args.limit)
+    except (StoreError, sqlite3.DatabaseError) as e:
+        print("기록을 읽을 수 없습니다 / the record can't be read: %s: %s (lumen doctor --db %s)" % (args.db, e, args.db),
+              file=sys.stderr)
+        return 1
     if not rows:
         print("기록된 게임이 없습니다 / no games recorded in %s" % args.db)
     for g in rows:
+        if g["status"] == "damaged":
+            print("#%d  %s  damaged / 손상됨: %s (lumen doctor --db %s)" % (
+                g["id"], g["mode"], g.get("damage"), args.db))
+            continue
         chars = public_start(g["start"] or {}).get("characters") or {}
         print("#%d  %s  %-8s  %-11s  %s  winner=%s  records=%d" % (
             g["id"], time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created_ms"] / 1000)), g["mode"],
@@ -181,6 +196,12 @@ def build_parser():
     gp.add_argument("--db", default=DEFAULT_DB, help="the game record (default %(default)s)")
     gp.add_argument("--limit", type=int, default=10, help="how many games (default 10)")
     gp.set_defaults(func=_games)
+
+    dr = sub.add_parser("doctor", help="check a game record (SQLite integrity, every game readable); --salvage copies "
+                                       "the readable games into a new record")
+    dr.add_argument("--db", default=DEFAULT_DB)
+    dr.add_argument("--salvage", metavar="NEW_DB", default=None, help="write the readable games to this new file")
+    dr.set_defaults(func=_doctor)
 
     ep = sub.add_parser("export", help="export a match as JSON")
     ep.add_argument("game", type=int, help="the game's number (as lumen games lists it)")

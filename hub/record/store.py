@@ -83,6 +83,10 @@ class StoreError(Exception):
     pass
 
 
+class DamagedRecord(StoreError):
+    """A record that can't be read back (a flipped byte, a torn page): names the game and seq."""
+
+
 class RecordUnwritable(StoreError):
     """The record refused a write (full disk, read-only file, I/O error): nothing of the
     change was kept, so nothing of it may be applied or shown."""
@@ -112,7 +116,12 @@ class Record:
     def __init__(self, row):
         (self.game_id, self.seq, self.kind, self.wall_ms, self.mono_ms, self.seat, hidden, body) = row
         self.hidden = bool(hidden)
-        self.body = json.loads(body)
+        try:
+            self.body = json.loads(body)
+        except (TypeError, ValueError) as e:
+            raise DamagedRecord("game #%s record %s (%s) is damaged: %s" % (self.game_id, self.seq, self.kind, e)) from None
+        if not isinstance(self.body, dict):
+            raise DamagedRecord("game #%s record %s (%s) is damaged: not an object" % (self.game_id, self.seq, self.kind))
 
     def to_json(self):
         return {"seq": self.seq, "kind": self.kind, "wall_ms": self.wall_ms, "mono_ms": self.mono_ms,
@@ -127,7 +136,7 @@ class Store:
     what ``kill -9`` tests, at a fraction of the cost.
     """
 
-    def __init__(self, path, durable=False):
+    def __init__(self, path, durable=False, probe=True):
         self.path = path
         self.write_error = None      # the last write the record refused (RecordUnwritable), until one succeeds
         self._pending_action = None  # (table, action id) to keep with the next write (see spending)
@@ -139,7 +148,7 @@ class Store:
             self.db.execute("PRAGMA synchronous=%s" % ("FULL" if durable else "NORMAL"))
             self.db.execute("PRAGMA foreign_keys=ON")
             self.db.executescript(SCHEMA)
-            if path != ":memory:":
+            if probe and path != ":memory:":
                 self._probe()
         except (sqlite3.OperationalError, OSError) as e:
             raise RecordUnwritable(path, e) from None
@@ -273,7 +282,10 @@ class Store:
             q += " AND kind IN (%s)" % ",".join("?" * len(kinds))
             args += list(kinds)
         q += " ORDER BY seq"
-        return [Record(r) for r in self.db.execute(q, args)]
+        try:
+            return [Record(r) for r in self.db.execute(q, args)]
+        except sqlite3.DatabaseError as e:
+            raise DamagedRecord("game #%s can't be read: %s" % (game_id, e)) from None
 
     def game(self, game_id):
         row = self.db.execute("SELECT id, created_ms, mode, table_name FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -282,6 +294,15 @@ class Store:
         return self._summary(row)
 
     def _summary(self, row):
+        try:
+            return self._read_summary(row)
+        except (DamagedRecord, sqlite3.DatabaseError, ValueError, TypeError, AttributeError) as e:
+            # a damaged game is listed as such and skipped; the others stay readable (issue 11.6)
+            gid, created, mode, table = row
+            return {"id": gid, "created_ms": created or 0, "mode": mode, "table": table, "status": "damaged",
+                    "winner": None, "records": 0, "last_ms": None, "start": None, "damage": str(e)}
+
+    def _read_summary(self, row):
         gid, created, mode, table = row
         # the newest finish or reopen decides: an undone KO reopens the game
         fin = self.db.execute("SELECT body, kind FROM records WHERE game_id = ? AND kind IN ('finish', 'reopen') "
@@ -289,11 +310,13 @@ class Store:
         count = self.db.execute("SELECT COUNT(*), MAX(wall_ms) FROM records WHERE game_id = ?", (gid,)).fetchone()
         start = self.db.execute("SELECT body FROM records WHERE game_id = ? AND seq = 0", (gid,)).fetchone()
         finish = json.loads(fin[0]) if fin and fin[1] == "finish" else None
+        start = json.loads(start[0]) if start else None
+        if not isinstance(start, dict) or (finish is not None and not isinstance(finish, dict)):
+            raise DamagedRecord("game #%s: its start or finish record is damaged" % gid)
         return {"id": gid, "created_ms": created, "mode": mode, "table": table,
                 "status": "finished" if finish else "in_progress",
                 "winner": finish.get("winner") if finish else None,
-                "records": count[0], "last_ms": count[1],
-                "start": json.loads(start[0]) if start else None}
+                "records": count[0], "last_ms": count[1], "start": start}
 
     def games(self, limit=10, table_name=None, keep=()):
         """The most recent games, newest first (the calculator keeps the last 10). A game the
@@ -339,6 +362,12 @@ class Store:
         return out
 
 
+def _refused_write(exc):
+    """A write error that is the record's, not the caller's (a duplicate key or the
+    append-only trigger is the caller's: those stay as they are)."""
+    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.IntegrityError)
+
+
 class _tx:
     """BEGIN IMMEDIATE ... COMMIT, rolled back on error (autocommit connection). A write the
     database refuses (full, read-only, I/O) becomes RecordUnwritable, kept on the store for
@@ -351,20 +380,20 @@ class _tx:
     def __enter__(self):
         try:
             self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
+        except sqlite3.DatabaseError as e:
             raise self._unwritable(e) from None
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is None:
             try:
                 self.db.execute("COMMIT")
-            except sqlite3.OperationalError as e:
+            except sqlite3.DatabaseError as e:
                 self._rollback()
                 raise self._unwritable(e) from None
             self.store.write_error = None
             return False
         self._rollback()
-        if isinstance(exc, sqlite3.OperationalError):
+        if _refused_write(exc):
             raise self._unwritable(exc) from None
         return False
 

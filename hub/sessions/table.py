@@ -9,6 +9,7 @@ store's table log, written whenever a game is started or resumed) and the match 
 the next game when the table moves on).
 """
 
+import contextlib
 import json
 import secrets
 import time
@@ -16,7 +17,7 @@ import time
 from engine.decks import load_sample
 
 from hub.sessions.referee import MonotonicClock, RefereeSession, SessionError
-from hub.record.store import public_start
+from hub.record.store import RecordUnwritable, public_start
 from hub.sessions.timer import MatchTimer, TimerError
 from hub.sessions.tracker import TrackerSession
 from hub.record.token import TokenKeeper
@@ -141,16 +142,29 @@ class Table:
         return [dict(g, start=public_start(g["start"] or {})) for g in self.store.games(limit, self.name, keep=keep)]
 
     # ------------------------------------------------------------ input
-    def submit(self, seat, kind, value=True, source="pod"):
+    def submit(self, seat, kind, value=True, source="pod", at_ms=None):
+        """A decision for the current game. ``at_ms``: when it reached the hub (a pod's ready is
+        stamped on arrival by the pod links), else now."""
         if self.session is None:
             raise SessionError("no game is running at this table")
-        return self.session.submit(seat, kind, value, source=source)
+        with self._reporting():
+            return self.session.submit(seat, kind, value, source=source, at_ms=at_ms)
 
     def tick(self):
-        if self.timer.update(self.wall.now_ms()):
-            self._timer_changed("time", by="hub")
-        if self.session is not None:
-            self.session.tick()
+        with self._reporting():
+            if self.timer.update(self.wall.now_ms()):
+                self._timer_changed("time", by="hub")
+            if self.session is not None:
+                self.session.tick()
+
+    @contextlib.contextmanager
+    def _reporting(self):
+        """A write the record refused changed nothing; the page and the pods' log hear why."""
+        try:
+            yield
+        except RecordUnwritable as e:
+            self._relay("public", {"t": "record_error", "error": e.to_json()})
+            raise
 
     def claim_action(self, action_id):
         """A control action is applied once: a replayed id is refused (idempotency key).

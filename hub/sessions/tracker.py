@@ -64,26 +64,37 @@ class TrackerSession(SessionBase):
             return [{"player": seat, "kind": "ready", "options": [], "hidden": True}]
         return []
 
-    def submit(self, seat, kind, value=True, source="pod"):
-        """kind: ``ready`` (bare lock), ``timeout``, or ``action`` with a tracker command."""
+    def submit(self, seat, kind, value=True, source="pod", at_ms=None, action=None, pre=()):
+        """kind: ``ready`` (bare lock), ``timeout``, or ``action`` with a tracker command.
+        ``at_ms``: when it reached the hub (a pod's ready: when its bytes arrived), else now."""
         if kind not in ("ready", "timeout", "action"):
             raise SessionError("tracker mode takes ready, timeout or action, not %r" % (kind,))
         if kind != "action" and seat not in ("a", "b"):
             raise SessionError("seat must be a or b, not %r" % (seat,))
-        self.tick()
-        now = self.clock.now_ms()
+        now = self.clock.now_ms() if at_ms is None else at_ms
+        self.tick(now)
         next_turn = kind == "action" and isinstance(value, dict) and value.get("action") == "next_turn"
         if next_turn and self._last_next_turn is not None and 0 <= now - self._last_next_turn < NEXT_TURN_GUARD_MS:
             return []       # a double tap: the turn has just advanced once, that is all it does
         if kind == "ready" and seat in self.deadline and now > self.deadline[seat] + LINK_ALLOWANCE_MS:
             raise SessionError("ready too late: the 10-second deadline passed (guide 3.10)")
         # apply first: a bad input raises before anything changes (the tracker rolls its own
-        # state back), then the input and what it caused are committed together, then people hear
+        # state back), then the input and what it caused are committed together, then people
+        # hear. A record that can't be written undoes the application (issue 11.4): only what
+        # was committed is ever shown.
+        before = (self.game.checkpoint(), self.phase, dict(self.locked), dict(self.deadline))
         self._deferred = []
-        entries = self._apply(seat, kind, value, now)
-        records, self._deferred = self._deferred, None
-        self.store.append_many(self.game_id, [("input", {"kind": kind, "value": value, "source": source}, seat, now, False)]
-                               + [r for r in records if r[0] != "send"])
+        try:
+            entries = self._apply(seat, kind, value, now)
+            records, self._deferred = self._deferred, None
+            self.store.append_many(self.game_id, list(pre) + [
+                ("input", {"kind": kind, "value": value, "source": source}, seat, now, False)]
+                + [r for r in records if r[0] != "send"], action=action)
+        except BaseException:
+            self._deferred = None
+            self.game.rollback(before[0])
+            self.phase, self.locked, self.deadline = before[1], before[2], before[3]
+            raise
         if next_turn:
             self._last_next_turn = now
         for r in records:
@@ -169,14 +180,18 @@ class TrackerSession(SessionBase):
         if not replay:
             self._later("judge", {"event": "reveal", "locked": dict(self.locked)})
 
-    def tick(self):
-        now = self.clock.now_ms()
+    def tick(self, now=None):
+        now = self.clock.now_ms() if now is None else now
         for seat, deadline in sorted(self.deadline.items()):
             if now > deadline + LINK_ALLOWANCE_MS and self.phase == "ready" and seat not in self.locked:
                 del self.deadline[seat]          # before submit, which ticks again
-                self.store.append(self.game_id, "judge", {"event": "deadline_expired", "seat": seat,
-                                                          "deadline_ms": deadline, "now_ms": now}, seat=seat, mono_ms=now)
-                self.submit(seat, "timeout", True, source="hub")
+                expired = ("judge", {"event": "deadline_expired", "seat": seat, "deadline_ms": deadline,
+                                     "now_ms": now}, seat, now, False)
+                try:
+                    self.submit(seat, "timeout", True, source="hub", at_ms=now, pre=[expired])
+                except Exception:
+                    self.deadline.setdefault(seat, deadline)    # not recorded: the next tick tries again
+                    raise
 
     def _notify(self, entries):
         self._send("public", {"t": "state", "view": self.public_view(), "entries": entries})

@@ -585,6 +585,28 @@ class TrackerGame:
         except TypeError as e:
             raise TrackerError("bad arguments for %s: %s" % (command["action"], e)) from None
 
+    # ------------------------------------------------------------------ rollback
+
+    def checkpoint(self):
+        """Everything an action may change, cheaply (the log is append-only): for a caller that
+        must undo an applied action whose record could not be written (issue 11.4)."""
+        last = self._undo[-1] if self._undo else None
+        return (self._core(), len(self.log), self._seq, list(self._undo), last, list(last["seqs"]) if last else None,
+                self._merge, self._unit_ms)
+
+    def rollback(self, cp):
+        core, n_log, seq, undo, last, last_seqs, merge, unit_ms = cp
+        self._load_core(core)
+        del self.log[n_log:]
+        self._seq = seq
+        self._undo = undo
+        if last is not None:
+            last["seqs"] = last_seqs
+        self._merge = merge
+        self._unit_ms = unit_ms
+        self._pending = []
+        self._sd_started = False
+
     # ------------------------------------------------------------------ JSON
 
     def to_json(self):

@@ -44,6 +44,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from engine.errors import IllegalDecision
 from engine.events import OUTCOME_EN, OUTCOME_KO
 
+from hub.record.store import RecordUnwritable
 from hub.sessions import roster
 from hub.web import human
 from hub.sessions.referee import SessionError
@@ -221,6 +222,8 @@ def display_state(table):
     """What the page shows, built from public views only (JSON-ready)."""
     snap = table.snapshot()
     out = {"table": table.name, "mode": snap["mode"], "timer": snap["timer"], "game_id": None}
+    err = getattr(table.store, "write_error", None)
+    out["record_error"] = err.to_json() if err is not None else None   # "the record can't be written: ..."
     s = table.session
     if s is None:
         out.update(seats=None, log=[], ready={}, pending=[], cards={}, last_battle=None)
@@ -730,6 +733,11 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
     @app.exception_handler(StarletteHTTPException)
     async def _http(request, exc):
         return _err(exc.status_code, _HTTP_CODES.get(exc.status_code, "error"), str(exc.detail))
+
+    @app.exception_handler(RecordUnwritable)
+    async def _unwritable(request, exc):
+        hub.on_table("public", {"t": "record_error"})      # the page shows it at once
+        return _err(503, "record_unwritable", str(exc))
 
     @app.exception_handler(Exception)
     async def _internal(request, exc):

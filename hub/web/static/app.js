@@ -187,6 +187,8 @@
       }
       kind = S.winner === "draw" ? "draw" : "winner-" + S.winner;
     } else if (S.sudden_death) { text = t("sudden_death", { n: S.sd_turn || 1 }); kind = "sudden"; }
+    // the record refused a write: nothing of that change was kept or applied; say so first
+    if (S.record_error) { text = tx(S.record_error) + (text ? " · " + text : ""); kind = "record-error"; }
     b.hidden = !text;
     b.textContent = text;
     b.dataset.kind = kind;
