@@ -8,7 +8,6 @@ ends into a new one by itself: a new game is a judge's action on the display.
 
 import asyncio
 import os
-import sqlite3
 
 from engine.decks import load_deck, load_sample
 from engine.errors import CardError
@@ -46,13 +45,19 @@ def open_record(path, durable, out):
     """The record for this hub, checked (issue 11.6): a file that can't be opened as a
     database is moved aside for ``lumen doctor`` and a fresh record started; SQLite's
     quick_check and games that can't be read are reported (those games are skipped)."""
+    store = None
     try:
         store = Store(path, durable=durable)
         problems = doctor.quick_check(store.db)
         games = store.games(limit=1000)
     except RecordUnwritable:
         raise
-    except (sqlite3.DatabaseError, StoreError) as e:
+    except Exception as e:      # sqlite3.DatabaseError, or a corrupt page that garbles even its message
+        if store is not None:
+            try:
+                store.close()
+            except Exception:
+                pass
         moved = doctor.move_aside(path)
         out("기록이 손상되어 옆으로 옮겼습니다 / the record is damaged (%s): moved to %s; "
             "lumen doctor --db %s --salvage NEW.sqlite3 copies out what can be read" % (e, moved, moved))

@@ -77,7 +77,7 @@ def examine(path):
         try:
             rep.problems = quick_check(db)
             ids = [r[0] for r in db.execute("SELECT id FROM games ORDER BY id")]
-        except sqlite3.DatabaseError as e:
+        except (sqlite3.DatabaseError, ValueError) as e:
             rep.unopenable = True
             rep.problems = [str(e)]
             db.close()
@@ -87,10 +87,10 @@ def examine(path):
                 recs = _read_game(db, gid)
                 done = any(r.kind == "finish" for r in recs)
                 rep.games.append((gid, "finished" if done else "in_progress", "%d records" % len(recs)))
-            except (StoreError, sqlite3.DatabaseError) as e:
+            except (StoreError, sqlite3.DatabaseError, ValueError) as e:
                 rep.games.append((gid, "damaged", str(e)))
         db.close()
-    except sqlite3.DatabaseError as e:
+    except (sqlite3.DatabaseError, ValueError) as e:
         rep.unopenable = True
         rep.problems = [str(e)]
     return rep
@@ -107,12 +107,12 @@ def salvage(path, dest):
     try:
         try:
             games = src.execute("SELECT id, created_ms, mode, table_name FROM games ORDER BY id").fetchall()
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, ValueError):
             games = []
         for gid, created, mode, table in games:
             try:
                 recs = _read_game(src, gid)
-            except (StoreError, sqlite3.DatabaseError):
+            except (StoreError, sqlite3.DatabaseError, ValueError):
                 skipped.append(gid)
                 continue
             with out._tx():
@@ -128,7 +128,7 @@ def salvage(path, dest):
                                 ("actions", "action_id, table_name, game_id, wall_ms")):
             try:
                 rows = src.execute("SELECT %s FROM %s" % (cols, table_sql)).fetchall()
-            except sqlite3.DatabaseError:
+            except (sqlite3.DatabaseError, ValueError):
                 continue
             with out._tx():
                 for row in rows:

@@ -284,7 +284,7 @@ class Store:
         q += " ORDER BY seq"
         try:
             return [Record(r) for r in self.db.execute(q, args)]
-        except sqlite3.DatabaseError as e:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as e:    # a torn page, a garbled text cell
             raise DamagedRecord("game #%s can't be read: %s" % (game_id, e)) from None
 
     def game(self, game_id):
