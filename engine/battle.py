@@ -46,7 +46,7 @@ from .events import ev
 from .judgment import LANDS, judge, result_key
 from .state import Battle, order, other
 from .windows import (battle_start, effective_damage, end_lasting, forbidden, hand_speeds, is_nullified,
-                      judged_card, judgment_triggers, log_damage, start_card, window)
+                      judged_card, judgment_triggers, log_damage, start_card, sync_limits, window)
 from .zones import break_card, take, to_hand, to_list
 
 COMBO = {"as": "combo"}
@@ -465,6 +465,7 @@ def combo_resolve(st, ctx):
     for cid in value:  # a pair is revealed together and used in order (guide 5.4)
         take(hand, cid)
         st.players[p].battle_zone.append(cid)
+    sync_limits(st)
     cb["stage"] = "next"
     cb["queue"] = list(value)
     cb["pair"] = len(value) == 2
@@ -628,6 +629,7 @@ def catch_resolve(st, ctx):
     fp = pl.fp if pl.fp else -st.players[other(p)].fp
     take(pl.hand, value)
     pl.battle_zone.append(value)
+    sync_limits(st)
     bt.used.append([p, value, "catch"])
     bt.catch = {"p": p, "card": value}
     bt.attack_used = True

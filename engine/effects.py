@@ -63,13 +63,28 @@ JUDGMENT_WINDOWS = (
     ("on_offset",), ("on_opponent_offset",), ("on_combo",), ("on_opponent_combo",),
 )
 
+# Where a card can be (guide 3.2): the zones an entry may name. An unnumbered function applies
+# in every zone (guide 5.6.1): a continuous entry may name any of them, or `any` (wherever the
+# card is); a timed entry names one zone where that timing can find it (TIMING_ZONES).
 ZONES_BY_KIND = {
-    # where a card's entry works, by card kind; the first is the default
-    "attack": ("battle", "lumen_zone"),
-    "defense": ("battle", "lumen_zone"),
-    "special": ("lumen_zone", "side_deck", "ultimate"),
+    # by card kind; the first is the default. A special is never in the hand or list (guide 3.3.3).
+    "attack": ("battle", "lumen_zone", "hand", "list", "side_deck", "break_zone", "ultimate", "any"),
+    "defense": ("battle", "lumen_zone", "hand", "list", "side_deck", "break_zone", "ultimate", "any"),
+    "special": ("lumen_zone", "side_deck", "ultimate", "break_zone", "any"),
     "trait": ("trait",),
 }
+ZONE_DOC = {
+    "battle": "this card is its owner's current battle card (the ready card, or a combo or catch card being used)",
+    "lumen_zone": "in its owner's lumen zone", "hand": "in its owner's hand (public)",
+    "list": "in its owner's list (public)", "side_deck": "in its owner's side deck (hidden: a hidden trigger, guide 5.2.2)",
+    "break_zone": "in its owner's break zone (functions only)", "ultimate": "in its owner's ultimate zone (an ultimate card)",
+    "any": "wherever its owner has it (functions only: guide 5.6.1 \"모든 존에서\")", "trait": "a trait (always)",
+}
+PHASE_TIMINGS = frozenset(("lumen", "get_entry", "turn_end"))
+# The zones where a timed entry can be found when its timing happens. A phase timing comes
+# outside any battle, so no card is in the battle then; the break zone holds no triggers.
+TIMING_ZONES = {t: (("lumen_zone", "hand", "list", "side_deck", "ultimate") if t in PHASE_TIMINGS else
+                    ("battle", "lumen_zone", "hand", "list", "side_deck", "ultimate")) for t in TIMING_NAMES}
 DURATIONS = ("battle", "turn", "next_turn")
 TARGETS = ("self", "opponent")
 POSITIONS = ("high", "mid", "low")
@@ -297,7 +312,8 @@ def target_of(e):
 COMMON = {
     "do": "the primitive",
     "timing": "when it happens (a timing name); without it the entry is a continuous function/effect",
-    "zone": "where the card must be for the entry to work (battle, lumen_zone, side_deck, ultimate)",
+    "zone": "where the card must be for the entry to work: battle, lumen_zone, hand, list, side_deck, break_zone, "
+            "ultimate, or (functions only) any; which zones each timing may use: docs/card-format.md",
     "optional": "true for \"~할 수 있다\": the owner may pass it (guide 5.2.3); default false (\"~한다\", mandatory)",
     "number": "the effect number (①②...): a numbered effect can be nullified; without it the entry is a "
               "function, which always applies and cannot be nullified (guide 5.6.1)",
@@ -378,10 +394,10 @@ def check_effects(effects, kind, ultimate=False):
     """Yield (message, obj, key, field) for every problem in a card's (or trait's) effects list.
     ``kind`` is attack, defense, special or trait."""
     for i, entry in enumerate(effects):
-        yield from _check_entry(entry, kind, "effects[%d]" % i, top=True)
+        yield from _check_entry(entry, kind, "effects[%d]" % i, top=True, ultimate=ultimate)
 
 
-def _check_entry(entry, kind, field, top):
+def _check_entry(entry, kind, field, top, ultimate=False):
     if not isinstance(entry, dict):
         yield ("an effect must be a mapping like {do: <primitive>, ...}", None, None, field)
         return
@@ -455,9 +471,19 @@ def _check_entry(entry, kind, field, top):
     if zone is not None and zone not in ZONES_BY_KIND[kind]:
         yield ("zone %r is not possible on a %s (possible: %s)" % (zone, kind, ", ".join(ZONES_BY_KIND[kind])),
                entry, "zone", field + ".zone")
-    if timing is None and zone in ("side_deck", "ultimate"):
-        yield ("a continuous entry (no timing) works in the battle, the lumen zone or a trait, not in the %s" % zone,
+    elif zone == "ultimate" and kind in ("attack", "defense") and not ultimate:
+        yield ("zone ultimate: this card is not an ultimate, so it is never in the ultimate zone (guide 3.3.4)",
                entry, "zone", field + ".zone")
+    elif isinstance(timing, str) and timing in TIMING_ZONES and kind != "trait":
+        z = entry_zone(entry, kind, ultimate)
+        if z not in TIMING_ZONES[timing]:
+            why = ("no battle is going on at %s" % timing if timing in PHASE_TIMINGS and z == "battle" else
+                   "a timed effect is found in one zone" if z == "any" else
+                   "a card in the break zone triggers nothing" if z == "break_zone" else "")
+            yield ("timing %r works in %s, not in %s%s%s" % (timing, ", ".join(TIMING_ZONES[timing]), z,
+                                                             " (the default for a %s)" % kind if zone is None else "",
+                                                             ": " + why if why else ""),
+                   entry, "zone" if zone is not None else "timing", field + (".zone" if zone is not None else ".timing"))
     if name == "use_special" and zone not in (None, "side_deck", "ultimate"):
         yield ("use_special works from the side deck or the ultimate zone", entry, "zone", field + ".zone")
     if "optional" in entry and not isinstance(entry["optional"], bool):
@@ -551,7 +577,8 @@ def _entry_schema(prim, top):
     props["text"] = {"type": "string", "description": COMMON["text"]}
     if top:
         props["timing"] = {"enum": list(TIMING_NAMES), "description": COMMON["timing"]}
-        props["zone"] = {"enum": ["battle", "lumen_zone", "side_deck", "ultimate"], "description": COMMON["zone"]}
+        props["zone"] = {"enum": sorted({z for zs in ZONES_BY_KIND.values() for z in zs} - {"trait"}),
+                         "description": COMMON["zone"]}
         props["optional"] = {"type": "boolean", "description": COMMON["optional"]}
         props["number"] = {"type": "integer", "minimum": 1, "description": COMMON["number"]}
     required = ["do"] + [k for k, p in prim.params.items() if p.required]
@@ -652,9 +679,13 @@ def schema_text():
 
 def doc_tables():
     """The vocabulary as Markdown tables (docs/card-format.md quotes them)."""
-    out = ["| timing | card text | guide | where the engine opens it |", "|---|---|---|---|"]
+    out = ["| timing | card text | guide | zones it may use | where the engine opens it |", "|---|---|---|---|---|"]
     for name, ko, guide, where in TIMINGS:
-        out.append("| `%s` | %s | %s | %s |" % (name, ko, guide, where))
+        out.append("| `%s` | %s | %s | %s | %s |" % (name, ko, guide, ", ".join(TIMING_ZONES[name]), where))
+    out += ["", "| zone | the entry works while the card is ... | kinds |", "|---|---|---|"]
+    for z, doc in ZONE_DOC.items():
+        kinds = ", ".join(k for k, zs in ZONES_BY_KIND.items() if z in zs)
+        out.append("| `%s` | %s | %s |" % (z, doc, kinds))
     out += ["", "| primitive | parameters | card text | meaning | guide |", "|---|---|---|---|---|"]
     for p in _PRIMS:
         params = ", ".join("`%s`%s" % (k, "" if v.required else "=%s" % ("…" if v.default is None else v.default))

@@ -199,6 +199,8 @@ def ev(kind, rule, **params):
 def _name(cards, cid, lang):
     if cid is None:
         return "표준 가상 기술" if lang == "ko" else "the virtual skill"
+    if cid == "?":      # a function acting from the side deck (hidden, guide 5.2.2)
+        return "사이드 덱의 비공개 카드" if lang == "ko" else "a face-down side-deck card"
     card = cards.get(cid) if cards else None
     if card is None:
         return str(cid)

@@ -163,20 +163,39 @@ class FxIndex:
     """What the card table and the two characters of a game can do, derived once per game (the
     cards and characters never change) and kept beside the state, never in its JSON:
 
-    - ``side``: {timing: frozenset of card ids with an entry at that timing that works in the
-      side deck}, so a window does not look at every side-deck card of both players.
+    - ``timed``: {zone: {timing: frozenset of card ids with an entry at that timing that works in
+      that zone}} for the side deck, the hand and the list, so a window does not look at every
+      card of those zones;
+    - ``cont``: {zone: frozenset of card ids with a continuous entry (a function) that works in that
+      zone} for the zones outside the battle and the lumen zone (guide 5.6.1: every zone), ``any``
+      included;
+    - ``limits``: some such function changes a hand limit, so moves between zones refresh it.
     """
 
-    __slots__ = ("side",)
+    __slots__ = ("timed", "cont", "limits")
+
+    TIMED_ZONES = ("side_deck", "hand", "list")
+    CONT_ZONES = ("hand", "list", "side_deck", "break_zone", "ultimate", "any")
 
     def __init__(self, cards):
-        side = {}
+        timed = {}
+        cont = {}
+        limits = False
         for cid, card in cards.items():
             zfx = card.zfx
-            if zfx and "side_deck" in zfx:
-                for t in zfx["side_deck"]:
-                    side.setdefault(t, set()).add(cid)
-        self.side = {t: frozenset(v) for t, v in side.items()}
+            if zfx:
+                for z in self.TIMED_ZONES:
+                    for t in zfx.get(z, ()):
+                        timed.setdefault(z, {}).setdefault(t, set()).add(cid)
+            zc = card.zcont
+            if zc:
+                for z in self.CONT_ZONES:
+                    if z in zc:
+                        cont.setdefault(z, set()).add(cid)
+                        limits = limits or "hand_limit" in zc[z]
+        self.timed = {z: {t: frozenset(v) for t, v in d.items()} for z, d in timed.items()}
+        self.cont = {z: frozenset(v) for z, v in cont.items()}
+        self.limits = limits
 
 
 def fx_index(st):
@@ -235,11 +254,12 @@ def collect(st, timings, scope, skip_idle=False):
         if ult is not None:
             ufx = cards[ult].zfx
             ufx = ufx.get("ultimate") if ufx else None
+        ix = st.fxix
+        timed = (ix if ix is not None else fx_index(st)).timed
         side = pl.side_deck
-        sidx = None
-        if side:
-            sidx = st.fxix
-            sidx = (sidx if sidx is not None else fx_index(st)).side
+        sidx = timed.get("side_deck") if side else None
+        hidx = timed.get("hand") if pl.hand else None
+        lidx = timed.get("list") if pl.list else None
         seen = None
         for t in live:
             if trait and t in trait:
@@ -255,6 +275,13 @@ def collect(st, timings, scope, skip_idle=False):
                     if t in lfx:
                         for i, e in lfx[t]:
                             seen = _add(st, found, seen, p, "card", lc, i, e, "lumen_zone", t)
+            for zidx, zone in ((hidx, "hand"), (lidx, "list")):     # public, like the lumen zone
+                if zidx and t in zidx:
+                    ids = zidx[t]
+                    for hc in getattr(pl, zone):
+                        if hc in ids:
+                            for i, e in cards[hc].zfx[zone][t]:
+                                seen = _add(st, found, seen, p, "card", hc, i, e, zone, t)
             if ufx and t in ufx:
                 for i, e in ufx[t]:
                     seen = _add(st, found, seen, p, "card", ult, i, e, "ultimate", t)
@@ -586,7 +613,66 @@ def _continuous_sources(st, q, group):
             g = zc["lumen_zone"].get(group)
             if g:
                 out = [*out, *[(q, cid, e) for e in g]]
+    ix = st.fxix
+    cont = (ix if ix is not None else fx_index(st)).cont
+    if cont:
+        out = _zone_functions(st, pl, q, group, cont, out)
     return out
+
+
+HIDDEN = "?"     # the source of a function acting from the side deck is not named (guide 5.2.2)
+
+
+def _zone_functions(st, pl, q, group, cont, out):
+    """Functions acting from the hand, list, side deck, break zone, ultimate zone, or wherever
+    the card is (``any``): guide 5.6.1 "별도 발동 없이 모든 존에서 적용"."""
+    cards = st.cards
+    bt = st.battle
+    cur = bt.fx["cur"].get(q) if bt is not None and bt.fx is not None else None
+    now = cur["id"] if cur is not None else None     # a card being used acts from the battle, not its old zone
+    for zone in ("hand", "list", "side_deck", "break_zone"):
+        ids = cont.get(zone)
+        if ids:
+            for cid in getattr(pl, zone):
+                if cid in ids and cid != now:
+                    g = cards[cid].zcont[zone].get(group)
+                    if g:
+                        src = HIDDEN if zone == "side_deck" else cid
+                        out = [*out, *[(q, src, e) for e in g]]
+    ult = pl.ultimate
+    ids = cont.get("ultimate")
+    if ult is not None and ids and ult in ids:
+        g = cards[ult].zcont["ultimate"].get(group)
+        if g:
+            out = [*out, *[(q, ult, e) for e in g]]
+    ids = cont.get("any")
+    if ids:
+        for cid in ids:
+            g = cards[cid].zcont["any"].get(group)
+            if not g:
+                continue
+            zone = _where_owned(pl, cid)
+            if zone is not None:
+                src = HIDDEN if zone == "side_deck" else cid
+                out = [*out, *[(q, src, e) for e in g]]
+    return out
+
+
+def _where_owned(pl, cid):
+    """The zone of player pl that holds cid (None if they do not have it)."""
+    for zone in ("battle_zone", "hand", "list", "lumen_zone", "break_zone", "side_deck"):
+        if cid in getattr(pl, zone):
+            return zone
+    return "ultimate" if pl.ultimate == cid else None
+
+
+def sync_limits(st):
+    """A card moved between zones: hand limits changed by functions acting from a zone follow at
+    once (guide 5.6.1, 3.3.1). Nothing to do unless such a function exists in this game."""
+    if st.fxon:
+        ix = st.fxix
+        if (ix if ix is not None else fx_index(st)).limits:
+            refresh(st)
 
 
 def apply_continuous(st, ctx, p, srcs=None):

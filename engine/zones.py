@@ -15,6 +15,7 @@ Follow-up decisions (replenish, discard) are queued as tasks on the context.
 """
 
 from .events import ev
+from .windows import sync_limits
 
 REPLENISH_FROM = frozenset(("hand", "list", "lumen_zone", "battle_zone"))
 
@@ -30,6 +31,7 @@ def break_card(st, ctx, p, card_id, src, why=None, replenish=True):
     guide 3.3.3)."""
     pl = st.players[p]
     pl.break_zone.append(card_id)
+    sync_limits(st)
     ctx.emit(ev("break", "guide 3.9.1", p=p, card=card_id, src=src, **(why or {})))
     card = st.cards[card_id]
     if replenish and src in REPLENISH_FROM and card.kind != "special":
@@ -48,6 +50,7 @@ def to_list(st, ctx, p, card_id, src, rule="guide 5.3.4"):
                                               "why_en": " (the list holds %d: broken instead)" % st.rules.list_max})
         return
     pl.list.append(card_id)
+    sync_limits(st)
     ctx.emit(ev("move", rule, p=p, card=card_id, src=src, dst="list"))
 
 
@@ -59,6 +62,7 @@ def to_hand(st, ctx, p, card_id, src, rule="guide 5.3.4"):
         return
     pl = st.players[p]
     pl.hand.append(card_id)
+    sync_limits(st)
     ctx.emit(ev("move", rule, p=p, card=card_id, src=src, dst="hand"))
     # while a card effect resolves, the discard waits until the effect is done (guide 3.3.1;
     # engine/windows.py checks the hand limit after each effect)
@@ -82,6 +86,7 @@ def do_replenish(st, ctx, p, card_id):
                    replenish=False)
         return
     pl.list.append(card_id)
+    sync_limits(st)
     ctx.emit(ev("replenish", "guide 3.9.1", p=p, card=card_id))
 
 

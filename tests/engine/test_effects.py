@@ -103,16 +103,40 @@ BAD = [
     ({"do": "fp", "amount": 1, "timing": "on_hit", "then": [{"do": "fp", "amount": 1, "timing": "on_use"}]},
      "effects[0].then[0].timing: unknown parameter 'timing'"),
     ({"do": "start_health", "amount": 4000}, "effects[0].do: start_health is not allowed on a attack"),
-    ({"do": "faster", "amount": 1, "zone": "side_deck", "timing": "on_use"}, "effects[0].zone: zone 'side_deck' is not possible"),
+    ({"do": "faster", "amount": 1, "zone": "break_zone", "timing": "on_use"},
+     "effects[0].zone: timing 'on_use' works in battle, lumen_zone, hand, list, side_deck, ultimate, not in break_zone"),
+    ({"do": "fp", "amount": 1, "timing": "turn_end"},
+     "effects[0].timing: timing 'turn_end' works in lumen_zone, hand, list, side_deck, ultimate, not in battle "
+     "(the default for a attack): no battle is going on at turn_end"),
+    ({"do": "fp", "amount": 1, "timing": "on_hit", "zone": "any"}, "effects[0].zone: timing 'on_hit' works in"),
+    ({"do": "hand_limit", "amount": 1, "zone": "ultimate"}, "effects[0].zone: zone ultimate: this card is not an ultimate"),
+    ({"do": "hand_limit", "amount": 1, "zone": "trait"}, "effects[0].zone: zone 'trait' is not possible on a attack"),
     ({"do": "fp", "amount": 1, "timing": "on_hit", "number": 0}, "effects[0].number: number must be 1 or more"),
     ({"do": "use_special", "timing": "lumen", "zone": "lumen_zone"}, "effects[0].do: use_special is not allowed on a attack"),
 ]
 
 
-def test_a_continuous_entry_in_the_side_deck_is_rejected():
-    card = {"id": "charm", "kind": "special", "effects": [{"do": "hand_limit", "amount": 1, "zone": "side_deck"}]}
+@pytest.mark.parametrize("kind,zone", [("special", "side_deck"), ("special", "break_zone"), ("special", "any"),
+                                       ("attack", "hand"), ("attack", "list"), ("defense", "side_deck"), ("defense", "any")])
+def test_a_function_may_name_every_zone_its_card_can_be_in(kind, zone):
+    # guide 5.6.1: an unnumbered function applies in every zone ("모든 존에서")
+    card = {"id": "charm", "kind": kind, "effects": [{"do": "hand_limit", "amount": 1, "zone": zone}]}
+    if kind == "attack":
+        card.update(speed=6, position="low", damage=100)
     got, problems = parse_card(card)
-    assert got is None and "effects[0].zone: a continuous entry (no timing) works in the battle" in str(problems[0])
+    assert got is not None and not problems, problems
+
+
+def test_a_special_function_cannot_name_the_hand():
+    # guide 3.3.3: a special is never in the hand or the list
+    got, problems = parse_card({"id": "charm", "kind": "special", "effects": [{"do": "hand_limit", "amount": 1, "zone": "hand"}]})
+    assert got is None and "zone 'hand' is not possible on a special" in str(problems[0])
+
+
+def test_the_zones_of_each_timing_are_documented():
+    text = fx.doc_tables()
+    assert "| `turn_end` | 턴 종료 시 | guide 3.5.5 | lumen_zone, hand, list, side_deck, ultimate |" in text
+    assert "| `on_hit` | 히트 시 | guide 4.4 | battle, lumen_zone, hand, list, side_deck, ultimate |" in text
 
 
 @pytest.mark.parametrize("entry,message", BAD, ids=[m.split(": ")[1][:30] for _e, m in BAD])

@@ -1,6 +1,6 @@
 """The indexed timing windows (engine/windows.py ``collect``, ``FxIndex``) collect exactly what
 the plain rule says: for each timing, the trait, the current battle card, the lumen zone, the
-ultimate zone and the side deck of each player, the priority holder first. Checked against a
+hand, the list, the ultimate zone and the side deck of each player, the priority holder first. Checked against a
 straightforward scan of every source, at every decision of seeded effect-rich random games;
 and a window is skipped exactly when every instance it would queue is idle."""
 
@@ -29,8 +29,9 @@ def reference_collect(st, timings, scope):
         cur = bfx["cur"].get(p) if bfx is not None else None
         if cur is not None and cur["id"] is not None:
             sources.append(("card", cur["id"], st.cards[cur["id"]].fx, "battle"))
-        for cid in pl.lumen_zone:
-            sources.append(("card", cid, st.cards[cid].fx, "lumen_zone"))
+        for zone in ("lumen_zone", "hand", "list"):
+            for cid in getattr(pl, zone):
+                sources.append(("card", cid, st.cards[cid].fx, zone))
         if pl.ultimate is not None:
             sources.append(("card", pl.ultimate, st.cards[pl.ultimate].fx, "ultimate"))
         for cid in pl.side_deck:
