@@ -71,6 +71,8 @@ class Bridge:
         self.last_status_at = -1e9
         self.last_turn = None
         self.reported = []         # result bodies sent (for simulators' bookkeeping)
+        self.counted = set()       # table game ids already counted in this match
+        self.started = set()       # table game ids started for this match
 
     # ------------------------------------------------------------ the match
     def _need(self):
@@ -80,14 +82,19 @@ class Bridge:
     def tick(self):
         m = self.link.match
         if m is not None and m["round"] != self.round_no:
-            self.round_no, self.games, self.game_id, self.done = m["round"], [], None, False
+            self._new_match(m)
         self._follow_clock()
         if m is None or not m["started"] or self.done:
             self._status(m)
             return
         s = self.table.session
         if self.game_id is None:
-            self.game_id = self.new_game(self.table, m, len(self.games) + 1).game_id
+            if s is not None and winner_of(s) is None and s.game_id in self.started and s.game_id not in self.counted:
+                self.game_id = s.game_id          # this match's game, resumed by a restarted hub
+            else:
+                self.game_id = self.new_game(self.table, m, len(self.games) + 1).game_id
+                self.link.outbox.note_start(m["round"], self.game_id)
+                self.started.add(self.game_id)
             self.last_turn = None
             s = self.table.session
         elif s is not None and s.game_id == self.game_id:
@@ -102,6 +109,15 @@ class Bridge:
                 self._game_over(w, m, time_called=timer.finished)
         self._status(m)
 
+    def _new_match(self, m):
+        """A new round for this table; after a restart, what the outbox says of it."""
+        self.round_no, self.game_id = m["round"], None
+        played = self.link.outbox.games(m["round"])
+        self.games = [g["winner"] for g in played]
+        self.counted = {g["game_id"] for g in played}
+        self.started = {g["game_id"] for g in self.link.outbox.games(m["round"], "start")}
+        self.done = self.link.outbox.result_for(m["round"]) is not None
+
     def _count_turns(self, s):
         turn = s.public_view().get("turn")
         if self.last_turn is not None and turn != self.last_turn:
@@ -109,6 +125,11 @@ class Bridge:
         self.last_turn = turn
 
     def _game_over(self, w, m, time_called):
+        self.link.outbox.note_game(m["round"], self.game_id, w)
+        self.counted.add(self.game_id)
+        if w == "draw" and m["stage"] == "cut":
+            self.game_id = None               # an elimination match needs a winner: play again
+            return
         self.games.append(w)
         need, best_of = self._need()
         a, b, d = self.games.count("a"), self.games.count("b"), self.games.count("draw")

@@ -19,7 +19,7 @@ import uuid
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
     seq        INTEGER PRIMARY KEY,
-    kind       TEXT NOT NULL,          -- result | ack
+    kind       TEXT NOT NULL,          -- result | ack | start, game (a match's games, for resume)
     result_id  TEXT NOT NULL,
     wall_ms    INTEGER NOT NULL,
     body       TEXT NOT NULL
@@ -75,6 +75,28 @@ class Outbox:
 
     def results(self):
         return [json.loads(b) for (b,) in self.db.execute("SELECT body FROM outbox WHERE kind = 'result' ORDER BY seq")]
+
+    def note_game(self, round_no, game_id, winner):
+        """A finished game of the current match (a restarted hub counts it again)."""
+        self.db.execute("INSERT INTO outbox (kind, result_id, wall_ms, body) VALUES ('game', ?, ?, ?)",
+                        ("r%d-g%s" % (round_no, game_id), int(time.time() * 1000),
+                         json.dumps({"round": round_no, "game_id": game_id, "winner": winner})))
+
+    def note_start(self, round_no, game_id):
+        """A game started for the current match (a restarted hub resumes it, not a stray game)."""
+        self.db.execute("INSERT INTO outbox (kind, result_id, wall_ms, body) VALUES ('start', ?, ?, ?)",
+                        ("r%d-g%s" % (round_no, game_id), int(time.time() * 1000),
+                         json.dumps({"round": round_no, "game_id": game_id})))
+
+    def games(self, round_no, kind="game"):
+        rows = self.db.execute("SELECT body FROM outbox WHERE kind = ? ORDER BY seq", (kind,)).fetchall()
+        return [g for g in (json.loads(b) for (b,) in rows) if g["round"] == round_no]
+
+    def result_for(self, round_no):
+        for b in self.results():
+            if b.get("round") == round_no:
+                return b
+        return None
 
     def answer(self, result_id):
         row = self.db.execute("SELECT body FROM outbox WHERE kind = 'ack' AND result_id = ?", (result_id,)).fetchone()

@@ -1,0 +1,232 @@
+"""The TD's page and API (FastAPI, served offline from the TD's machine).
+
+Reads are open (``GET``: the room, pairings, standings, exports, the projector view);
+every control (``POST /api/control/...``: pair, re-pair, round clock, results,
+overrides, drops, late entries) needs ``Authorization: Bearer <admin token>``,
+checked before the body is read. A refused action changes nothing and says why.
+"""
+
+import os
+import secrets
+import threading
+from typing import Annotated, Optional
+
+from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.security import HTTPBearer
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from . import standings as st
+from .td import TDError
+
+STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Empty(Body):
+    pass
+
+
+class Repair(Body):
+    reason: Annotated[str, Field(min_length=3, max_length=200)] = "re-pair"
+
+
+class Extend(Body):
+    minutes: Annotated[int, Field(ge=1, le=60)]
+    table: Optional[Annotated[int, Field(ge=1, le=9999)]] = None
+
+
+class Score(Body):
+    round: Annotated[int, Field(ge=1, le=99)]
+    table: Annotated[int, Field(ge=1, le=9999)]
+    a_wins: Annotated[int, Field(ge=0, le=5)]
+    b_wins: Annotated[int, Field(ge=0, le=5)]
+    draws: Annotated[int, Field(ge=0, le=5)] = 0
+
+
+class Override(Score):
+    reason: Annotated[str, Field(min_length=3, max_length=300)]
+
+
+class Drop(Body):
+    player: Annotated[str, Field(min_length=1, max_length=80)]
+    reason: Annotated[str, Field(max_length=200)] = "dropped"
+
+
+class AddPlayer(Body):
+    name: Annotated[str, Field(min_length=1, max_length=80)]
+
+
+def _err(status, error, detail):
+    return JSONResponse({"error": error, "detail": detail}, status_code=status)
+
+
+def room_view(td):
+    """Everything the page shows, in one read."""
+    with td.lock:
+        ev = td.event
+        rnd = ev.public_round()
+        now = td.now()
+        tiles = []
+        for m in (rnd or {}).get("tables", []):
+            tab = td.tables.get(m["table"], {})
+            status = tab.get("status") or {}
+            tiles.append(dict(m, online=tab.get("online"), status=status if status.get("round") == rnd["round"] else {},
+                              ms_left=td.clock.left(now, m["table"]) if td.clock.round == rnd["round"] else None))
+        return {"room": td.room_state(), "round": rnd, "clock": dict(td.clock.to_json(), td_ms=now),
+                "tiles": tiles, "standings": st.to_json(ev.standings()),
+                "players": [dict(p) for p in ev.players.values()], "by_name": pairings_by_name(ev),
+                "stats": dict(td.stats)}
+
+
+def pairings_by_name(ev):
+    r = ev.current()
+    if r is None:
+        return []
+    names = ev.names()
+    out = []
+    for m in r["pairings"]:
+        out.append({"player": m["a"], "name": names[m["a"]], "table": m["table"], "seat": "a",
+                    "opponent": names[m["b"]]})
+        out.append({"player": m["b"], "name": names[m["b"]], "table": m["table"], "seat": "b",
+                    "opponent": names[m["a"]]})
+    if r["bye"]:
+        out.append({"player": r["bye"], "name": names[r["bye"]], "table": None, "seat": None, "opponent": None})
+    return sorted(out, key=lambda x: x["name"])
+
+
+def create_app(td, admin_token):
+    app = FastAPI(title="Lumen Condenser tournament (TD)", version="1")
+    token = {"value": admin_token}
+    bearer = HTTPBearer(auto_error=False, description="the event's admin token (printed by lumen tournament run)")
+
+    @app.middleware("http")
+    async def _auth(request: Request, call_next):
+        if request.url.path.startswith("/api/control/"):
+            given = request.headers.get("authorization", "")
+            if not given:
+                return _err(401, "unauthorized", "this is a control action: send Authorization: Bearer <admin token>")
+            scheme, _, value = given.partition(" ")
+            if scheme.lower() != "bearer" or not value.strip():
+                return _err(401, "unauthorized", "the Authorization header must be: Bearer <admin token>")
+            if not secrets.compare_digest(value.strip().encode(), token["value"].encode()):
+                return _err(403, "forbidden", "wrong admin token: the room view is read-only")
+        return await call_next(request)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request, exc):
+        where = "; ".join("%s: %s" % (".".join(str(x) for x in e["loc"][1:]) or "body", e["msg"]) for e in exc.errors())
+        return _err(422, "invalid_request", where)
+
+    @app.exception_handler(TDError)
+    async def _refused(request, exc):
+        return _err(409, "refused", str(exc))
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index():
+        return FileResponse(os.path.join(STATIC, "td.html"))
+
+    @app.get("/projector", include_in_schema=False)
+    def projector():
+        return FileResponse(os.path.join(STATIC, "projector.html"))
+
+    api = APIRouter(prefix="/api")
+
+    @api.get("/state", tags=["public"], summary="The room: round, clock, table tiles, standings, pairings")
+    def state():
+        return room_view(td)
+
+    @api.get("/pairings", tags=["public"], summary="The current round's pairings, by table or by name")
+    def pairings(by: str = "table"):
+        if by not in ("table", "name"):
+            return _err(422, "invalid_request", "by must be table or name")
+        with td.lock:
+            return pairings_by_name(td.event) if by == "name" else (td.event.public_round() or {})
+
+    @api.get("/standings", tags=["public"], summary="Standings with OMW%, GW%, OGW% (JSON)")
+    def standings_json():
+        with td.lock:
+            return st.to_json(td.event.standings())
+
+    @api.get("/standings.csv", tags=["public"], summary="Standings as CSV")
+    def standings_csv():
+        with td.lock:
+            text = st.to_csv(td.event.standings())
+        return PlainTextResponse(text, media_type="text/csv; charset=utf-8",
+                                 headers={"Content-Disposition": 'attachment; filename="standings.csv"'})
+
+    @api.get("/log", tags=["public"], summary="The TD's record (overrides with their reasons included)")
+    def log(since: int = 0):
+        return [r for r in td.record.records() if r["seq"] > since][:500]
+
+    ctl = APIRouter(prefix="/api/control", tags=["control"], dependencies=[Depends(bearer)])
+
+    @ctl.post("/check", summary="200 if the admin token is right")
+    def check(body: Empty):
+        return {"ok": True}
+
+    @ctl.post("/pair", summary="Pair the next round (Swiss, then the top cut)")
+    def pair(body: Empty):
+        return td.pair_next()
+
+    @ctl.post("/repair", summary="Throw away the latest round's pairings (before it starts) and pair it again")
+    def repair(body: Repair):
+        return td.repair(body.reason)
+
+    @ctl.post("/start", summary="Start the round and its clock")
+    def start(body: Empty):
+        return td.start_round()
+
+    @ctl.post("/pause")
+    def pause(body: Empty):
+        return td.pause()
+
+    @ctl.post("/resume")
+    def resume(body: Empty):
+        return td.resume()
+
+    @ctl.post("/time", summary="Call time for the room")
+    def call_time(body: Empty):
+        return td.call_time()
+
+    @ctl.post("/extend", summary="More time for the room, or for one table (a judge's extension)")
+    def extend(body: Extend):
+        return td.extend(body.minutes * 60_000, table=body.table)
+
+    @ctl.post("/result", summary="Enter a table's result (a table without a working hub)")
+    def result(body: Score):
+        return td.enter_result(body.round, body.table, body.a_wins, body.b_wins, body.draws)
+
+    @ctl.post("/override", summary="Change a table's result, with the reason (kept in the record)")
+    def override(body: Override):
+        td.override(body.round, body.table, body.a_wins, body.b_wins, body.draws, reason=body.reason)
+        return {"ok": True}
+
+    @ctl.post("/drop", summary="A player leaves the event (from the next round)")
+    def drop(body: Drop):
+        td.drop(body.player, body.reason)
+        return {"ok": True}
+
+    @ctl.post("/add", summary="A late entry (0 points, paired from the next round)")
+    def add(body: AddPlayer):
+        return {"player": td.add_player(body.name)}
+
+    app.include_router(api)
+    app.include_router(ctl)
+    return app
+
+
+def serve(td, admin_token, host="127.0.0.1", port=8100):
+    """Serve the page in a daemon thread; returns the uvicorn server (``should_exit`` stops it)."""
+    import uvicorn
+    config = uvicorn.Config(create_app(td, admin_token), host=host, port=port, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    threading.Thread(target=server.run, name="td-web", daemon=True).start()
+    return server
