@@ -92,6 +92,11 @@ def _resume(table, out):
 
 
 def run_hub(args, out=print):
+    if str(args.table).isdigit():      # --table 12 is table-12 (a tournament's table number)
+        args.table = "table-%s" % args.table
+    if getattr(args, "broker", None) and (not getattr(args, "event", None) or not args.table.rsplit("-", 1)[-1].isdigit()):
+        out("--broker needs --event NAME and --table N (a table number)")
+        return 2
     lock = RecordLock(args.db)
     try:
         lock.acquire()
@@ -135,10 +140,36 @@ def run_hub(args, out=print):
                     if r["ms_left"] is not None:
                         light.countdown(seat, r["ms_left"])
 
+    bridge, routers = None, ()
+    if getattr(args, "broker", None):
+        bridge, routers = _join_event(table, args, out)
+
+    async def tournament(_display):
+        while True:
+            await asyncio.sleep(0.1)
+            bridge.tick()
+
+    tasks = (pods, upkeep) + ((tournament,) if bridge else ())
     from hub.web import app as web
     try:
-        web.serve(table, host=args.host, port=args.port, tasks=(pods, upkeep), out=out)
+        web.serve(table, host=args.host, port=args.port, tasks=tasks, out=out, routers=routers)
     finally:
+        if bridge:
+            bridge.link.stop()
         store.close()
         lock.release()
     return 0
+
+
+def _join_event(table, args, out):
+    """``--broker URL --event NAME``: this table joins a tournament (hub/tournament/)."""
+    from hub.tournament.bridge import Bridge
+    from hub.tournament.hubroutes import router
+    from hub.tournament.tablelink import TableLink
+    number = int(table.name.rsplit("-", 1)[-1])
+    outbox = os.path.splitext(os.path.abspath(args.db))[0] + ".%s.outbox.sqlite3" % args.event
+    link = TableLink(args.broker, args.event, number, outbox).start()
+    bridge = Bridge(table, link, lambda t, match, game_no: new_game(t, args))
+    out("대회 %s 테이블 %d / event %s, table %d (broker %s)" % (args.event, number, args.event, number,
+                                                              args.broker.split("@")[-1]))
+    return bridge, (router(bridge),)

@@ -56,6 +56,11 @@ def _hub(args):
     return run_hub(args)
 
 
+def _tournament(args):
+    from hub.tournament.cli import run
+    return run(args)
+
+
 def _open_store(path):
     from hub.record.store import Store
     return Store(path, probe=False)      # reading: a read-only record is fine
@@ -180,6 +185,9 @@ def build_parser():
                     help="referee mode: sample deck ids or deck files")
     hp.add_argument("--resume", action="store_true",
                     help="resume the game this table was playing (the Pi service uses it); default: start a new game")
+    hp.add_argument("--broker", metavar="URL", help="join a tournament: mqtt://table-N:PASSWORD@host:port "
+                                                    "(the password is in the event's credentials.json)")
+    hp.add_argument("--event", metavar="NAME", help="the tournament's name (with --broker)")
     hp.add_argument("--table", default="table-1", help="this table's name (record, admin token file, lumen-<table>.local)")
     hp.add_argument("--token", default=None,
                     help="admin token for this run (or LUMEN_ADMIN_TOKEN); default: the one kept beside the record "
@@ -191,6 +199,9 @@ def build_parser():
     hp.add_argument("--light", default=None, metavar="PIN", help="NeoPixel status light on this Blinka pin (e.g. D18)")
     hp.add_argument("--light-pixels", type=int, default=16, help="pixels on the status light's ring (default 16)")
     hp.set_defaults(func=_hub)
+
+    from hub.tournament.cli import add_parser as tournament_parser
+    tournament_parser(sub).set_defaults(func=_tournament)
 
     gp = sub.add_parser("games", help="recent games in a game record")
     gp.add_argument("--db", default=DEFAULT_DB, help="the game record (default %(default)s)")

@@ -690,7 +690,7 @@ class BotPlayers:
 
 # ---------------------------------------------------------------- the app
 
-def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0, tasks=()):
+def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0, tasks=(), routers=()):
     """The FastAPI app for ``table``. A background task calls ``table.tick()`` every
     ``tick_interval`` seconds (None: tests tick by hand) and pushes updates; ``bots=True``
     keeps bot referee games going (``lumen demo --bots``). ``tasks``: callables
@@ -992,6 +992,8 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
             hub.clients.discard(q)
             hub.leave(websocket.client.host if websocket.client else "?")
 
+    for router in routers:     # e.g. the tournament's (hub/tournament/hubroutes.py)
+        app.include_router(router)
     return app
 
 
@@ -1045,10 +1047,10 @@ def announce(table, host, port, out=print):
 
 
 def serve(table, host="127.0.0.1", port=8000, *, bots=False, tick_interval=0.1, tasks=(), log_level="warning",
-          out=print):
+          out=print, routers=()):
     """Serve the display for ``table`` until stopped (Ctrl-C). Blocks. ``out=None`` prints nothing."""
     import uvicorn
-    app = create_app(table, tick_interval=tick_interval, bots=bots, tasks=tasks)
+    app = create_app(table, tick_interval=tick_interval, bots=bots, tasks=tasks, routers=routers)
     if out:
         announce(table, host, port, out)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto")
