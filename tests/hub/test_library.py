@@ -228,3 +228,16 @@ def test_a_damaged_code_is_refused_clearly():
         with pytest.raises(LibraryError) as e:
             deckcode.decode(bad)
         assert e.value.code == "invalid"
+
+
+def test_the_vocabulary_holds_every_primitive_with_its_typed_parameters():
+    from engine.effects import REGISTRY, TIMING_NAMES
+    from hub.library.vocabulary import vocabulary
+    v = vocabulary()
+    prims = {p["name"]: p for p in v["primitives"]}
+    assert set(prims) == set(REGISTRY)
+    for name, p in REGISTRY.items():
+        assert [x["name"] for x in prims[name]["params"]] == list(p.params)
+        assert all(x["type"] == p.params[x["name"]].type for x in prims[name]["params"])
+    assert [x["name"] for x in v["timings"]] == list(TIMING_NAMES)
+    assert all(x["en"] and x["ko"] for x in v["timings"])
