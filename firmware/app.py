@@ -2,7 +2,7 @@
 #
 # On the board main.py calls run() with no arguments: the link is USB CDC
 # stdin/stdout. On the unix port (simulation, tests, `lumen demo`):
-#   micropython -X heapsize=64K firmware/main.py --port /dev/pts/N [--ctl PATH]
+#   micropython -X heapsize=80K firmware/main.py --port /dev/pts/N [--ctl PATH]
 # with MICROPYPATH=firmware:firmware/sim:.frozen (docs/protocol.md "Simulation").
 import gc
 import os
@@ -15,9 +15,11 @@ import clock
 import board
 import pod
 
-_FRAME_MS = const(20)  # 50 Hz ring refresh
-_IO_MS = const(2)  # link and button latency bound
+_FRAME_MS = const(20)  # 50 Hz ring refresh, on an absolute grid
+_RX_BUDGET = const(64)  # link bytes per pass (more than one whole frame), then the loop gets a turn
+_HEAP_EVERY_MS = const(5000)  # gc.mem_alloc() walks the heap: 8 ms on a Pico
 _LOG_MAX = const(4096)
+_LOG_GAP_MS = const(10000)  # at most one errors.log write per 10 s; the rest counted
 
 
 def _opt(argv, name, env):
@@ -29,11 +31,23 @@ def _opt(argv, name, env):
         return None
 
 
+def pinmap(argv):
+    return board.load_pinmap(_opt(argv, "--pinmap", "LUMEN_POD_PINMAP") or "pinmap.json")
+
+
+def readable(s):
+    # Wait in the event loop's poll (no CPU used) until stream s has a byte:
+    # what asyncio.StreamReader does before each read, without loading its
+    # class (1.7 KB of heap). The board's stdin read would block until a
+    # whole buffer is filled, so Port.read_into takes the bytes one by one.
+    yield asyncio.core._io_queue.queue_read(s)  # pyright: ignore[reportAttributeAccessIssue]
+
+
 class App:
-    def __init__(self, argv):
+    def __init__(self, argv, pm=None, wdt=None):
         self.sim = sys.platform == "linux"
-        self.hw = board.Hardware(board.load_pinmap(_opt(argv, "--pinmap", "LUMEN_POD_PINMAP") or "pinmap.json"),
-                                 self.sim)
+        self.wdt = wdt  # started by run() before any of this is built
+        self.hw = board.Hardware(pm or pinmap(argv), self.sim)
         path = _opt(argv, "--port", "LUMEN_POD_PORT")
         if path and path != "-":
             f = open(path, "r+b")
@@ -51,29 +65,50 @@ class App:
         p = self.pod = pod.Pod(self.hw, self.port, int.from_bytes(os.urandom(2), "big") | 1, now)
         p.on_log = self.log
         p.on_bright = self.save_bright
+        # the input task sleeps until a pin interrupt sets this flag (set() is
+        # safe in a hard IRQ: it stores one attribute, allocates nothing)
+        self.pressed = asyncio.ThreadSafeFlag()
+        p.buttons.wake = self.pressed.set
         self.hw.attach_irqs(p.buttons)
+        self.rx = bytearray(_RX_BUDGET)
         try:
             with open("bright.txt") as f:
                 p.set_bright(int(f.read()))
         except (OSError, ValueError, IndexError):
             pass
         self.heap_peak = 0
+        self.heap_at = now
+        self.log_path = "errors.log"
+        self.log_at = now
+        self.log_quiet = 0  # messages not written since the last write
+        self.log_any = False
         self.quit = False
 
     def log(self, msg):
-        # board: errors.log on flash (started afresh past _LOG_MAX);
-        # simulation: stderr (stdout may be the link)
+        # board: errors.log on flash (started afresh past _LOG_MAX), at most
+        # one write per _LOG_GAP_MS: a fault every frame must not wear the
+        # flash or stall the loop. Simulation: stderr (stdout may be the link).
         try:
             if self.sim:
                 sys.stderr.write("pod: %s\n" % msg)
                 return
+            now = clock.ms()
+            if self.log_any and clock.diff(now, self.log_at) < _LOG_GAP_MS:
+                self.log_quiet += 1
+                return
+            path = self.log_path
             try:
-                if os.stat("errors.log")[6] > _LOG_MAX:
-                    os.remove("errors.log")
+                if os.stat(path)[6] > _LOG_MAX:
+                    os.remove(path)
             except OSError:
                 pass
-            with open("errors.log", "a") as f:
-                f.write("%d %s\n" % (clock.ms(), msg))
+            with open(path, "a") as f:
+                if self.log_quiet:
+                    f.write("%d (%d more suppressed)\n" % (now, self.log_quiet))
+                f.write("%d %s\n" % (now, msg))
+            self.log_quiet = 0
+            self.log_at = now
+            self.log_any = True
         except Exception:
             pass
 
@@ -94,48 +129,69 @@ class App:
                 self.log("task %s" % e)
                 await asyncio.sleep_ms(100)
 
-    async def io_task(self):
-        # Link bytes and button events, every _IO_MS: the press itself was
-        # queued by its interrupt, so a busy loop delays a frame, never loses it.
+    async def link_task(self):
+        # Sleeps until the link has a byte, then reads what is there in one
+        # pass of at most _RX_BUDGET bytes and yields: a continuous stream
+        # cannot starve the frame task (and with it the watchdog feed).
         port = self.port
         p = self.pod
-        bt = p.buttons
+        buf = self.rx
         while not port.closed:
+            if not port.any():
+                await readable(port.r)  # pyright: ignore[reportGeneralTypeIssues]  (a generator, as asyncio's own waits are)
+            n = port.read_into(buf, 0)  # n == 0: closed (simulation: the hub closed our pty)
             now = clock.ms()
-            if port.any():
-                while port.any():
-                    c = port.read1()
-                    if c < 0:
-                        break
-                    p.rx_byte(c, now)
-                p.link.flush(now)
-            if bt.head != bt.tail:
-                p.input(now)
-            await asyncio.sleep_ms(_IO_MS)
+            p.rx_buf(buf, n, now)
+            p.link.flush(now)
+            await asyncio.sleep_ms(0)
 
-    async def frame_task(self):
+    async def input_task(self):
+        # woken by the pin interrupt (or scan) the moment an event is queued;
+        # a lock becomes a frame right here, not at the next poll
         p = self.pod
-        wdt = machine.WDT(timeout=self.hw.watchdog_ms) if self.hw.watchdog_ms else None
-        gc.threshold(4096)  # bounded garbage: collect early, in small pauses
+        bt = p.buttons
+        flag = self.pressed
         while True:
-            t0 = clock.ms()
-            # long presses, repeats, and any edge an interrupt missed; the
-            # press itself was queued by its interrupt
-            p.buttons.scan(t0)
-            p.tick(t0)
-            if wdt is not None:
-                wdt.feed()
+            if bt.head == bt.tail:
+                await flag.wait()
+            p.input(clock.ms())
+
+    def frame(self, now):
+        p = self.pod
+        # long presses, repeats, and any edge an interrupt missed; the
+        # press itself was queued by its interrupt
+        p.buttons.scan(now)
+        p.tick(now)
+        if self.wdt is not None:
+            self.wdt.feed()
+        if self.sim or clock.diff(now, self.heap_at) >= _HEAP_EVERY_MS:
+            self.heap_at = now
             a = gc.mem_alloc()
             if a > self.heap_peak:
                 self.heap_peak = a
-            if p.service_request:
-                self.enter_service()
-            if self.quit or (self.port.closed and self.sim):
-                raise SystemExit(0)  # the hub closed our pty: a simulated unplug
+        if p.service_request:
+            self.enter_service()
+        if self.quit or (self.port.closed and self.sim):
+            raise SystemExit(0)  # the hub closed our pty: a simulated unplug
+
+    async def frame_task(self):
+        # Frames on an absolute 20 ms grid, so a late wake-up does not push
+        # every later frame back; woken early for a countdown mark or link
+        # timer, which does not move the grid.
+        p = self.pod
+        gc.threshold(4096)  # bounded garbage: collect early, in small pauses
+        due = clock.ms()
+        while True:
             now = clock.ms()
-            d = _FRAME_MS - clock.diff(now, t0)
+            self.frame(now)
+            if clock.diff(now, due) >= 0:
+                due = clock.add(due, _FRAME_MS)
+                if clock.diff(now, due) >= 0:
+                    due = clock.add(now, _FRAME_MS)  # a whole frame behind: skip, no burst
+            now = clock.ms()
+            w = clock.diff(due, now)
             u = p.until_due(now)
-            await asyncio.sleep_ms(max(0, min(d, u)))
+            await asyncio.sleep_ms(max(0, min(w, u)))
 
     def enter_service(self):
         # Reboot into safe mode: main.py sees the flag file, removes it and
@@ -148,7 +204,7 @@ class App:
         machine.reset()
 
     async def main(self):
-        tasks = [self.io_task]
+        tasks = [self.link_task, self.input_task]
         if self.ctl:
             import simctl  # pyright: ignore[reportMissingImports]  (firmware/sim, simulation only)
 
@@ -170,14 +226,25 @@ def safe_mode():
     return back is not None and machine.Pin(back, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
 
 
+def watchdog(pm):
+    ms = pm.get("watchdog_ms", 4000)
+    return machine.WDT(timeout=ms) if ms else None
+
+
 def run(argv=None):
+    # 0x03 on the link is data, not Ctrl-C: off before anything is written,
+    # or a welcome carrying 0x03 right after the hello drops us into the REPL
+    micropython.kbd_intr(-1)
     if hasattr(micropython, "alloc_emergency_exception_buf"):
         micropython.alloc_emergency_exception_buf(100)  # tracebacks from hard IRQs
     if sys.platform != "linux" and safe_mode():
+        micropython.kbd_intr(3)
         print("lumen pod: safe mode, REPL free (reset to run)")
         return
-    app = App(sys.argv[1:] if argv is None else argv)
-    micropython.kbd_intr(-1)  # 0x03 on the link is data, not Ctrl-C
+    argv = sys.argv[1:] if argv is None else argv
+    pm = pinmap(argv)
+    # the watchdog runs before the app is built: a hang in start-up resets too
+    app = App(argv, pm, watchdog(pm))
     while True:
         try:
             asyncio.run(app.main())

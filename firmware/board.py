@@ -69,8 +69,8 @@ class Hardware:
 
 class Port:
     # The link's byte stream: USB CDC stdin/stdout on the board, a pty (or
-    # stdio) in simulation. One byte at a time once poll says one is there,
-    # because a stream read blocks until its whole buffer is filled.
+    # stdio) in simulation. Read one byte at a time while poll says one is
+    # there, because a stream read blocks until its whole buffer is filled.
     def __init__(self, rs, ws):
         self.r = rs
         self.w = ws
@@ -96,6 +96,28 @@ class Port:
             pass
         self.closed = True
         return -1
+
+    def read_into(self, buf, i):
+        # the bytes waiting now into buf[i:], as many as fit; returns the end
+        ip = self.p.ipoll
+        ri = self.r.readinto
+        b1 = self.b1
+        lim = len(buf)
+        while i < lim:
+            for _ in ip(0):
+                break
+            else:
+                return i
+            try:
+                k = ri(b1)
+            except OSError:
+                k = 0
+            if k != 1:
+                self.closed = True
+                return i
+            buf[i] = b1[0]
+            i += 1
+        return i
 
 
 # Piezo beeps and the optional vibration motor, both non-blocking: started

@@ -29,6 +29,10 @@ def irq_on(_s):
     pass
 
 
+def no_wake():
+    pass
+
+
 class Buttons:
     def __init__(self, pins, active=0, irq_off=no_irq, irq_on=irq_on):
         # pins: machine.Pin per button in prev, next, ready, back order (None
@@ -47,7 +51,7 @@ class Buttons:
         self.head = 0
         self.tail = 0
         self.lost = 0  # events dropped on a full queue (none in any test)
-        self.wake = None  # e.g. ThreadSafeFlag.set, called after each push
+        self.wake = no_wake  # app.py: ThreadSafeFlag.set, called after each push
 
     def _push(self, code, now):
         h = self.head
@@ -57,8 +61,7 @@ class Buttons:
             return
         self.q_ev[h] = code
         self.head = nh
-        if self.wake is not None:
-            self.wake()
+        self.wake()
 
     def edge(self, i, down, now):
         # from a pin interrupt (hard IRQ: allocates nothing) or from scan()
@@ -88,6 +91,9 @@ class Buttons:
                 if p is None:
                     continue
                 self.edge(i, 1 if p.value() == self.active else 0, now)
+                # keep the edge time within reach of ticks_diff (a button left
+                # alone for 6.2 days would otherwise look freshly bounced)
+                self.t_edge[i] = clock.since(now, self.t_edge[i], _LONG_MS if self.down[i] else _DEBOUNCE_MS)
                 if self.down[i]:
                     if not self.long_done[i] and clock.diff(now, self.t_edge[i]) >= _LONG_MS:
                         self.long_done[i] = 1

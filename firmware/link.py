@@ -1,7 +1,8 @@
 # The pod's end of the reliable link (docs/protocol.md): hello/welcome,
 # sequence numbers with cumulative acks, go-back-N resend, duplicate
 # suppression, heartbeats and dead-link detection. No I/O of its own: bytes
-# come in through rx(), frames go out through port.write(buf, n).
+# come in through rx_frame() once proto.Decoder has a frame, frames go out
+# through port.write(buf, n).
 from micropython import const
 import struct
 import clock
@@ -125,13 +126,10 @@ class Link:
             self.resent += 1
         self.resend_at = clock.add(now, _RESEND_MS)
 
-    def rx(self, c, now):
-        # One received byte. Returns the type of an application message now
-        # in dec.body (to be applied once), or -1.
-        d = self.dec
-        if not d.feed(c):
-            return -1
-        b = d.body
+    def rx_frame(self, now):
+        # The frame now in dec.body: link bookkeeping. Returns the type of an
+        # application message (to be applied once), or -1.
+        b = self.dec.body
         t = b[0]
         self.last_rx = now
         if t == _T_WELCOME:

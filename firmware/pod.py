@@ -109,14 +109,21 @@ class Pod:
         except Exception as e:
             self.fault(e, now)
 
-    def rx_byte(self, c, now):
+    def rx_buf(self, buf, n, now):
+        # buf[0:n] from the link, decoded in bulk (proto.Decoder.feed_from)
         self.rx_t = now
-        try:
-            t = self.link.rx(c, now)
-            if t >= 0:
-                self.handle(t, self.link.dec.body, now)
-        except Exception as e:
-            self.fault(e, now)
+        lk = self.link
+        d = lk.dec
+        i = 0
+        while i < n:
+            i = d.feed_from(buf, i, n)
+            if d.got:
+                try:
+                    t = lk.rx_frame(now)
+                    if t >= 0:
+                        self.handle(t, d.body, now)
+                except Exception as e:
+                    self.fault(e, now)
 
     def handle(self, t, b, now):
         sel = self.sel
@@ -182,6 +189,14 @@ class Pod:
     def tick(self, now):
         # timers, countdown marks, then one ring frame
         try:
+            # times only compared against a few seconds stay a few seconds
+            # old, so ticks_diff never crosses half of rp2's 2**30 ms period
+            self.boot_t0 = clock.since(now, self.boot_t0, 2000)
+            self.result_t0 = clock.since(now, self.result_t0, 2000)
+            self.notice_t0 = clock.since(now, self.notice_t0, 2000)
+            self.rx_t = clock.since(now, self.rx_t, 1000)
+            if self.result_code and clock.diff(now, self.result_t0) >= 2000:
+                self.result_code = 0  # shown (or missed while the link was down): gone
             if self.link.poll(now):
                 self.cd.active = False  # the hub keeps the deadline; resent on resume
             ev = self.cd.update(now)

@@ -99,6 +99,32 @@ class Decoder:
         self.blen = 0
         self.errors = 0
         self.frames = 0
+        self.got = False
+
+    def feed_from(self, src, i, n):
+        # Bytes src[i:n] up to and including the end of the next frame;
+        # returns the index after the last byte taken. got: a frame is in
+        # body[0:blen]. One tight loop per pass, not a call per byte.
+        enc = self.enc
+        k = self.n
+        self.got = False
+        while i < n:
+            c = src[i]
+            i += 1
+            if c:
+                if k < _MAX_ENC:
+                    enc[k] = c
+                    k += 1
+                else:
+                    self.over = True
+                continue
+            self.n = k
+            if self.feed(0):
+                self.got = True
+                return i
+            k = 0
+        self.n = k
+        return i
 
     def feed(self, c):
         if c:

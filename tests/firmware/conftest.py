@@ -1,4 +1,4 @@
-"""Firmware tests: the real `micropython` binary, heap capped at 64 KB.
+"""Firmware tests: the real `micropython` binary, heap capped at 80 KB (hub/podsim.HEAP).
 
 The firmware and the sim modules (firmware/sim) are compiled to .mpy with
 mpy-cross (hub/podsim.build, cached by content), as they are for a board;
@@ -9,6 +9,7 @@ asyncio).
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from hub.pods import sim as podsim
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 VECTORS = ROOT / "tests" / "vectors" / "protocol.json"
-HEAP = "64K"
+HEAP = podsim.HEAP
 
 
 @pytest.fixture(scope="session")
@@ -42,8 +43,10 @@ def run_mp(builds):
         if module not in cache:
             env = podsim.micropython_env(builds[0], (builds[1],))
             env["LUMEN_VECTORS"] = str(VECTORS)
+            # a module may ask for more with a "# heap: 96K" line (its reason beside it)
+            m = re.search(r"^# heap: (\d+K)", (HERE / "mp" / f"{module}.py").read_text(), re.M)
             cache[module] = subprocess.run(
-                [podsim.micropython_binary(), "-X", f"heapsize={HEAP}", "-m", module],
+                [podsim.micropython_binary(), "-X", f"heapsize={m.group(1) if m else HEAP}", "-m", module],
                 env=env, capture_output=True, text=True, timeout=300, cwd=ROOT,
             )
         return cache[module]

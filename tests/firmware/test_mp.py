@@ -1,5 +1,5 @@
 """Runs the MicroPython-side tests (tests/firmware/mp/*.py) under the real
-unix port with a 64 KB heap; one pytest test per MicroPython test function."""
+unix port with an 80 KB heap; one pytest test per MicroPython test function."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A real pod process (the firmware under `micropython`, 64 KB heap) and a
+"""A real pod process (the firmware under `micropython`, 80 KB heap) and a
 CPython hub peer (hub/protocol.HubLink) over pseudo-terminals.
 
 No timing assertions: waits are generous upper bounds, never measurements.

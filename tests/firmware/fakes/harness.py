@@ -23,7 +23,7 @@ class FakeClock:
         return self.t
 
     def advance(self, d):
-        self.t = time.ticks_add(self.t, d)
+        self.t = clock.add(self.t, d)
 
 
 class Wire:
@@ -70,7 +70,7 @@ class Harness:
         self.next_frame = self.t0
 
     def elapsed(self):
-        return time.ticks_diff(self.clk.ms(), self.t0)
+        return clock.diff(self.clk.ms(), self.t0)
 
     # -- time
     def io(self):
@@ -94,15 +94,15 @@ class Harness:
             self.clk.advance(1)
             now = self.clk.ms()
             e = self.elapsed()
-            if self.hub_alive and self.pod.link.up and time.ticks_diff(now, self.hub_ping_at) >= 500:
+            if self.hub_alive and self.pod.link.up and clock.diff(now, self.hub_ping_at) >= 500:
                 self.hub_ping_at = now
                 self.feed(frame(0, 0, self.pod_last_seq()))
             if e % 2 == 0:
                 self.io()
-            if time.ticks_diff(now, self.next_frame) >= 0:
+            if clock.diff(now, self.next_frame) >= 0:
                 self.frame_tick()
                 d = self.pod.until_due(now)
-                self.next_frame = time.ticks_add(now, d if 0 < d < 20 else 20 if d >= 20 else 1)
+                self.next_frame = clock.add(now, d if 0 < d < 20 else 20 if d >= 20 else 1)
 
     # -- buttons
     def pin(self, name):
@@ -122,9 +122,11 @@ class Harness:
 
     # -- link
     def feed(self, data):
+        # in passes of at most 64 bytes, as app.py reads the link
         now = self.clk.ms()
-        for c in data:
-            self.pod.rx_byte(c, now)
+        for i in range(0, len(data), 64):
+            chunk = bytearray(data[i:i + 64])
+            self.pod.rx_buf(chunk, len(chunk), now)
         self.pod.link.flush(now)
         self.collect()
 

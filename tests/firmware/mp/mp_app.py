@@ -1,0 +1,245 @@
+# app.py's start-up and tasks on a deterministic fake asyncio (fakeloop):
+# Ctrl-C and the watchdog before the first byte, no heap walk every frame,
+# 50 Hz against a loop that wakes late, a stream of bytes that cannot starve
+# the frames or the watchdog, presses handled the moment the IRQ fires, and
+# flash error logging rate-limited.
+# heap: 96K  (the whole app, the fake loop and this module: the 64-bit unix
+# port's objects are twice a board's, whose heap is 234 KB)
+import time
+import app
+import board
+import clock
+import machine
+import fakeloop
+from mptest import run_tests
+
+events = []
+feeds = []
+
+
+class FakeClock:
+    def __init__(self, start):
+        self.t = start
+
+    def ms(self):
+        return self.t
+
+    def advance(self, d):
+        self.t = clock.add(self.t, d)
+
+
+class FakeMicropython:
+    def kbd_intr(self, c):
+        events.append("kbd%d" % c)
+
+    def alloc_emergency_exception_buf(self, n):
+        pass
+
+
+class FakeWDT:
+    def __init__(self, *args, **kw):
+        events.append("wdt")
+
+    def feed(self):
+        feeds.append(clock.ms())
+
+
+class FakeGC:
+    def __init__(self):
+        self.walks = 0
+
+    def mem_alloc(self):
+        self.walks += 1
+        return 1000
+
+    def mem_free(self):
+        return 1000
+
+    def threshold(self, n):
+        pass
+
+    def collect(self):
+        pass
+
+
+class FakePort:
+    # the link's byte stream: what tests queue, or an endless run of one
+    # non-zero byte; every 16 bytes handed out cost 1 ms of fake time
+    def __init__(self, clk, endless=0):
+        self.clk = clk
+        self.endless = endless
+        self.pending = bytearray()
+        self.out = bytearray()
+        self.closed = False
+        self.r = self
+        self.taken = 0
+        self.run = 0
+        self.step = -1
+
+    def write(self, buf, n):
+        self.out.extend(buf[:n])
+
+    def ready(self):
+        return self.endless or len(self.pending)
+
+    def any(self):
+        return bool(self.ready())
+
+    def _take(self):
+        if fakeloop.steps != self.step:
+            self.step = fakeloop.steps
+            self.run = 0
+        self.run += 1
+        if self.run > 20000:
+            raise KeyboardInterrupt("the link task never gave the loop back")
+        self.taken += 1
+        if self.taken % 16 == 0:
+            self.clk.advance(1)
+        if self.endless:
+            return self.endless
+        c = self.pending[0]
+        self.pending = self.pending[1:]
+        return c
+
+    def read1(self):
+        return self._take() if self.ready() else -1
+
+    def readinto(self, buf, n=-1):
+        k = 0
+        lim = len(buf) if n < 0 else n
+        while k < lim and self.ready():
+            buf[k] = self._take()
+            k += 1
+        return k
+
+    def read_into(self, buf, i):
+        while i < len(buf) and self.ready():
+            buf[i] = self._take()
+            i += 1
+        return i
+
+
+def boot(late=1, endless=0, sim=True):
+    fakeloop.reset(late)
+    del feeds[:]
+    clk = FakeClock(time.ticks_add(0, -3000))
+    clock.ms = clk.ms
+    app.asyncio = fakeloop
+    machine.WDT = FakeWDT
+    a = app.App(["--port", "/dev/null"])
+    a.sim = sim
+    a.log_path = "/tmp/lumen-mp-app-errors.log"
+    port = FakePort(clk, endless)
+    a.port = port
+    a.pod.link.port = port
+    if not hasattr(a, "wdt") or a.wdt is None:
+        a.wdt = FakeWDT()
+    fakeloop.create_task(a.main())
+    return a, clk
+
+
+def run_for(ms, clk):
+    try:
+        fakeloop.run_for(ms, clk)
+    except KeyboardInterrupt as e:
+        assert False, "starved: %s" % e
+
+
+def test_ctrl_c_and_the_watchdog_are_set_before_the_first_byte_goes_out():
+    del events[:]
+    real_mp, real_async, real_write = app.micropython, app.asyncio, board.Port.write
+
+    def write(self, buf, n):
+        events.append("out")
+
+    app.micropython = FakeMicropython()
+    app.asyncio = fakeloop
+    machine.WDT = FakeWDT
+    board.Port.write = write
+    try:
+        try:
+            app.run(["--port", "/dev/null"])
+        except KeyboardInterrupt:
+            pass  # fakeloop.run: the app was built and started
+    finally:
+        app.micropython, app.asyncio, board.Port.write = real_mp, real_async, real_write
+    assert "out" in events, events
+    first = events.index("out")
+    assert "kbd-1" in events[:first], events
+    assert "wdt" in events[:first], events
+
+
+def test_the_heap_is_not_walked_every_frame_on_a_board():
+    real = app.gc
+    g = app.gc = FakeGC()
+    try:
+        a, clk = boot(sim=False)
+        run_for(10000, clk)
+    finally:
+        app.gc = real
+    assert a.pod.ring.writes >= 400
+    assert g.walks <= 3, g.walks  # one every few seconds, not 500
+
+
+def test_frames_hold_50_hz_when_the_loop_wakes_late():
+    a, clk = boot(late=1)
+    run_for(1000, clk)
+    w0 = a.pod.ring.writes
+    run_for(10000, clk)
+    n = a.pod.ring.writes - w0
+    # 500 frames on the 20 ms grid, plus a wake-up for each link timer
+    assert 500 <= n <= 525, n
+
+
+def test_a_stream_of_nonzero_bytes_starves_neither_frames_nor_the_watchdog():
+    a, clk = boot(endless=0x55)
+    run_for(2000, clk)
+    assert a.port.taken > 10000  # the stream was read all along
+    assert a.pod.ring.writes >= 95, a.pod.ring.writes
+    gaps = [clock.diff(feeds[i + 1], feeds[i]) for i in range(len(feeds) - 1)]
+    assert len(feeds) >= 95 and max(gaps) <= 60, (len(feeds), max(gaps) if gaps else None)
+
+
+def test_a_press_is_handled_when_its_interrupt_fires_not_at_the_next_poll():
+    a, clk = boot()
+    run_for(1000, clk)
+    s0 = fakeloop.steps
+    run_for(1000, clk)
+    idle = fakeloop.steps - s0
+    assert idle <= 120, idle  # about one wake-up per frame, no 2 ms polling
+    bt = a.pod.buttons
+    for _ in range(5):
+        a.hw.pins[1].drive(0)  # next: the IRQ queues the press
+        t0 = clock.ms()
+        try:
+            fakeloop.settle()  # the loop's passes at this instant, no time passing
+        except KeyboardInterrupt as e:
+            assert False, e
+        assert bt.head == bt.tail, "the press waits for a poll"
+        run_for(60, clk)
+        a.hw.pins[1].drive(1)
+        run_for(60, clk)
+
+
+def test_flash_error_logging_is_rate_limited():
+    import os
+
+    a, clk = boot(sim=False)
+    try:
+        os.remove(a.log_path)
+    except OSError:
+        pass
+    for i in range(200):  # a fault every frame for 2 s
+        a.log("ValueError boom %d" % i)
+        clk.advance(10)
+    clk.advance(60000)
+    a.log("ValueError later")
+    with open(a.log_path) as f:
+        lines = f.read().splitlines()
+    os.remove(a.log_path)
+    assert 2 <= len(lines) <= 6, lines
+    assert "boom 0" in lines[0], lines
+    assert "later" in lines[-1] and "suppressed" in " ".join(lines), lines
+
+
+run_tests(globals())
