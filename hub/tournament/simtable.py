@@ -47,7 +47,7 @@ class SimTable:
         self.bridge.tick()
         s = self.table.session
         if s is None or s.mode != "referee" or s.state.winner is not None or self.bridge.done:
-            return max(self.pace, 0.2)
+            return min(max(self.pace, 0.05), 0.1)     # a hub's upkeep looks 10 times a second
         if self.bots_for != s.game_id:
             self.bots_for = s.game_id
             base = (self.seed * 1_000_003 + s.game_id * 101 + self.number) * 2

@@ -1,0 +1,320 @@
+"""Tournament scale, by simulation: one Mosquitto, the TD service (its own process, with
+its page) and N simulated tables (real hub tables with their SQLite records, bots playing
+referee games at an accelerated pace, each joined through its own MQTT connection), for
+3 Swiss rounds. Prints, per size:
+
+  results lost / doubled        (every table's outbox against the TD's record: must be 0 / 0)
+  game end -> standings         (a table's final result to the retained standings that include it)
+  clock: hub estimate vs TD     (each hub's estimate of the TD's clock against the TD's true clock)
+  clock: display vs TD          (what each table's display shows against the TD's round clock)
+  broker / TD CPU and memory    (from /proc: CPU seconds per minute, peak RSS)
+
+and, with --faults, the same event at one size with a broker kill -9 + restart mid-round,
+a TD kill -9 + restart mid-round and one table cut off (silently) for --cut-seconds.
+
+    python3 bench/tournament.py --tables 8,16,32,64
+    python3 bench/tournament.py --tables 16 --faults --cut-seconds 60
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from hub.tournament.broker import LocalBroker, free_port, make_url  # noqa: E402
+from hub.tournament.clock import RoundClock  # noqa: E402
+from hub.tournament.eventdir import new_event  # noqa: E402
+from hub.tournament.mqtt import Link, topic  # noqa: E402
+from hub.tournament.record import EventRecord  # noqa: E402
+from hub.tournament.simtable import SimTable  # noqa: E402
+from tests.tournament.netcut import NetCut  # noqa: E402
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def proc_stats(pid):
+    """(CPU seconds, peak RSS MB) of a process, from /proc."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            parts = f.read().rsplit(")", 1)[1].split()
+        cpu = (int(parts[11]) + int(parts[12])) / TICK
+        hwm = 0
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    hwm = int(line.split()[1]) / 1024
+        return cpu, hwm
+    except OSError:
+        return None, None
+
+
+def pct(values, q):
+    if not values:
+        return float("nan")
+    v = sorted(values)
+    return v[min(len(v) - 1, int(round(q / 100 * (len(v) - 1))))]
+
+
+class Bench:
+    def __init__(self, tables, rounds, pace, folder, cut_table=None):
+        self.n, self.rounds, self.pace, self.folder = tables, rounds, pace, folder
+        players = [{"id": "p%03d" % i, "name": "선수%03d" % i} for i in range(1, 2 * tables + 1)]
+        self.creds = new_event(folder, "bench", players, rounds=rounds, round_minutes=30, best_of=1, seed=7)
+        self.broker = LocalBroker(os.path.join(folder, "broker"),
+                                  {k: v for k, v in self.creds.items() if k != "admin_token"}).start()
+        self.web_port = free_port()
+        self.td = None
+        self.td_cpu = 0.0
+        self.td_hwm = 0.0
+        self.cut = NetCut(self.broker.port) if cut_table else None
+        self.cut_table = cut_table
+        self.spawn_td()
+        self.sims = []
+        for n in range(1, tables + 1):
+            port = self.cut.port if n == cut_table else self.broker.port
+            url = make_url("127.0.0.1", port, "table-%d" % n, self.creds["table-%d" % n])
+            self.sims.append(SimTable(url, "bench", n, os.path.join(folder, "tables", str(n)), seed=n, pace=pace))
+        self.standings_seen = []        # (mono, version)
+        self.room = {}
+        self.watch = Link(self.broker.url("spectator"), "bench-watch")
+        self.watch.subscribe(topic("bench", "room", "+"), self._on_room)
+        self.skew_est, self.skew_display, self.spread = [], [], []
+        self.report_at = {}             # result_id -> mono when the table stored it
+        self.stop_ev = threading.Event()
+        self.error = None
+
+    # ------------------------------------------------------------ processes
+    def spawn_td(self):
+        env = dict(os.environ, PYTHONPATH=ROOT)
+        self.td = subprocess.Popen([sys.executable, "-m", "hub.tournament", "run", "--dir", self.folder,
+                                    "--broker", "mqtt://127.0.0.1:%d" % self.broker.port, "--port", str(self.web_port)],
+                                   cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.wait(lambda: self.http("/api/state") is not None, 60, "the TD page")
+
+    def kill_td(self):
+        cpu, hwm = proc_stats(self.td.pid)
+        self.td_cpu += cpu or 0
+        self.td_hwm = max(self.td_hwm, hwm or 0)
+        self.td.kill()
+        self.td.wait()
+
+    def http(self, path, body=None):
+        req = urllib.request.Request("http://127.0.0.1:%d%s" % (self.web_port, path),
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json",
+                                              "Authorization": "Bearer " + self.creds["admin_token"]})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return json.loads(r.read())
+        except OSError:
+            return None
+
+    @staticmethod
+    def wait(cond, timeout, what):
+        deadline = time.monotonic() + timeout
+        while not cond():
+            if time.monotonic() > deadline:
+                raise RuntimeError("timed out waiting for " + what)
+            time.sleep(0.05)
+
+    def _on_room(self, t, obj, msg):
+        what = t.rsplit("/", 1)[1]
+        if obj is None:
+            return
+        self.room[what] = obj
+        if what == "standings":
+            self.standings_seen.append((time.monotonic(), obj.get("version", 0)))
+
+    # ------------------------------------------------------------ the tables
+    def drive(self):
+        due = [0.0] * len(self.sims)
+        last_sample = 0.0
+        try:
+            while not self.stop_ev.is_set():
+                now = time.monotonic()
+                for i, s in enumerate(self.sims):
+                    if now >= due[i]:
+                        before = len(s.bridge.reported)
+                        due[i] = now + s.step(now)
+                        for body in s.bridge.reported[before:]:
+                            self.report_at[body["result_id"]] = time.monotonic()
+                if now - last_sample >= 0.5:
+                    last_sample = now
+                    self.sample_clocks()
+                time.sleep(0.002)
+        except Exception as e:
+            self.error = e
+            raise
+
+    def sample_clocks(self):
+        clock = self.room.get("clock")
+        errs = []
+        for s in self.sims:
+            if self.cut and s.number == self.cut_table and self.cut.is_cut:
+                continue
+            est = s.link.td_now()
+            if est is None:
+                continue
+            true = time.time_ns() / 1e6              # the TD's clock (same machine, wall time)
+            errs.append(est - true)
+            if clock and clock.get("state") == "running" and s.table.timer.state == "running" and \
+                    s.link.clock and s.link.clock.get("seq") == clock.get("seq") == s.bridge.clock_seq:
+                # (once the table has applied the TD's latest clock change: how long that takes
+                # is the delivery figure, "game end -> standings" is the same path)
+                shown = s.table.timer.left(s.table.wall.now_ms())
+                truth = RoundClock.from_json(clock).left(time.time_ns() / 1e6, s.number)
+                self.skew_display.append(abs(shown - truth))
+        if errs:
+            self.skew_est.extend(abs(e) for e in errs)
+            self.spread.append(max(errs) - min(errs))
+
+    # ------------------------------------------------------------ the event
+    def run(self, faults=False, cut_seconds=60):
+        self.watch.start()
+        for s in self.sims:
+            s.start()
+        driver = threading.Thread(target=self.drive, daemon=True)
+        driver.start()
+        t0 = time.monotonic()
+        b_cpu0, _ = proc_stats(self.broker.pid)
+        b_cpu_extra = 0.0
+        for rnd in range(1, self.rounds + 1):
+            assert self.http("/api/control/pair", {}) is not None, "pairing refused"
+            assert self.http("/api/control/start", {}) is not None, "start refused"
+            if faults and rnd == 1:
+                self.wait(lambda: sum(1 for s in self.sims if s.bridge.reported) >= self.n // 4, 600, "some results")
+                c, _ = proc_stats(self.broker.pid)
+                b_cpu_extra += (c or 0) - (b_cpu0 or 0)
+                print("  fault: broker kill -9 and restart", flush=True)
+                self.broker.restart(hard=True)
+                b_cpu0, _ = proc_stats(self.broker.pid)
+            if faults and rnd == 2:
+                self.wait(lambda: sum(1 for s in self.sims if len(s.bridge.reported) >= 2) >= self.n // 4, 600,
+                          "some round-2 results")
+                print("  fault: TD kill -9 and restart", flush=True)
+                self.kill_td()
+                self.spawn_td()
+            if faults and rnd == 3 and self.cut:
+                print("  fault: table %d cut off for %d s" % (self.cut_table, cut_seconds), flush=True)
+                self.cut.cut(silent=True)
+                time.sleep(cut_seconds)
+                self.cut.restore()
+            self.wait(lambda: (self.room.get("round") or {}).get("round") == rnd and
+                      (self.room.get("round") or {}).get("complete"), 1800, "round %d" % rnd)
+            print("  round %d complete at %.1f s" % (rnd, time.monotonic() - t0), flush=True)
+        elapsed = time.monotonic() - t0
+        # let the last acks and samples arrive
+        self.wait(lambda: all(not s.link.pending() for s in self.sims), 120, "the last acks")
+        time.sleep(1.0)
+        self.stop_ev.set()
+        driver.join(10)
+        b_cpu, b_hwm = proc_stats(self.broker.pid)
+        b_cpu = (b_cpu or 0) - (b_cpu0 or 0) + b_cpu_extra
+        td_cpu, td_hwm = proc_stats(self.td.pid)
+        self.td_cpu += td_cpu or 0
+        self.td_hwm = max(self.td_hwm, td_hwm or 0)
+        return self.figures(elapsed, b_cpu, b_hwm)
+
+    def figures(self, elapsed, b_cpu, b_hwm):
+        rec = EventRecord(os.path.join(self.folder, "event.sqlite"))
+        results = [r for r in rec.records(("result",))]
+        rec.close()
+        td_ids = [r["body"]["result_id"] for r in results]
+        per_match = {}
+        for r in results:
+            per_match.setdefault((r["body"]["round"], r["body"]["table"]), []).append(r["body"]["result_id"])
+        reported = {b["result_id"] for s in self.sims for b in s.link.outbox.results()}
+        lost = len(reported - set(td_ids))
+        doubled = (len(td_ids) - len(set(td_ids))) + sum(len(v) - 1 for v in per_match.values())
+        lat = []
+        for s in self.sims:
+            for rid, ans in s.link.answers.items():
+                seq = ans.get("seq")
+                at = self.report_at.get(rid)
+                if seq is None or at is None:
+                    continue
+                seen = [t for t, v in self.standings_seen if v >= seq and t >= at]
+                if seen:
+                    lat.append((min(seen) - at) * 1000)
+        decisions = sum(s.decisions for s in self.sims)
+        return {"tables": self.n, "rounds": self.rounds, "results": len(td_ids), "expected": self.n * self.rounds,
+                "lost": lost, "doubled": doubled, "elapsed_s": elapsed, "decisions": decisions,
+                "standings_ms": (pct(lat, 50), pct(lat, 99), max(lat) if lat else float("nan")),
+                "est_ms": (pct(self.skew_est, 50), pct(self.skew_est, 99), max(self.skew_est or [float("nan")])),
+                "spread_ms": (pct(self.spread, 50), pct(self.spread, 99), max(self.spread or [float("nan")])),
+                "display_ms": (pct(self.skew_display, 50), pct(self.skew_display, 99),
+                               max(self.skew_display or [float("nan")])),
+                "broker_cpu_per_min": b_cpu / elapsed * 60, "broker_rss_mb": b_hwm,
+                "td_cpu_per_min": self.td_cpu / elapsed * 60, "td_rss_mb": self.td_hwm}
+
+    def close(self):
+        self.stop_ev.set()
+        for s in self.sims:
+            try:
+                s.stop()
+            except Exception:
+                pass
+        self.watch.stop()
+        try:
+            self.td.kill()
+            self.td.wait(10)
+        except Exception:
+            pass
+        if self.cut:
+            self.cut.close()
+        self.broker.kill()
+
+
+def show(f):
+    print("tables %(tables)d: %(results)d/%(expected)d results in %(elapsed_s).0f s (%(decisions)d bot decisions)" % f)
+    print("  lost %(lost)d, doubled %(doubled)d" % f)
+    print("  game end -> standings: median %.0f ms, p99 %.0f ms, max %.0f ms" % f["standings_ms"])
+    print("  clock, hub estimate vs TD: median %.1f ms, p99 %.1f ms, max %.1f ms" % f["est_ms"])
+    print("  clock, spread across tables: median %.1f ms, p99 %.1f ms, max %.1f ms" % f["spread_ms"])
+    print("  clock, display vs TD round clock: median %.0f ms, p99 %.0f ms, max %.0f ms" % f["display_ms"])
+    print("  broker: %.2f CPU s/min, peak RSS %.1f MB; TD: %.2f CPU s/min, peak RSS %.1f MB"
+          % (f["broker_cpu_per_min"], f["broker_rss_mb"], f["td_cpu_per_min"], f["td_rss_mb"]), flush=True)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", default="8,16,32,64", help="comma-separated sizes")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--pace", type=float, default=None, help="seconds between a table's bot decisions "
+                                                             "(default: scaled so the machine keeps up)")
+    ap.add_argument("--faults", action="store_true", help="broker restart, TD kill -9, a table cut off")
+    ap.add_argument("--cut-seconds", type=float, default=60)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    out = []
+    for n in [int(x) for x in args.tables.split(",")]:
+        folder = tempfile.mkdtemp(prefix="lumen-bench-")
+        pace = args.pace if args.pace is not None else 0.25
+        print("== %d tables, %d rounds, pace %.3f s%s" % (n, args.rounds, pace, ", faults" if args.faults else ""),
+              flush=True)
+        b = Bench(n, args.rounds, pace, folder, cut_table=1 if args.faults else None)
+        try:
+            f = b.run(faults=args.faults, cut_seconds=args.cut_seconds)
+        finally:
+            b.close()
+            shutil.rmtree(folder, ignore_errors=True)
+        f["faults"] = args.faults
+        show(f)
+        out.append(f)
+    if args.json:
+        print(json.dumps(out, indent=1))
+    return 0 if all(f["lost"] == 0 and f["doubled"] == 0 and f["results"] == f["expected"] for f in out) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
