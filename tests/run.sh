@@ -7,4 +7,9 @@ python3 -m pip install -q -e '.[test]'
 if [ ! -d .stubs/machine ] && [ ! -f .stubs/machine.pyi ] && [ ! -d .stubs/rp2 ]; then
     python3 -m pip install -q --target .stubs micropython-rp2-rpi-pico-stubs
 fi
+# rp2040js for the emulated-RP2040 lane, as pinned by tests/rp2/package-lock.json
+# (without npm the lane says so in one line and skips; CI installs Node first)
+if command -v npm >/dev/null; then
+    (cd tests/rp2 && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
 python3 -m pytest "$@"
