@@ -88,7 +88,7 @@ class Bench:
         self.room = {}
         self.watch = Link(self.broker.url("spectator"), "bench-watch")
         self.watch.subscribe(topic("bench", "room", "+"), self._on_room)
-        self.skew_est, self.skew_display, self.spread = [], [], []
+        self.skew_est, self.skew_display, self.spread, self.bounds = [], [], [], []
         self.report_at = {}             # result_id -> mono when the table stored it
         self.stop_ev = threading.Event()
         self.error = None
@@ -162,18 +162,24 @@ class Bench:
         for s in self.sims:
             if self.cut and s.number == self.cut_table and self.cut.is_cut:
                 continue
+            # the TD's clock is this machine's wall clock: read it before and after the estimate,
+            # so a preempted bench thread does not count as clock error
+            before = time.time_ns() / 1e6
             est = s.link.td_now()
+            after = time.time_ns() / 1e6
             if est is None:
                 continue
-            true = time.time_ns() / 1e6              # the TD's clock (same machine, wall time)
-            errs.append(est - true)
+            errs.append(0.0 if before <= est <= after else (est - before if est < before else est - after))
+            self.bounds.append(s.link.estimator.error_bound)
             if clock and clock.get("state") == "running" and s.table.timer.state == "running" and \
                     s.link.clock and s.link.clock.get("seq") == clock.get("seq") == s.bridge.clock_seq:
                 # (once the table has applied the TD's latest clock change: how long that takes
                 # is the delivery figure, "game end -> standings" is the same path)
+                rc = RoundClock.from_json(clock)
+                hi = rc.left(time.time_ns() / 1e6, s.number)
                 shown = s.table.timer.left(s.table.wall.now_ms())
-                truth = RoundClock.from_json(clock).left(time.time_ns() / 1e6, s.number)
-                self.skew_display.append(abs(shown - truth))
+                lo = rc.left(time.time_ns() / 1e6, s.number)
+                self.skew_display.append(0.0 if lo <= shown <= hi else min(abs(shown - lo), abs(shown - hi)))
         if errs:
             self.skew_est.extend(abs(e) for e in errs)
             self.spread.append(max(errs) - min(errs))
@@ -251,6 +257,7 @@ class Bench:
                 "lost": lost, "doubled": doubled, "elapsed_s": elapsed, "decisions": decisions,
                 "standings_ms": (pct(lat, 50), pct(lat, 99), max(lat) if lat else float("nan")),
                 "est_ms": (pct(self.skew_est, 50), pct(self.skew_est, 99), max(self.skew_est or [float("nan")])),
+                "bound_ms": (pct(self.bounds, 50), pct(self.bounds, 99), max(self.bounds or [float("nan")])),
                 "spread_ms": (pct(self.spread, 50), pct(self.spread, 99), max(self.spread or [float("nan")])),
                 "display_ms": (pct(self.skew_display, 50), pct(self.skew_display, 99),
                                max(self.skew_display or [float("nan")])),
@@ -280,10 +287,36 @@ def show(f):
     print("  lost %(lost)d, doubled %(doubled)d" % f)
     print("  game end -> standings: median %.0f ms, p99 %.0f ms, max %.0f ms" % f["standings_ms"])
     print("  clock, hub estimate vs TD: median %.1f ms, p99 %.1f ms, max %.1f ms" % f["est_ms"])
+    print("  clock, each hub's error bound (half its best round trip): median %.1f ms, p99 %.1f ms, max %.1f ms"
+          % f["bound_ms"])
     print("  clock, spread across tables: median %.1f ms, p99 %.1f ms, max %.1f ms" % f["spread_ms"])
     print("  clock, display vs TD round clock: median %.0f ms, p99 %.0f ms, max %.0f ms" % f["display_ms"])
     print("  broker: %.2f CPU s/min, peak RSS %.1f MB; TD: %.2f CPU s/min, peak RSS %.1f MB"
           % (f["broker_cpu_per_min"], f["broker_rss_mb"], f["td_cpu_per_min"], f["td_rss_mb"]), flush=True)
+
+
+def pairing_times(sizes, rounds=4):
+    """Seconds to pair each Swiss round of an event of N players (random results)."""
+    import random
+    from hub.tournament.event import Event
+    for n in sizes:
+        ev = Event()
+        ev.apply("event", {"name": "x", "rounds": rounds, "round_minutes": 30, "best_of": 1, "seed": 1, "cut": 0,
+                           "extra_turns": 3, "players": [{"id": "p%d" % i, "name": "p%d" % i} for i in range(n)]})
+        rng = random.Random(n)
+        times = []
+        for r in range(rounds):
+            t = time.perf_counter()
+            body = ev.next_pairing()
+            times.append(time.perf_counter() - t)
+            ev.apply("pair", body)
+            ev.apply("round_start", {"round": body["round"]})
+            for m in body["pairings"]:
+                w = rng.random() < 0.5
+                ev.apply("result", {"round": body["round"], "table": m["table"], "a_wins": int(w), "b_wins": int(not w),
+                                    "draws": 0, "result_id": "%d-%d" % (r, m["table"])})
+        print("pairing %d players: %s" % (n, ", ".join("round %d %.2f s" % (i + 1, x) for i, x in enumerate(times))),
+              flush=True)
 
 
 def main(argv=None):
@@ -295,7 +328,11 @@ def main(argv=None):
     ap.add_argument("--faults", action="store_true", help="broker restart, TD kill -9, a table cut off")
     ap.add_argument("--cut-seconds", type=float, default=60)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--pairing", help="only time the pairing of events of these sizes (players), e.g. 128,1000")
     args = ap.parse_args(argv)
+    if args.pairing:
+        pairing_times([int(x) for x in args.pairing.split(",")])
+        return 0
     out = []
     for n in [int(x) for x in args.tables.split(",")]:
         folder = tempfile.mkdtemp(prefix="lumen-bench-")

@@ -36,6 +36,9 @@ def build(p):
     r.add_argument("--port", type=int, default=8100, help="the TD page")
     r.add_argument("--host", default="127.0.0.1")
     r.add_argument("--no-web", action="store_true")
+    h = s.add_parser("tables", help="print the command each table's hub runs to join (with its password)")
+    h.add_argument("--dir", required=True)
+    h.add_argument("--host", default="127.0.0.1", help="the TD machine's address as the hubs reach it")
     d = s.add_parser("demo", help="a whole demo event: broker, TD page and simulated tables")
     d.add_argument("--players", type=int, default=16)
     d.add_argument("--rounds", type=int, default=3)
@@ -62,6 +65,8 @@ def run(args, out=print):
                 % (len([k for k in creds if k.startswith("table-")]), folder))
             out("next: lumen tournament run --dir %s" % folder)
             return 0
+        if args.tcmd == "tables":
+            return print_tables(args, out)
         if args.tcmd == "run":
             return run_td(args, out)
         if args.tcmd == "demo":
@@ -89,6 +94,8 @@ def run_td(args, out=print, ready=None, stop=None):
         host, port = "127.0.0.1", broker.port
     td = TD(os.path.join(args.dir, "event.sqlite"), make_url(host, port, "td", creds["td"])).start()
     out("TD %s: broker mqtt://%s:%d (pid %s)" % (td.name, host, port, broker.pid if broker else "external"))
+    out("tables join with: lumen hub --broker mqtt://table-N:PASSWORD@HOST:%d --event %s --table N "
+        "(`lumen tournament tables --dir %s` prints each one)" % (port, _quote(td.name), args.dir))
     stop = stop or threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
     server = None
@@ -109,6 +116,26 @@ def run_td(args, out=print, ready=None, stop=None):
     if broker:
         broker.stop()
     return 0
+
+
+def print_tables(args, out=print):
+    from .record import EventRecord
+    creds = load_credentials(args.dir)
+    port = _saved_port(args.dir)
+    if port is None:
+        raise SetupError("the broker's port is chosen when `lumen tournament run` first starts: run it first")
+    rec = EventRecord(os.path.join(args.dir, "event.sqlite"))
+    name = rec.load()[0].name
+    rec.close()
+    tables = sorted(int(k.split("-")[1]) for k in creds if k.startswith("table-"))
+    for n in tables:
+        out("lumen hub --broker %s --event %s --table %d"
+            % (make_url(args.host, port, "table-%d" % n, creds["table-%d" % n]), _quote(name), n))
+    return 0
+
+
+def _quote(s):
+    return s if s.replace("-", "").replace("_", "").isalnum() else "'%s'" % s.replace("'", "'\\''")
 
 
 def _saved_port(folder):
