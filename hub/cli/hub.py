@@ -152,7 +152,8 @@ def run_hub(args, out=print):
     tasks = (pods, upkeep) + ((tournament,) if bridge else ())
     from hub.web import app as web
     try:
-        web.serve(table, host=args.host, port=args.port, tasks=tasks, out=out, routers=routers)
+        web.serve(table, host=args.host, port=args.port, tasks=tasks, out=out, routers=routers,
+                  mdns=not args.no_mdns)
     finally:
         if bridge:
             bridge.link.stop()

@@ -427,7 +427,7 @@ class _Spending:
 
 def public_start(body):
     """The public part of a start record: no deck lists (the side deck is face down)."""
-    out = {k: body[k] for k in ("format", "meta", "priority") if k in body}
+    out = {k: body[k] for k in ("format", "meta", "priority", "names") if k in body}
     decks = body.get("decks") or {}
     out["characters"] = {seat: (d.get("character") or {}).get("name") for seat, d in decks.items()}
     out["ultimates"] = {seat: d.get("ultimate") for seat, d in decks.items()}

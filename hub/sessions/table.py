@@ -50,6 +50,7 @@ class Table:
         self.timer = MatchTimer()
         self._timer_undo = []           # [{"action", "before"}]: the judge's clock actions, newest last
         self.session = None
+        self.names = {}                 # seat -> the player's name, as the game's start record keeps it
         self.listeners = []
 
     @property
@@ -73,6 +74,7 @@ class Table:
 
     def _attach(self, session, new=False, carry=True, auto=False):
         self.session = session
+        self.names = self._names_in_record(session.game_id)
         self.store.set_current(self.name, session.game_id, auto=auto)
         if new and self.timer.state == "time":
             # a new game never inherits the last round's TIME: the clock waits for a round start
@@ -87,7 +89,7 @@ class Table:
         return session
 
     # ------------------------------------------------------------ games
-    def start_referee(self, deck_a="serin", deck_b="gangcheol", seed=None, priority=None, auto=False):
+    def start_referee(self, deck_a="serin", deck_b="gangcheol", seed=None, priority=None, auto=False, names=None):
         """A referee game with two decks (sample decks by character id, or Deck objects).
         ``auto``: the hub opens it by itself (not listed while nothing is entered)."""
         cs, decks = load_sample()
@@ -100,15 +102,17 @@ class Table:
         seed = secrets.randbits(32) if seed is None else seed
         cards = dict(da.cardset.cards)
         cards.update(db.cardset.cards)
+        names = _names(names)
         s = RefereeSession.new(self.store, cards, da.as_game_deck(), db.as_game_deck(), seed=seed,
                                priority=priority, clock=self.clock, table=self.name,
-                               meta={"decks": {"a": da.name, "b": db.name}})
+                               meta=dict({"decks": {"a": da.name, "b": db.name}}, **({"names": names} if names else {})))
         return self._attach(s, new=True, auto=auto)
 
-    def start_tracker(self, a="generic", b="generic", seed=None, priority=None, auto=False):
+    def start_tracker(self, a="generic", b="generic", seed=None, priority=None, auto=False, names=None):
         seed = secrets.randbits(32) if seed is None else seed
         try:
-            s = TrackerSession.new(self.store, a, b, seed=seed, priority=priority, clock=self.clock, table=self.name)
+            s = TrackerSession.new(self.store, a, b, seed=seed, priority=priority, clock=self.clock, table=self.name,
+                                   names=_names(names))
         except Exception as e:   # an unknown character names itself
             raise SessionError(str(e)) from None
         return self._attach(s, new=True, auto=auto)
@@ -125,6 +129,11 @@ class Table:
             # display keeps the table's clock running as it is, and carries it into that game)
             self._restore_timer(game_id)
         return self._attach(s, carry=not restart)
+
+    def _names_in_record(self, game_id):
+        start = self.store.records(game_id, kinds=("start",))
+        body = start[0].body if start else {}
+        return dict(body.get("names") or (body.get("meta") or {}).get("names") or {})
 
     def resume_current(self):
         """After a restart: the game that was on this table (its table log), else, for a
@@ -293,6 +302,16 @@ class Table:
             records = self.store.public_records(game_id)
         return {"format": EXPORT_FORMAT, "complete": finished, "game": dict(g, start=public_start(g["start"] or {})),
                 "records": records}
+
+
+def _names(names):
+    """Player names per seat: trimmed, empty ones left out; None when there are none."""
+    if not names:
+        return None
+    if not isinstance(names, dict) or set(names) - {"a", "b"}:
+        raise SessionError("names map seats a and b to player names")
+    out = {s: " ".join(str(n).split())[:40] for s, n in names.items() if n and str(n).strip()}
+    return out or None
 
 
 def replay_export(data, out=print, lang="ko"):

@@ -31,9 +31,11 @@ class TrackerSession(SessionBase):
         self._last_next_turn = None     # monotonic ms of the last accepted "next turn"
 
     @classmethod
-    def new(cls, store, a="generic", b="generic", seed=0, priority=None, clock=None, table="table-1"):
+    def new(cls, store, a="generic", b="generic", seed=0, priority=None, clock=None, table="table-1", names=None):
         clock = clock or MonotonicClock()
         start = {"format": "lumen-tracker/1", "tracker": {"a": a, "b": b, "seed": seed, "priority": priority}}
+        if names:
+            start["names"] = names      # the players at the seats, for the display and the record
         gid = store.new_game("tracker", start, table)
         game = TrackerGame(a=a, b=b, priority=priority, seed=seed, now_ms=clock.now_ms())
         s = cls(store, gid, game, clock)

@@ -291,7 +291,10 @@ class TrackerGame:
                 "next_priority": nxt, "next_priority_reason": why,
                 "sudden_death": self.sudden_death, "sudden_death_turn": self.sd_turn,
                 "winner": self.winner, "end_reason": self.end_reason, "game": self.game,
-                "can_undo": self.can_undo()}
+                "can_undo": self.can_undo(),
+                # what "undo" would take back, so the button can name it ("되돌리기: 2P 체력 -300")
+                "undo_text": ({"ko": self._undo[-1]["text_ko"], "en": self._undo[-1]["text_en"]}
+                              if self._undo else None)}
 
     # ------------------------------------------------------------------ actions
 

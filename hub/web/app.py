@@ -25,7 +25,6 @@ import json
 import logging
 import random
 import secrets
-import socket
 import threading
 import time
 from contextlib import asynccontextmanager
@@ -46,7 +45,7 @@ from engine.events import OUTCOME_EN, OUTCOME_KO
 
 from hub.record.store import RecordUnwritable
 from hub.sessions import roster
-from hub.web import human
+from hub.web import human, lan, reach
 from hub.sessions.referee import SessionError
 
 log = logging.getLogger("lumen.web")
@@ -215,6 +214,7 @@ def _tracker_display(session, view):
             "next_priority": view["next_priority"], "next_priority_reason": view["next_priority_reason"],
             "sudden_death": view["sudden_death"], "sd_turn": view["sudden_death_turn"], "winner": view["winner"],
             "end_reason": view["end_reason"], "game_number": view["game"], "can_undo": view["can_undo"],
+            "undo_text": view.get("undo_text"),
             "pending": [], "ready": _ready(view.get("ready")), "last_battle": None, "log": lines, "cards": {}}
 
 
@@ -233,7 +233,17 @@ def display_state(table):
         out.update(_referee_display(s, snap["view"]))
     else:
         out.update(_tracker_display(s, snap["view"]))
+    for seat, p in out["seats"].items():
+        p["player"] = table.names.get(seat)          # the person in the seat, if the judge named them
+    out["ahead"] = _ahead(out["seats"]) if snap["timer"]["state"] == "time" else None
     return out
+
+
+def _ahead(seats):
+    """At TIME: who is ahead on health (guide: the game goes on for the extra turns, then
+    health decides), "even" when level."""
+    ha, hb = seats["a"]["health"], seats["b"]["health"]
+    return {"seat": "a" if ha > hb else "b" if hb > ha else "even", "health": {"a": ha, "b": hb}}
 
 
 def current_turn(table):
@@ -294,6 +304,8 @@ class StartGame(Control):
     b: Name | None = Field(None, description="referee: 2P's deck; tracker: 2P's character")
     seed: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = None
     priority: Seat | None = Field(None, description="first priority; null = coin toss")
+    names: dict[Seat, Annotated[str, StringConstraints(max_length=40)]] | None = Field(
+        None, description="the players' names per seat (shown on the display, kept in the record)")
 
 
 class _Cmd(_Strict):
@@ -802,6 +814,13 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
                                    swagger_favicon_url="/static/favicon.svg")
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.include_router(reach.router)
+
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest():
+        # at the root so its scope is the whole display: "install app" on a phone or the TV box
+        return FileResponse(STATIC_DIR / "manifest.webmanifest", media_type="application/manifest+json",
+                            headers={"Cache-Control": "no-cache"})
 
     # -- public reads
     @app.get("/api/state", tags=["public"], summary="The table now: raw public view, match clock, log and the display state")
@@ -862,10 +881,10 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
             try:
                 if body.mode == "referee":
                     table.start_referee(body.a or "serin", body.b or "gangcheol", seed=body.seed,
-                                        priority=body.priority)
+                                        priority=body.priority, names=body.names)
                 else:
                     table.start_tracker(body.a or "generic", body.b or "generic", seed=body.seed,
-                                        priority=body.priority)
+                                        priority=body.priority, names=body.names)
             except (SessionError, IllegalDecision) as e:
                 raise refused(e) from None
         return done(body.action_id, game_id=table.session.game_id)
@@ -1021,39 +1040,56 @@ def _character_or_404(key):
 # ---------------------------------------------------------------- running it
 
 def urls(table, host, port):
-    """The display URL(s) and the admin URL (the token in the fragment never reaches a server log)."""
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-    out = {"display": "http://%s:%d/" % (shown, port)}
-    if host in ("0.0.0.0", "::", ""):
-        try:
-            lan = socket.gethostbyname(socket.gethostname())
-            if not lan.startswith("127."):
-                out["lan"] = "http://%s:%d/" % (lan, port)
-        except OSError:
-            pass
+    """The display URL(s) and the admin URL (the token in the fragment never reaches a server log).
+    With ``host`` 0.0.0.0 the LAN addresses come from the interfaces (hub/web/lan.py), never
+    from the hostname (Debian and Raspberry Pi OS resolve it to 127.0.1.1)."""
+    u = lan.display_urls(host, port, table.name)
+    out = {"display": u["local"], "lan_all": u["lan"], "mdns": u["mdns"]}
+    if u["lan"]:
+        out["lan"] = u["lan"][0]
     out["admin"] = out.get("lan", out["display"]) + "#admin=" + table.admin_token
     out["docs"] = out["display"] + "docs"
     return out
 
 
-def announce(table, host, port, out=print):
+def announce(table, host, port, out=print, mdns=None):
     u = urls(table, host, port)
     out("테이블 화면 / table display: %s" % u["display"])
-    if "lan" in u:
-        out("휴대폰 (같은 네트워크) / phones on the same network: %s" % u["lan"])
+    for address in u["lan_all"]:
+        out("휴대폰 (같은 네트워크) / phones on the same network: %s" % address)
+    if mdns:
+        out("이름으로 / by name (mDNS): http://%s:%d/" % (mdns, port))
+    if host in lan.WILDCARD and not u["lan_all"]:
+        out("네트워크 주소가 없습니다: 휴대폰은 연결할 수 없습니다 / no network address: phones cannot connect")
     out("관리자 토큰 / admin token: %s" % table.admin_token)
     out("관리자 화면 / admin page: %s" % u["admin"])
     out("API 문서 / API docs: %s" % u["docs"])
 
 
 def serve(table, host="127.0.0.1", port=8000, *, bots=False, tick_interval=0.1, tasks=(), log_level="warning",
-          out=print, routers=()):
-    """Serve the display for ``table`` until stopped (Ctrl-C). Blocks. ``out=None`` prints nothing."""
+          out=print, routers=(), mdns=True):
+    """Serve the display for ``table`` until stopped (Ctrl-C). Blocks. ``out=None`` prints nothing.
+    On every interface (``host`` 0.0.0.0) the hub also announces ``lumen-<table>.local`` by mDNS
+    unless ``mdns`` is false."""
     import uvicorn
     app = create_app(table, tick_interval=tick_interval, bots=bots, tasks=tasks, routers=routers)
+    app.state.listen = (host, port)
+    announcer = None
+    if mdns and host in lan.WILDCARD:
+        announcer = lan.Announcer(table.name, port)
+        try:
+            if not announcer.start():
+                announcer = None
+        except Exception as e:          # no multicast here: phones can still use the address
+            log.warning("mDNS announcement failed: %s", e)
+            announcer = None
     if out:
-        announce(table, host, port, out)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto")
+        announce(table, host, port, out, mdns=announcer.name if announcer else None)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto")
+    finally:
+        if announcer is not None:
+            announcer.stop()
 
 
 class ServerHandle:
@@ -1099,4 +1135,5 @@ def start_in_thread(table, port=0, host="127.0.0.1", *, tick_interval=0.1, bots=
         for sock in srv.sockets:
             actual = sock.getsockname()[1]
             break
+    app.state.listen = (host, actual)
     return ServerHandle(server, thread, app, host, actual)

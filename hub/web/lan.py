@@ -48,10 +48,14 @@ def display_urls(host, port, table):
 
 
 def qr_svg(text, scale=6):
-    """A QR code as an SVG document (dark modules on white, a quiet zone of 4)."""
+    """A QR code as a standalone SVG document (dark modules on white, a quiet zone of 4)."""
+    import io
+
     import segno
-    return segno.make(text, error="m").svg_inline(scale=scale, border=4, dark="#000", light="#fff",
-                                                  omitsize=True)
+    buf = io.BytesIO()
+    segno.make(text, error="m").save(buf, kind="svg", scale=scale, border=4, dark="#000", light="#fff",
+                                     xmldecl=False, svgclass=None, lineclass=None, omitsize=True)
+    return buf.getvalue().decode()
 
 
 class Announcer:

@@ -46,26 +46,32 @@
     crypto.getRandomValues(b);
     return "w" + Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
   }
-  let toastTimer = null;
+  let toastTimer = null, loginProblem = "";
   function toast(msg, err) {
     const el = $("#toast");
     el.textContent = msg;
     el.className = "toast" + (err ? " err" : "");
     el.hidden = false;
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { el.hidden = true; }, err ? 5000 : 1800);
+    toastTimer = setTimeout(() => { el.hidden = true; }, err ? 8000 : 1800);
   }
 
   // ------------------------------------------------------------ live connection
+  let reachable = true;     // false once neither the WebSocket nor /api/state answers
   function setConn() {
     const c = $("#conn");
     c.dataset.ok = wsOk ? "1" : "0";
     c.title = wsOk ? t("connected") : t("disconnected");
+    const off = !wsOk && !reachable;
+    document.documentElement.classList.toggle("offline", off);
+    const b = $("#offline");
+    b.hidden = !off;
+    b.textContent = t("offline");
   }
   function connect() {
     const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
     try { ws = new WebSocket(url); } catch (e) { reconnectLater(); return; }
-    ws.onopen = () => { wsOk = true; retry = 500; setConn(); stopPolling(); };
+    ws.onopen = () => { wsOk = true; reachable = true; retry = 500; setConn(); stopPolling(); };
     ws.onmessage = (ev) => {
       let m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
@@ -79,10 +85,11 @@
   function startPolling() {
     if (pollTimer) return;
     pollTimer = setInterval(async () => {
+      if (wsOk) return;
       try {
         const r = await fetch("/api/state", { cache: "no-store" });
-        if (r.ok) applyState((await r.json()).display);
-      } catch (e) { /* the hub is away */ }
+        if (r.ok) { reachable = true; applyState((await r.json()).display); }
+      } catch (e) { reachable = false; setConn(); }
     }, 1000);
   }
   function stopPolling() { clearInterval(pollTimer); pollTimer = null; }
@@ -112,13 +119,18 @@
     for (let attempt = 0; attempt < 2 && !res; attempt++) {
       try { res = await fetch(path, opts); } catch (e) { res = null; }
     }
-    if (!res) { toast(t("err_network"), true); return null; }
+    if (!res) { reachable = false; setConn(); toast(t("err_network"), true); return null; }
     let j = {};
     try { j = await res.json(); } catch (e) { /* empty */ }
     if (res.status === 409 && j.error === "replayed") return { ok: true };   // our own retry got through before
     if (!res.ok) {
-      if (res.status === 401 || res.status === 403) setAdmin(false);
-      toast((j.detail || j.error || res.status) + "", true);
+      const msg = j.message ? (j.message[lang] || j.message.ko) : t(res.status >= 500 ? "err_internal" : "err_refused");
+      if (res.status === 401 || res.status === 403 && j.error === "forbidden" && /token/.test(j.detail || "")) {
+        setAdmin(false);
+        loginProblem = msg;
+        render();
+      }
+      toast(msg, true);
       return null;
     }
     if (j.state && !wsOk) applyState(Object.assign({ t: "state" }, j.state));
@@ -141,6 +153,7 @@
   }
 
   // ------------------------------------------------------------ rendering
+  const renderHooks = [];     // the extras (tv.js): TV layout, QR codes, sounds, the phone scoreboard
   function render() {
     document.documentElement.lang = lang;
     document.title = t("brand");
@@ -161,6 +174,7 @@
     renderAdmin();
     renderClock();
     renderReady();
+    renderHooks.forEach((fn) => { try { fn(S); } catch (e) { /* an extra never breaks the display */ } });
   }
 
   function renderTop() {
@@ -187,6 +201,12 @@
       }
       kind = S.winner === "draw" ? "draw" : "winner-" + S.winner;
     } else if (S.sudden_death) { text = t("sudden_death", { n: S.sd_turn || 1 }); kind = "sudden"; }
+    else if (S.ahead) {
+      const h = S.ahead.health;
+      text = "TIME · " + (S.ahead.seat === "even" ? t("ahead_even", { a: h.a, b: h.b })
+        : t("ahead", { seat: seatLabel(S.ahead.seat), name: (S.seats[S.ahead.seat] || {}).player || "", a: h.a, b: h.b }));
+      kind = "time";
+    }
     // the record refused a write: nothing of that change was kept or applied; say so first
     if (S.record_error) { text = tx(S.record_error) + (text ? " · " + text : ""); kind = "record-error"; }
     b.hidden = !text;
@@ -216,7 +236,8 @@
 
   function buildSeat(s, p) {
     const el = $("#seat-" + s);
-    let h = '<div class="seat-head"><span class="badge">' + seatLabel(s) + '</span><span class="char" data-f="name"></span>' +
+    let h = '<div class="seat-head"><span class="badge">' + seatLabel(s) + '</span><span class="player" data-f="player" hidden></span>' +
+      '<span class="char" data-f="name"></span>' +
       '<span class="prio" data-f="prio" hidden>' + esc(t("priority")) + "</span></div>" +
       '<div class="big-row"><div class="hp-box"><div class="cap">' + esc(t("health")) + '</div><div class="hp">' +
       '<span class="hp-value" id="hp-' + s + '"></span><span class="hp-max" data-f="hpmax"></span></div></div>' +
@@ -281,6 +302,9 @@
     if (seatKey[s] !== key) { buildSeat(s, p); seatKey[s] = key; }
     el.classList.toggle("has-priority", S.priority === s);
     $('[data-f="name"]', el).textContent = nm(p);
+    const who = $('[data-f="player"]', el);
+    who.textContent = p.player || "";
+    who.hidden = !p.player;
     $('[data-f="prio"]', el).hidden = S.priority !== s;
     const hp = $("#hp-" + s);
     hp.textContent = p.health;
@@ -410,14 +434,17 @@
     if (!show) { ctlKey = null; return; }
     const key = lang;
     if (ctlKey !== key) {
-      el.innerHTML = '<button data-cmd=\'{"action":"next_turn"}\'>' + esc(t("next_turn")) + "</button>" +
+      el.innerHTML = '<button data-cmd=\'{"action":"next_turn"}\' id="next-turn-btn">' + esc(t("next_turn")) + "</button>" +
         '<button data-cmd=\'{"action":"undo"}\' id="undo-btn">' + esc(t("undo")) + "</button>" +
+        '<button data-both="1" id="both-btn">' + esc(t("both_hit")) + "</button>" +
         '<button data-sd="1">' + esc(t("sudden_death_btn")) + "</button>" +
         '<button data-reset="1">' + esc(t("reset")) + "</button>" +
         '<span class="info" data-f="np"></span>';
       ctlKey = key;
     }
-    $("#undo-btn").disabled = !S.can_undo;
+    const ub = $("#undo-btn");
+    ub.disabled = !S.can_undo;
+    ub.textContent = S.can_undo && S.undo_text ? t("undo_what", { what: tx(S.undo_text) }) : t("undo");
     $('[data-f="np"]', el).textContent = S.next_priority ? t("next_priority", { seat: seatLabel(S.next_priority) }) : "";
   }
 
@@ -495,13 +522,20 @@
         '<button class="word" data-timer="pause">' + esc(t("pause")) + '</button><button class="word" data-timer="resume">' + esc(t("resume")) + "</button></div>" +
         '<div class="btnrow"><label><input type="number" id="tm-ext" min="1" max="30" value="1"> ' + esc(t("minutes")) + "</label>" +
         '<button class="word" data-timer="extend">' + esc(t("extend")) + '</button><button class="word" data-timer="call_time">' + esc(t("call_time")) + "</button></div>" +
-        '<div class="btnrow"><button class="word" data-timer="turn_ended">' + esc(t("turn_ended")) + "</button></div></fieldset>" +
+        '<div class="btnrow"><button class="word" data-timer="turn_ended">' + esc(t("turn_ended")) + "</button>" +
+        '<button class="word" data-timer-undo="1" id="clock-undo">' + esc(t("undo")) + "</button></div></fieldset>" +
         "<fieldset><legend>" + esc(t("new_game")) + "</legend>" +
         '<div class="btnrow"><label><input type="radio" name="ng-mode" value="tracker" checked> ' + esc(t("tracker")) + "</label>" +
         '<label><input type="radio" name="ng-mode" value="referee"> ' + esc(t("referee")) + "</label></div>" +
         '<div class="btnrow"><label>1P <select id="ng-a"></select></label><label>2P <select id="ng-b"></select></label></div>' +
+        '<div class="btnrow"><label>' + esc(t("player_name", { seat: "1P" })) + ' <input id="ng-name-a" type="text" maxlength="40" autocomplete="off"></label>' +
+        '<label>' + esc(t("player_name", { seat: "2P" })) + ' <input id="ng-name-b" type="text" maxlength="40" autocomplete="off"></label></div>' +
         '<div class="btnrow"><label>' + esc(t("first_priority")) + " " + prio + '</label><button class="word" id="ng-go">' + esc(t("start")) + "</button></div></fieldset>" +
         "<fieldset><legend>" + esc(t("recent")) + '</legend><ul class="games" id="games"></ul></fieldset>' +
+        "<fieldset><legend>" + esc(t("phones_title")) + '</legend><div class="qrs">' +
+        '<figure><img id="qr-judge" alt="" width="180" height="180"><figcaption>' + esc(t("qr_judge")) + "</figcaption></figure>" +
+        '<figure><img id="qr-spectator" src="/api/reach/qr.svg" alt="" width="180" height="180"><figcaption>' + esc(t("qr_spectator")) + "</figcaption></figure>" +
+        '</div><p class="muted" id="reach-urls"></p></fieldset>' +
         "<fieldset><legend>" + esc(t("token_title")) + "</legend>" +
         '<input id="new-token" type="text" autocomplete="off" spellcheck="false" placeholder="' + esc(t("new_token")) + '">' +
         '<div class="btnrow"><button class="word" id="token-go">' + esc(t("change")) + '</button><button class="word" id="logout">' + esc(t("logout")) + "</button></div>" +
@@ -509,9 +543,29 @@
       adminKey = key;
       gamesFor = null;
       fillNewGame();
+      loadJudgeQr();
+    }
+    const cu = $("#clock-undo");
+    if (cu) {
+      const u = S.timer && S.timer.undo;
+      cu.disabled = !u;
+      cu.textContent = u ? t("undo_what", { what: t(u) }) : t("undo");
     }
     const gkey = S.game_id + "/" + S.winner + "/" + lang;
     if (gamesFor !== gkey) { gamesFor = gkey; loadGames(); }
+  }
+
+  async function loadJudgeQr() {
+    // the judge's code carries the token: fetched with it, shown only here
+    try {
+      const r = await fetch("/api/admin/qr.svg", { headers: { "Authorization": "Bearer " + token }, cache: "no-store" });
+      if (!r.ok) return;
+      const img = $("#qr-judge");
+      if (img) { if (img.src.startsWith("blob:")) URL.revokeObjectURL(img.src); img.src = URL.createObjectURL(await r.blob()); }
+      const u = await (await fetch("/api/reach", { cache: "no-store" })).json();
+      const el = $("#reach-urls");
+      if (el) el.textContent = [].concat(u.lan || [], u.mdns ? [u.mdns] : []).join(" · ") || u.local;
+    } catch (e) { /* offline: the banner says so */ }
   }
 
   function fillNewGame() {
@@ -555,14 +609,26 @@
     }
     if (b.id === "admin-btn") {
       if (admin) { $("#admin").scrollIntoView({ behavior: "smooth" }); return; }
-      $("#token-dialog").hidden = false;
-      $("#token-input").value = "";
-      $("#token-input").focus();
+      openLogin();
       return;
     }
     if (b.id === "token-cancel") { $("#token-dialog").hidden = true; return; }
-    if (!admin) return;
-    if (b.dataset.cmd) { await tracker(JSON.parse(b.dataset.cmd)); return; }
+    if (b.id === "both-cancel") { $("#both-dialog").hidden = true; return; }
+    if (!admin || document.documentElement.classList.contains("offline")) return;
+    if (b.dataset.cmd) {
+      const c = JSON.parse(b.dataset.cmd);
+      if (c.action === "next_turn") {
+        // one click, one turn: the button rests a second (the hub also ignores a second one within 1 s)
+        if (b.dataset.busy) return;
+        b.dataset.busy = "1";
+        b.disabled = true;
+        setTimeout(() => { delete b.dataset.busy; b.disabled = false; }, 1000);
+      }
+      await tracker(c);
+      return;
+    }
+    if (b.dataset.both) { openBoth(); return; }
+    if (b.dataset.timerUndo) { await timerAct("undo"); return; }
     if (b.dataset.hand) {
       const s = b.dataset.seat, p = S.seats[s];
       const cur = typeof p.hand_count === "number" ? p.hand_count : p.hand_limit;
@@ -579,6 +645,8 @@
     if (b.dataset.reset) { if (confirm(t("confirm_reset"))) await tracker({ action: "reset" }); return; }
     if (b.dataset.timer) {
       const a = b.dataset.timer, extra = {};
+      const running = S && S.timer && (S.timer.state === "running" || S.timer.state === "paused");
+      if (a === "round_start" && running && !confirm(t("confirm_round_start"))) return;
       if (a === "round_start") { extra.duration_ms = Math.round(Number($("#tm-min").value || 30) * 60000); extra.extra_turns = Number($("#tm-xt").value || 0); }
       if (a === "call_time") extra.extra_turns = Number($("#tm-xt").value || 0);
       if (a === "extend") extra.ms = Math.round(Number($("#tm-ext").value || 1) * 60000);
@@ -603,6 +671,10 @@
       const body = { mode: mode, a: $("#ng-a").value, b: $("#ng-b").value };
       const pr = $("#ng-prio").value;
       if (pr) body.priority = pr;
+      const names = { a: $("#ng-name-a").value.trim(), b: $("#ng-name-b").value.trim() };
+      if (names.a || names.b) body.names = names;
+      // a new game never replaces a game being played by accident
+      if (S && S.seats && !S.winner && !confirm(t("confirm_new_game", { n: S.game_id }))) return;
       await control("/api/control/games", body);
       return;
     }
@@ -621,12 +693,35 @@
       await tracker({ action: "set_character", seat: el.dataset.char, character: el.value });
     }
   });
+  function openLogin() {
+    $("#token-dialog").hidden = false;
+    const p = $("#token-problem");
+    p.textContent = loginProblem;
+    p.hidden = !loginProblem;
+    $("#token-input").value = "";
+    $("#token-input").focus();
+  }
+  function openBoth() {
+    $("#both-a").value = "";
+    $("#both-b").value = "";
+    $("#both-dialog").hidden = false;
+    $("#both-a").focus();
+  }
+  $("#both-form").addEventListener("submit", async (ev) => {
+    // a trade (동시히트): both seats' damage as one entry, so a double KO is one unit (apply_battle)
+    ev.preventDefault();
+    const da = Math.abs(Math.round(Number($("#both-a").value || 0))), db = Math.abs(Math.round(Number($("#both-b").value || 0)));
+    if (!da && !db) { toast(t("both_none"), true); return; }
+    const r = await tracker({ action: "apply_battle", health: { a: -da, b: -db } });
+    if (r) $("#both-dialog").hidden = true;
+  });
   $("#token-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const tok = $("#token-input").value.trim();
     if (await checkToken(tok)) {
       token = tok;
       localStorage.setItem(TOKEN_KEY, tok);
+      loginProblem = "";
       $("#token-dialog").hidden = true;
       setAdmin(true);
     } else {
@@ -635,22 +730,45 @@
   });
 
   // ------------------------------------------------------------ start
-  async function start() {
-    // "#admin=TOKEN" (the URL the hub prints) logs in; the fragment never reaches the server
+  function tokenFromHash() {
+    // "#admin=TOKEN" (the URL the hub prints, the judge's QR code) logs in: kept in this browser,
+    // then taken out of the address bar at once (the fragment never reaches the server)
     const m = /(?:^#|&)admin=([^&]+)/.exec(location.hash);
-    if (m) {
-      token = decodeURIComponent(m[1]);
-      localStorage.setItem(TOKEN_KEY, token);
-      history.replaceState(null, "", location.pathname + location.search);
-    }
+    if (!m) return false;
+    token = decodeURIComponent(m[1]);
+    localStorage.setItem(TOKEN_KEY, token);
+    history.replaceState(null, "", location.pathname + location.search);
+    return true;
+  }
+  window.addEventListener("hashchange", async () => {
+    // the admin link pasted into a tab that is already open
+    if (!tokenFromHash()) return;
+    if (await checkToken(token)) { loginProblem = ""; setAdmin(true); }
+    else { setAdmin(false); loginProblem = t("stale_link"); toast(loginProblem, true); }
+  });
+  async function start() {
+    const fromLink = tokenFromHash();
     render();
     connect();
     try { roster = (await (await fetch("/api/roster")).json()).characters || []; } catch (e) { roster = []; }
     try { decks = (await (await fetch("/api/decks")).json()).decks || []; } catch (e) { decks = []; }
-    if (token) { if (await checkToken(token)) setAdmin(true); else setAdmin(false); }
-    else render();
+    if (token) {
+      if (await checkToken(token)) setAdmin(true);
+      else {
+        setAdmin(false);
+        loginProblem = t(fromLink ? "stale_link" : "stale_token");
+        toast(loginProblem, true);
+      }
+    } else render();
   }
   setInterval(() => { renderClock(); renderReady(); }, 100);
-  window.lumenDisplay = { state: () => S, lang: () => lang, admin: () => admin };
+  window.lumenDisplay = { state: () => S, lang: () => lang, admin: () => admin, t: t, esc: esc, token: () => token,
+    control: control, tracker: tracker, toast: toast, onRender: (fn) => renderHooks.push(fn),
+    // the clock and a seat's 10-s countdown as shown now (interpolated since the last message)
+    clockLeft: () => (!S || !S.timer ? null : S.timer.state === "running" ? Math.max(0, S.timer.ms_left - (performance.now() - stamp)) : S.timer.ms_left),
+    readyLeft: (s) => {
+      const r = S && S.ready && S.ready[s];
+      return r && typeof r.ms_left === "number" && !r.locked ? Math.max(0, r.ms_left - (performance.now() - stamp)) : null;
+    } };
   start();
 })();

@@ -45,7 +45,20 @@ window.I18N = {
     status_finished: "종료", status_in_progress: "진행 중", token_title: "관리자 토큰 변경", new_token: "새 토큰 (8자 이상)",
     change: "변경", token_changed: "토큰을 바꿨습니다", done: "완료", api_docs: "API 문서",
     answer: "{seat} 대신 답하기", discard_confirm: "선택한 카드 버리기",
-    err_network: "허브에 연결할 수 없습니다"
+    err_network: "허브에 연결할 수 없습니다",
+    err_refused: "허브가 이 동작을 받지 않았습니다. 화면을 확인한 뒤 다시 시도하세요.",
+    err_internal: "허브 내부 오류입니다. 다시 시도하세요.",
+    offline: "허브에 연결할 수 없습니다 · 다시 연결하는 중… (조작은 연결되면 다시 됩니다)",
+    stale_token: "저장된 관리자 토큰이 더 이상 맞지 않습니다. 허브가 출력한 관리자 링크를 다시 열거나 ‘관리’를 눌러 새 토큰을 입력하세요.",
+    stale_link: "이 관리자 링크의 토큰은 맞지 않습니다(바뀌었거나 오래됨). 허브가 지금 출력한 링크를 여세요.",
+    undo_what: "되돌리기: {what}", both_hit: "동시 히트", both_help: "두 사람이 받은 피해를 한 번에 입력합니다 (양쪽 0 이하면 서든 데스).",
+    damage_1p: "1P가 받은 피해", damage_2p: "2P가 받은 피해", enter: "입력", both_none: "피해를 입력하세요",
+    confirm_round_start: "라운드 시계가 이미 돌고 있습니다. 처음부터 다시 시작할까요?",
+    confirm_new_game: "게임 #{n}이(가) 진행 중입니다. 새 게임을 시작할까요? (지금 게임은 최근 게임에서 이어할 수 있습니다)",
+    player_name: "{seat} 이름", ahead: "{seat} {name} 체력 우세 ({a} : {b})", ahead_even: "체력 동점 ({a} : {b})",
+    phones_title: "휴대폰으로", qr_judge: "심판용 (토큰 포함 · 공유 금지)", qr_spectator: "관전 (휴대폰)",
+    fullscreen: "전체 화면", sound_on: "소리 켬", sound_off: "소리 끔",
+    extend_: "연장", time: "타임", carry: "시계 이어받기", seat_tab: "{seat} 조작"
   },
   en: {
     brand: "Lumen Condenser", admin: "Admin", admin_on: "Admin on", log: "Game log", footer: "Public information only · a readied card stays hidden until the reveal",
@@ -89,6 +102,19 @@ window.I18N = {
     status_finished: "finished", status_in_progress: "in progress", token_title: "Change the admin token", new_token: "new token (8+ characters)",
     change: "Change", token_changed: "Token changed", done: "Done", api_docs: "API docs",
     answer: "Answer for {seat}", discard_confirm: "Discard the selected cards",
-    err_network: "Cannot reach the hub"
+    err_network: "Cannot reach the hub",
+    err_refused: "The hub did not accept this. Check the table and try again.",
+    err_internal: "Internal error in the hub. Try again.",
+    offline: "The hub cannot be reached · reconnecting… (controls come back when it answers)",
+    stale_token: "The saved admin token no longer works. Open the admin link the hub printed again, or press Admin and enter the new token.",
+    stale_link: "This admin link's token is wrong (changed or out of date). Open the link the hub prints now.",
+    undo_what: "Undo: {what}", both_hit: "Both hit", both_help: "Enter the damage both players took at once (both at 0 or less: sudden death).",
+    damage_1p: "Damage to 1P", damage_2p: "Damage to 2P", enter: "Enter", both_none: "Enter the damage",
+    confirm_round_start: "The round clock is already running. Restart it from the beginning?",
+    confirm_new_game: "Game #{n} is in progress. Start a new game? (this one can be resumed from Recent games)",
+    player_name: "{seat} name", ahead: "{seat} {name} ahead on health ({a} : {b})", ahead_even: "Health level ({a} : {b})",
+    phones_title: "Phones", qr_judge: "Judge (carries the token · do not share)", qr_spectator: "Spectators (phone)",
+    fullscreen: "Fullscreen", sound_on: "Sound on", sound_off: "Sound off",
+    extend_: "extend", time: "time", carry: "clock carried over", seat_tab: "{seat} controls"
   }
 };

@@ -1,0 +1,138 @@
+// What makes the display better than the phone calculator (issue 12, points 9, 11, 12):
+// the TV/kiosk view (/?tv), the spectators' QR code on it, sounds with a mute switch, the
+// screen kept on (Wake Lock), fullscreen, and the judges' phone layout (a sticky mini
+// scoreboard, seat tabs, the clock one tap away). Hooks into app.js through lumenDisplay.
+"use strict";
+(function () {
+  const D = window.lumenDisplay;
+  const $ = (sel, root) => (root || document).querySelector(sel);
+  const root = document.documentElement;
+  const MUTE_KEY = "lumen.mute", TAB_KEY = "lumen.seatTab";
+  const tv = new URLSearchParams(location.search).has("tv");
+  root.classList.toggle("tv", tv);
+  $("#tv-qr").hidden = !tv;
+
+  // ------------------------------------------------------------ sounds: 1:00, 0:10, the last 3 s of the 10-s countdown
+  let muted = localStorage.getItem(MUTE_KEY) === "1";
+  let audio = null;
+  const played = [];          // what was sounded (kept for the tests and for a judge's curiosity)
+  function beep(what, freq, ms, times) {
+    played.push({ what: what, at: Date.now(), muted: muted });
+    if (muted) return;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      for (let i = 0; i < (times || 1); i++) {
+        const o = audio.createOscillator(), g = audio.createGain();
+        const t0 = audio.currentTime + i * (ms / 1000 + 0.08);
+        o.frequency.value = freq;
+        g.gain.setValueAtTime(0.25, t0);
+        g.gain.exponentialRampToValueAtTime(0.001, t0 + ms / 1000);
+        o.connect(g).connect(audio.destination);
+        o.start(t0);
+        o.stop(t0 + ms / 1000);
+      }
+    } catch (e) { /* no audio device: the display still shows everything */ }
+  }
+  function renderMute() {
+    const b = $("#mute-btn");
+    b.textContent = muted ? D.t("sound_off") : D.t("sound_on");
+    b.setAttribute("aria-pressed", muted ? "true" : "false");
+  }
+  $("#mute-btn").addEventListener("click", () => {
+    muted = !muted;
+    localStorage.setItem(MUTE_KEY, muted ? "1" : "0");
+    if (!muted && audio && audio.state === "suspended") audio.resume();
+    renderMute();
+  });
+  let lastClock = null;
+  const lastReady = { a: null, b: null };
+  function listen() {
+    const S = D.state();
+    if (!S || !S.timer) return;
+    const left = D.clockLeft();
+    const key = S.game_id + "/" + S.timer.state;
+    if (lastClock && lastClock.key === key && S.timer.state === "running") {
+      if (lastClock.left > 60000 && left <= 60000) beep("one_minute", 660, 350, 2);
+      if (lastClock.left > 10000 && left <= 10000) beep("ten_seconds", 880, 300, 3);
+    }
+    lastClock = { key: key, left: left };
+    ["a", "b"].forEach((s) => {
+      const ms = D.readyLeft(s);
+      const prev = lastReady[s];
+      if (ms !== null && prev !== null) {
+        [3000, 2000, 1000].forEach((edge) => { if (prev > edge && ms <= edge) beep("countdown_" + edge / 1000, 990, 120); });
+      }
+      lastReady[s] = ms;
+    });
+  }
+  setInterval(listen, 50);
+
+  // ------------------------------------------------------------ the screen stays on; fullscreen
+  let wake = null, wakeState = "off";
+  async function keepAwake() {
+    if (!("wakeLock" in navigator)) { wakeState = "unsupported"; return; }
+    if (document.visibilityState !== "visible" || wake) return;
+    try {
+      wake = await navigator.wakeLock.request("screen");
+      wakeState = "on";
+      wake.addEventListener("release", () => { wake = null; wakeState = "released"; });
+    } catch (e) { wakeState = "denied"; }
+  }
+  document.addEventListener("visibilitychange", keepAwake);
+  document.addEventListener("click", keepAwake, { once: true });
+  if (tv) keepAwake();
+  $("#fs-btn").addEventListener("click", async () => {
+    try {
+      if (document.fullscreenElement) await document.exitFullscreen();
+      else await root.requestFullscreen({ navigationUI: "hide" });
+    } catch (e) { D.toast(D.t("fullscreen") + " ✕", true); }
+    keepAwake();
+  });
+
+  // ------------------------------------------------------------ the judges' phone layout
+  let tab = localStorage.getItem(TAB_KEY) === "b" ? "b" : "a";
+  root.dataset.seatTab = tab;
+  function renderMini(S) {
+    const el = $("#mini");
+    const show = D.admin() && !tv && S && S.seats && S.mode === "tracker";
+    el.hidden = !show;
+    if (!show) return;
+    const esc = D.esc, t = D.t;
+    const side = (s) => {
+      const p = S.seats[s];
+      return '<button class="mini-seat s-' + s + (tab === s ? " on" : "") + '" data-tab="' + s + '"><b>' + p.label + "</b> " +
+        '<span class="mini-hp">' + p.health + '</span> <span class="mini-fp">FP ' + (p.fp > 0 ? "+" : "") + p.fp + "</span>" +
+        (S.priority === s ? ' <i class="mini-prio">★</i>' : "") + "</button>";
+    };
+    const tm = S.timer || {};
+    const clockBtn = tm.state === "running" ? "pause" : tm.state === "paused" ? "resume" : null;
+    el.innerHTML = side("a") +
+      '<span class="mini-clock" id="mini-clock"></span>' +
+      side("b") +
+      '<div class="mini-tools">' + (clockBtn ? '<button class="word" data-timer="' + clockBtn + '">' + esc(t(clockBtn)) + "</button>" : "") +
+      '<button class="word" data-timer="call_time">' + esc(t("call_time")) + "</button>" +
+      '<button class="word" data-both="1">' + esc(t("both_hit")) + "</button>" +
+      '<button class="word" data-cmd=\'{"action":"next_turn"}\'>' + esc(t("next_turn")) + "</button></div>";
+    miniClock();
+  }
+  function miniClock() {
+    // the same figure as the big clock, ticking between messages
+    const el = $("#mini-clock"), S = D.state();
+    if (!el || !S || !S.timer) return;
+    const left = D.clockLeft(), secs = Math.ceil(left / 1000);
+    el.textContent = S.timer.state === "time" ? "TIME" : Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0");
+    el.dataset.colour = S.timer.state === "time" || left <= 10000 ? "red" : left <= 60000 ? "yellow" : "normal";
+  }
+  setInterval(miniClock, 200);
+  document.addEventListener("click", (ev) => {
+    const b = ev.target.closest("[data-tab]");
+    if (!b) return;
+    tab = b.dataset.tab;
+    localStorage.setItem(TAB_KEY, tab);
+    root.dataset.seatTab = tab;
+    renderMini(D.state());
+  });
+  D.onRender((S) => { renderMute(); renderMini(S); });
+  renderMute();
+  window.lumenExtras = { tv: tv, sounds: () => played.slice(), muted: () => muted, wakeLock: () => wakeState };
+})();
