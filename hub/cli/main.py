@@ -210,7 +210,7 @@ def build_parser():
 
     dr = sub.add_parser("doctor", help="check a game record (SQLite integrity, every game readable); --salvage copies "
                                        "the readable games into a new record")
-    dr.add_argument("--db", default=DEFAULT_DB)
+    dr.add_argument("--db", default=DEFAULT_DB, help="the game record to check (default %(default)s)")
     dr.add_argument("--salvage", metavar="NEW_DB", default=None, help="write the readable games to this new file")
     dr.set_defaults(func=_doctor)
 

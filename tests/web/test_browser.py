@@ -15,6 +15,7 @@ import pytest
 from engine.bots import Bot
 from hub.record.store import Store
 from hub.sessions.table import Table
+from hub.sessions.timer import MatchTimer
 from hub.web.app import start_in_thread
 from tests.web.conftest import TOKEN
 
@@ -155,6 +156,7 @@ def test_control_is_refused_without_the_token(server, browser):
 def test_control_with_the_token_works(server, browser):
     handle, table = server
     handle.call(table.start_tracker, "wolf", "rita", 4, "a")
+    handle.call(setattr, table, "timer", MatchTimer())   # idle: round start asks first while a round runs
     open_page(browser, handle, fragment="#admin=" + TOKEN)
     wait_for(lambda: browser.find_element("id", "admin").is_displayed(), what="the admin panel")
     assert "admin=" not in browser.current_url                 # the token is taken off the address bar
