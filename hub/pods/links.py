@@ -2,9 +2,10 @@
 frames and the table's game.
 
 One ``PodConn`` per connected pod (a real serial port or a simulated pod's
-pty), each with its own ``HubLink`` (hub/protocol.py: framing, acks, resend,
-heartbeat). ``PodHub`` runs them all on one asyncio loop, next to the web
-server, and is subscribed to the Table:
+pty), each with its own ``HubLink`` (hub/pods/protocol.py: framing, acks, resend,
+heartbeat). The links run on their own thread (hub/pods/io.py: event-driven,
+readies stamped when their bytes arrive); what the pods say is applied on the
+table's thread (``drain``). ``PodHub`` is subscribed to the Table:
 
 * pod -> table: ``ready``/``answer`` (a slot of the current prompt) become
   ``table.submit``; ``expired`` asks the session to check its own deadline;
@@ -39,6 +40,7 @@ from engine.errors import IllegalDecision
 
 from hub.pods.protocol import (ADJUST, FEATURE_OLED, MODES, NOTICES, OUTCOMES, PROMPT_KINDS, PROTO, STATE_FLAG_LOCKED,
                        STATE_FLAG_PASS, HubLink, ProtocolError)
+from hub.pods.io import LinkThread
 from hub.sessions.referee import SessionError
 
 log = logging.getLogger("lumen.pods")
@@ -46,7 +48,6 @@ log = logging.getLogger("lumen.pods")
 SEAT_NUM = {"a": 1, "b": 2}
 NUM_SEAT = {1: "a", 2: "b"}
 PASS_WORDS = ("pass", "end", "skip")
-POLL_S = 0.005
 
 
 def now_ms():
@@ -172,49 +173,34 @@ class PodHub:
         self.brightness = brightness
         self.mode = mode
         self._last = {"a": None, "b": None}    # (fp, hp) at the last result, for deltas
-        self._wake = None
         self._rescan = []               # serial devices to reopen after an unplug
         self.messages_to = {"a": [], "b": []}   # what each seat was sent (kept for tests)
         self.record = False
+        self.links = LinkThread(self)
+        self.lock = self.links.lock     # the links and conns: the links' thread and the table's thread
+        self._draining = False
         table.subscribe(self._on_table)
 
     # ------------------------------------------------------------ connections
     def add(self, port):
-        c = PodConn(port)
-        self.conns.append(c)
-        self._watch(c)
+        with self.lock:
+            c = PodConn(port)
+            self.conns.append(c)
+        self.links.wake()
         return c
 
-    def _watch(self, c):
-        loop = self._loop()
-        if loop is not None:
-            try:
-                loop.add_reader(c.port.fileno(), self._readable, c)
-            except (ValueError, OSError):
-                pass
-
-    def _loop(self):
-        try:
-            return asyncio.get_running_loop()
-        except RuntimeError:
-            return None
-
     def _drop(self, c, why):
-        if c.closed:
-            return
-        c.closed = True
-        loop = self._loop()
-        if loop is not None:
-            try:
-                loop.remove_reader(c.port.fileno())
-            except (ValueError, OSError):
-                pass
-        c.port.close()
-        self.out("포드 연결 끊김 / pod disconnected: %s (%s)" % (c.name, why))
-        if isinstance(c.port, SerialPort):
-            self._rescan.append(c.port.device)
-        if c.seat is not None:
-            self._notice_other(c.seat, "opponent_link_lost")
+        with self.lock:
+            if c.closed:
+                return
+            c.closed = True
+            c.port.close()
+            self.out("포드 연결 끊김 / pod disconnected: %s (%s)" % (c.name, why))
+            if isinstance(c.port, SerialPort):
+                self._rescan.append(c.port.device)
+            if c.seat is not None:
+                self._notice_other(c.seat, "opponent_link_lost")
+        self.links.wake()
 
     def seated(self, seat):
         for c in self.conns:
@@ -222,34 +208,63 @@ class PodHub:
                 return c
         return None
 
-    # ------------------------------------------------------------ the loop
+    # ------------------------------------------------------------ serving
     async def run(self, serial_devices=(), rescan=True):
-        """Serve the pods until cancelled. ``serial_devices``: ports to open (None =
+        """Serve the pods until cancelled: the links on their own thread, what the pods say
+        applied on this (the table's) loop. ``serial_devices``: ports to open (None =
         auto-detect pods and keep looking for new ones)."""
-        loop = asyncio.get_running_loop()
-        for c in self.conns:
-            self._watch(c)
-        auto = serial_devices is None
-        for dev in (find_pod_ports() if auto else serial_devices):
-            self._open_serial(dev)
-        next_scan = 0
+        self.start(asyncio.get_running_loop(), serial_devices, rescan)
         try:
-            while True:
-                t = now_ms()
-                for c in list(self.conns):
-                    if not c.closed:
-                        self._service(c, t)
-                if rescan and t >= next_scan:
-                    next_scan = t + 1000
-                    self._scan(auto)
-                self.conns = [c for c in self.conns if not c.closed]
-                await asyncio.sleep(POLL_S)
+            await asyncio.Event().wait()
         finally:
-            for c in self.conns:
-                try:
-                    loop.remove_reader(c.port.fileno())
-                except (ValueError, OSError):
-                    pass
+            self.stop()
+
+    def start(self, loop, serial_devices=(), rescan=True):
+        self.table.inputs = self        # the table's tick takes the pods' inputs before any expiry
+        self.links.start(loop, serial_devices, rescan)
+
+    def stop(self):
+        self.links.stop()
+        if getattr(self.table, "inputs", None) is self:
+            self.table.inputs = None
+        self.drain()
+
+    def drain(self):
+        """On the table's thread: apply everything the pods said until now, in order, each
+        at its arrival stamp. Returns the table-clock ms of "now" for an expiry check that
+        follows: anything stamped later arrived after it."""
+        if self._draining:              # a submit made while applying: the outer drain goes on
+            return self.table.clock.now_ms()
+        self._draining = True
+        try:
+            items, now = self.links.take()
+            with self.lock:
+                for c, m, t, stamp in items:
+                    if m == "expire":
+                        s = self.table.session
+                        if s is not None:
+                            self.table.tick(now=stamp)
+                    else:
+                        self._on_pod(c, m, t, stamp)
+        finally:
+            self._draining = False
+        self.links.wake()               # frames the table queued for the pods go out now
+        return now
+
+    def pump(self):
+        """One synchronous pass over every pod (for callers without the links' thread)."""
+        with self.lock:
+            self.links.read([c for c in self.conns if not c.closed])
+            t = now_ms()
+            for c in list(self.conns):
+                if not c.closed:
+                    self._service_out(c, t)
+        self.drain()
+        with self.lock:
+            t = now_ms()
+            for c in list(self.conns):
+                if not c.closed:
+                    self._service_out(c, t)
 
     def _open_serial(self, dev):
         if any(isinstance(c.port, SerialPort) and c.port.device == dev and not c.closed for c in self.conns):
@@ -274,43 +289,22 @@ class PodHub:
             if os.path.exists(dev):
                 self._open_serial(dev)
 
-    def _readable(self, c):
-        t = now_ms()
-        self._service(c, t, read=True)
-        # what that pod said may have queued frames for the other pod (a countdown): send them now,
-        # not at the next timer pass
-        for other in self.conns:
-            if other is not c and not other.closed:
-                self._service(other, t, read=False)
+    def _feed(self, c, data, t):
+        """The link protocol over bytes from ``c`` (links' thread, under ``lock``)."""
+        try:
+            return c.link.feed(data, t)
+        except ProtocolError as e:
+            log.warning("bad data from %s: %s", c.name, e)
+            return []
 
-    def pump(self):
-        """One service pass over every pod (for callers without a running loop)."""
-        t = now_ms()
-        for c in list(self.conns):
-            if not c.closed:
-                self._service(c, t, read=True)
-
-    def _service(self, c, t, read=True):
-        if read:
-            try:
-                data = c.port.read()
-            except (OSError, Exception) as e:   # pyserial raises SerialException (an OSError subclass or not)
-                self._drop(c, e)
-                return
-            if data:
-                try:
-                    msgs = c.link.feed(data, t)
-                except ProtocolError as e:
-                    msgs = []
-                    log.warning("bad data from %s: %s", c.name, e)
-                for m in msgs:
-                    self._on_pod(c, m, t)
+    def _service_out(self, c, t):
+        """Link timers and output for ``c``: acks, resends, heartbeats, a dead link."""
         was = c.was_up
         out = c.link.poll(t)
         if out:
             try:
                 c.port.write(out)
-            except (OSError, Exception) as e:
+            except Exception as e:      # pyserial's SerialException is not always an OSError
                 self._drop(c, e)
                 return
         if was and not c.link.up:
@@ -320,7 +314,9 @@ class PodHub:
                 self._notice_other(c.seat, "opponent_link_lost")
 
     # ------------------------------------------------------------ pod -> table
-    def _on_pod(self, c, m, t):
+    def _on_pod(self, c, m, t, stamp=None):
+        """A message from a pod, on the table's thread; ``stamp``: when its bytes arrived
+        (table clock), the time a ready counts at."""
         if m.type == "hello":
             self._on_hello(c, m, t)
             return
@@ -335,12 +331,12 @@ class PodHub:
             return
         try:
             if m.type == "ready":
-                self._on_choice(seat, m["prompt"], m["slot"], ready=True)
+                self._on_choice(seat, m["prompt"], m["slot"], ready=True, at_ms=stamp)
             elif m.type == "answer":
-                self._on_choice(seat, m["prompt"], m["slot"], ready=False)
+                self._on_choice(seat, m["prompt"], m["slot"], ready=False, at_ms=stamp)
             elif m.type == "expired":
                 if self.table.session is not None:
-                    self.table.session.pod_expired(seat)
+                    self.table.tick(now=stamp)      # the pod's countdown ran out: the hub checks its own clock
             elif m.type == "adjust":
                 self._on_adjust(seat, m["what"], m["value"])
         except (SessionError, IllegalDecision) as e:
@@ -400,7 +396,7 @@ class PodHub:
         self.out("%s이(가) %dP 좌석에 앉았습니다 / %s took seat %dP" % (c.name, SEAT_NUM[seat], c.name, SEAT_NUM[seat]))
         self.push(seat, force=True, resume=True)
 
-    def _on_choice(self, seat, prompt_id, slot, ready):
+    def _on_choice(self, seat, prompt_id, slot, ready, at_ms=None):
         pr = self.prompts[seat]
         if prompt_id != pr.id or pr.kind == "none":
             return      # an answer to a prompt that is no longer open
@@ -410,7 +406,7 @@ class PodHub:
         if s.mode == "tracker":
             if ready:
                 self.locked_slot[seat] = 0
-                self.table.submit(seat, "ready", True, source="pod")
+                self.table.submit(seat, "ready", True, source="pod", at_ms=at_ms)
             return
         if slot == 0:
             if pr.pass_value is None:
@@ -423,7 +419,7 @@ class PodHub:
         kind = pr.request_kind
         if kind == "ready":
             self.locked_slot[seat] = slot
-            self.table.submit(seat, "ready", value, source="pod")
+            self.table.submit(seat, "ready", value, source="pod", at_ms=at_ms)
         elif kind == "discard":
             pr.chosen.append(value)
             if len(pr.chosen) >= pr.discard_left:
@@ -451,6 +447,12 @@ class PodHub:
 
     # ------------------------------------------------------------ table -> pods
     def _on_table(self, audience, msg):
+        with self.lock:
+            self._table_message(audience, msg)
+        if self.links.running and not self._draining:
+            self.links.wake()
+
+    def _table_message(self, audience, msg):
         t = msg.get("t")
         if audience in ("a", "b"):
             if self.record:

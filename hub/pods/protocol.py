@@ -437,6 +437,18 @@ class HubLink:
         self._out.clear()
         return out
 
+    def next_due(self) -> int | None:
+        """When ``poll`` next has something to do (monotonic ms; 0 = now), None if nothing
+        will be due until bytes arrive: lets the links' thread sleep until then."""
+        if self._out or (self.up and self._need_ack):
+            return 0
+        if not self.up:
+            return None
+        due = min(self._last_rx + DEAD_MS, self._last_tx + HEARTBEAT_MS)
+        if self._outbox:
+            due = min(due, self._resend_at)
+        return due
+
     def take_output(self) -> bytes:
         out = bytes(self._out)
         self._out.clear()

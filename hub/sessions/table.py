@@ -52,6 +52,7 @@ class Table:
         self.session = None
         self.names = {}                 # seat -> the player's name, as the game's start record keeps it
         self.listeners = []
+        self.inputs = None              # the pods' links while they serve (hub.pods.links.PodHub): drain()
 
     @property
     def admin_token(self):
@@ -153,18 +154,27 @@ class Table:
     # ------------------------------------------------------------ input
     def submit(self, seat, kind, value=True, source="pod", at_ms=None):
         """A decision for the current game. ``at_ms``: when it reached the hub (a pod's ready is
-        stamped on arrival by the pod links), else now."""
+        stamped on arrival by the pod links), else now, after what the pods said before it."""
         if self.session is None:
             raise SessionError("no game is running at this table")
+        if at_ms is None and self.inputs is not None:
+            at_ms = self.inputs.drain()
+            if self.session is None:
+                raise SessionError("no game is running at this table")
         with self._reporting():
             return self.session.submit(seat, kind, value, source=source, at_ms=at_ms)
 
-    def tick(self):
+    def tick(self, now=None):
+        """The match clock, and the ready deadlines expired by ``now`` (default: now, once
+        everything the pods said until now is applied, so no ready that reached the hub in
+        time is ruled late because the table's thread was busy: issue 11.1)."""
+        if now is None and self.inputs is not None:
+            now = self.inputs.drain()
         with self._reporting():
             if self.timer.update(self.wall.now_ms()):
                 self._timer_changed("time", by="hub")
             if self.session is not None:
-                self.session.tick()
+                self.session.tick(now)
 
     @contextlib.contextmanager
     def _reporting(self):

@@ -574,24 +574,7 @@ class DisplayHub:
         self._tasks = []
         self.loop = None
 
-    def expire_tracker_deadlines(self):
-        """Workaround, until ``TrackerSession.tick`` drops an expired deadline before it
-        submits the timeout (today it recurses until RecursionError, appending a judge
-        record each time): do exactly what it does, deadline first. Harmless after the fix."""
-        s = self.table.session
-        if s is None or s.mode != "tracker" or not s.deadline:
-            return
-        from hub.sessions.referee import LINK_ALLOWANCE_MS
-        now = s.clock.now_ms()
-        for seat, deadline in sorted(s.deadline.items()):
-            if now > deadline + LINK_ALLOWANCE_MS and s.phase == "ready" and seat not in s.locked:
-                del s.deadline[seat]
-                s.store.append(s.game_id, "judge", {"event": "deadline_expired", "seat": seat,
-                                                    "deadline_ms": deadline, "now_ms": now}, seat=seat, mono_ms=now)
-                s.submit(seat, "timeout", True, source="hub")
-
     def tick(self):
-        self.expire_tracker_deadlines()
         self.table.tick()
 
     async def _ticker(self):
@@ -914,7 +897,6 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
             _character_or_404(cmd["a"])
             _character_or_404(cmd["b"])
         seat = cmd.get("seat") if cmd.get("seat") in ("a", "b") else None
-        hub.expire_tracker_deadlines()
         with claim(body.action_id):
             try:
                 entries = table.submit(seat, "action", cmd, source="display")
@@ -937,7 +919,6 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
             req = next((r for r in s.state.pending if r["player"] == body.seat and r["kind"] == body.kind), None)
             if req is not None and req.get("hidden"):
                 raise ApiError(403, "forbidden", "a hidden decision is answered only on the player's own pod")
-        hub.expire_tracker_deadlines()
         with claim(body.action_id):
             try:
                 table.submit(body.seat, body.kind, body.value, source="display")

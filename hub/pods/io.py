@@ -1,0 +1,266 @@
+"""The pods' serial links on their own thread (issue 11.1): the 10-second rule must not
+depend on web traffic.
+
+One thread, driven by events: ``select`` on every pod's file descriptor and a wake-up
+pipe, with a timeout at the next thing due (a link's heartbeat, resend or dead-link
+check, the next ready deadline, the next port rescan); there is no polling tick. When a
+pod's bytes arrive the thread reads them and takes the stamp there, on the table's clock,
+before anything else can get in the way; it runs the link protocol (acks, resends,
+heartbeats) itself, so a busy web server never makes a pod look dead.
+
+What the pods said is handed to the table's own thread (the asyncio loop the table lives
+on) as ``(conn, message, link ms, stamp)``: the table is not thread-safe and stays on one
+thread. Nothing is lost between the two: bytes read but not yet handed over wait in
+``raw`` under ``stamp_lock``, and whoever decides that a deadline expired (the table's
+tick) first takes everything that arrived until that moment (``PodHub.drain``), so a ready
+that reached the hub in time is always applied before its deadline's expiry, with the
+stamp of its arrival, however late the table's thread gets to it.
+
+Locks: ``lock`` guards the links and the connection list (this thread, and the table's
+thread when it sends); ``stamp_lock`` guards ``raw`` only. Order: ``lock`` then
+``stamp_lock``, never the other way.
+"""
+
+import collections
+import logging
+import os
+import selectors
+import threading
+import time
+
+log = logging.getLogger("lumen.pods")
+
+RESCAN_MS = 1000
+PROBE_MS = 1000         # a pod that went away without a readable fd is noticed within this
+IDLE_S = 5.0            # the longest select() with nothing due (the wake pipe interrupts it)
+
+
+def now_ms():
+    return time.monotonic_ns() // 1_000_000
+
+
+class LinkThread:
+    def __init__(self, hub):
+        self.hub = hub
+        self.lock = threading.RLock()
+        self.stamp_lock = threading.Lock()
+        self.raw = []                       # (conn, bytes, link ms, stamp) read, not yet fed
+        self.inbox = collections.deque()    # (conn, message, link ms, stamp) for the table's thread
+        self.stamped = collections.deque(maxlen=1000)   # (board id, message type, arrival stamp), the latest
+        self.thread = None
+        self.loop = None                    # the table's asyncio loop
+        self.stopping = False
+        self.serial_devices = ()
+        self.rescan = False
+        self._next_scan = 0
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
+        self._sel = None
+        self._registered = {}               # fd -> conn
+        self._posted = False
+        self._expiry_sent = None            # the deadline whose expiry was handed over
+        self._next_probe = 0
+
+    # ------------------------------------------------------------ lifetime
+    def start(self, loop, serial_devices=(), rescan=False):
+        self.loop = loop
+        self.serial_devices = serial_devices
+        self.rescan = rescan
+        self.stopping = False
+        self._sel = selectors.DefaultSelector()
+        self._sel.register(self._wake_r, selectors.EVENT_READ, None)
+        self.thread = threading.Thread(target=self._run, name="lumen-pods", daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.stopping = True
+        self.wake()
+        if self.thread is not None:
+            self.thread.join(10)
+        self.thread = None
+        if self._sel is not None:
+            self._sel.close()
+            self._sel = None
+        self._registered = {}
+
+    @property
+    def running(self):
+        return self.thread is not None and self.thread.is_alive()
+
+    def wake(self):
+        """Make the thread look again now (new output to write, a new port, a new deadline)."""
+        try:
+            os.write(self._wake_w, b"!")
+        except (BlockingIOError, OSError):
+            pass        # a wake-up is already pending
+
+    # ------------------------------------------------------------ the thread
+    def _run(self):
+        hub = self.hub
+        with self.lock:
+            auto = self.serial_devices is None
+            from hub.pods.links import find_pod_ports
+            for dev in (find_pod_ports() if auto else self.serial_devices):
+                hub._open_serial(dev)
+        while not self.stopping:
+            try:
+                self._once(auto)
+            except Exception:          # a bug here must not stop the links: say so, go on
+                log.exception("pod links")
+                time.sleep(0.05)
+
+    def _once(self, auto):
+        hub = self.hub
+        with self.lock:
+            self._register()
+            timeout = self._timeout()
+        events = self._sel.select(timeout)
+        readable = []
+        for key, _ in events:
+            if key.fileobj == self._wake_r:
+                try:
+                    while os.read(self._wake_r, 4096):
+                        pass
+                except (BlockingIOError, OSError):
+                    pass
+            else:
+                readable.append(key.data)
+        if not readable or now_ms() >= self._next_probe:
+            # woken by a timer: also read the others, so a pod that went away (its process
+            # ended, its USB port vanished) is noticed even though its fd never became readable
+            self._next_probe = now_ms() + PROBE_MS
+            readable = [c for c in list(hub.conns) if not c.closed]
+        # read and stamp first, before any lock the table's thread may hold for long
+        self.read(readable)
+        with self.lock:
+            self.feed()
+            t = now_ms()
+            for c in list(hub.conns):
+                if not c.closed:
+                    hub._service_out(c, t)
+            if self._deadline_due():
+                self.inbox.append((None, "expire", t, hub.table.clock.now_ms()))
+            if self.rescan and t >= self._next_scan:
+                self._next_scan = t + RESCAN_MS
+                hub._scan(auto)
+            hub.conns = [c for c in hub.conns if not c.closed]
+            post = bool(self.inbox) and not self._posted
+            if post:
+                self._posted = True
+        if post:
+            self._post()
+
+    def read(self, conns):
+        """Read what arrived and stamp it now (``stamp_lock``: the expiry takes these too)."""
+        for c in conns:
+            if c.closed:
+                continue
+            with self.stamp_lock:
+                try:
+                    data = c.port.read()
+                except Exception as e:     # pyserial raises SerialException (an OSError subclass or not)
+                    self.raw.append((c, e, now_ms(), None))
+                    continue
+                if data:
+                    self.raw.append((c, data, now_ms(), self.hub.table.clock.now_ms()))
+
+    def feed(self):
+        """Run the link protocol over what was read (under ``lock``): application messages
+        go to the inbox with their stamps."""
+        with self.stamp_lock:
+            raw, self.raw = self.raw, []
+        for c, data, t, stamp in raw:
+            if isinstance(data, Exception):
+                self.hub._drop(c, data)
+                continue
+            for m in self.hub._feed(c, data, t):
+                self.inbox.append((c, m, t, stamp))
+                self.stamped.append((c.board_id, m.type, stamp))
+
+    def take(self):
+        """Everything that arrived until now, for the table's thread: (items, now)."""
+        with self.lock:
+            self.feed()
+            with self.stamp_lock:
+                now = self.hub.table.clock.now_ms()
+            items = list(self.inbox)
+            self.inbox.clear()
+            self._posted = False
+        return items, now
+
+    def _post(self):
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            loop.call_soon_threadsafe(self.hub.drain)
+        except RuntimeError:        # the loop closed meanwhile
+            pass
+
+    # ------------------------------------------------------------ what is due
+    def _register(self):
+        live = {}
+        for c in self.hub.conns:
+            if c.closed:
+                continue
+            try:
+                fd = c.port.fileno()
+            except (OSError, ValueError):
+                continue
+            live[fd] = c
+        for fd in list(self._registered):
+            if fd not in live or self._registered[fd] is not live[fd]:
+                try:
+                    self._sel.unregister(fd)
+                except (KeyError, ValueError, OSError):
+                    pass
+                del self._registered[fd]
+        for fd, c in live.items():
+            if fd not in self._registered:
+                try:
+                    self._sel.register(fd, selectors.EVENT_READ, c)
+                    self._registered[fd] = c
+                except (ValueError, OSError):
+                    pass
+
+    def _timeout(self):
+        t = now_ms()
+        due = [t + int(IDLE_S * 1000)]
+        for c in self.hub.conns:
+            if not c.closed:
+                d = c.link.next_due()
+                if d is not None:
+                    due.append(d)
+        if self.rescan:
+            due.append(self._next_scan)
+        if self.hub.conns:
+            due.append(self._next_probe)
+        s = self.hub.table.session
+        if s is not None:
+            left = self._ms_to_deadline(s)
+            if left is not None:
+                due.append(t + left)
+        return max(0.0, (min(due) - t) / 1000)
+
+    def _ms_to_deadline(self, s):
+        """ms until the earliest running ready deadline (plus the link allowance) has passed;
+        None if none runs or its expiry was already handed to the table's thread."""
+        from hub.sessions.referee import LINK_ALLOWANCE_MS
+        try:
+            deadlines = list(s.deadline.values())
+        except RuntimeError:       # changed size while the table's thread updates it: look again soon
+            return 5
+        if not deadlines or min(deadlines) == self._expiry_sent:
+            return None
+        return max(0, min(deadlines) + LINK_ALLOWANCE_MS + 1 - self.hub.table.clock.now_ms())
+
+    def _deadline_due(self):
+        s = self.hub.table.session
+        if s is None or self._ms_to_deadline(s) != 0:
+            return False
+        try:
+            self._expiry_sent = min(s.deadline.values())
+        except (RuntimeError, ValueError):
+            return False
+        return True
