@@ -13,7 +13,7 @@ from engine.decks import load_deck, load_sample
 from engine.errors import CardError
 
 from hub.pods.links import PodHub
-from hub.sessions.referee import SessionError
+from hub.sessions.base import SessionError
 from hub.light.statuslight import StatusLight, open_strip
 from hub.record import doctor
 from hub.record.lock import RecordLock

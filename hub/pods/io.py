@@ -246,7 +246,7 @@ class LinkThread:
     def _ms_to_deadline(self, s):
         """ms until the earliest running ready deadline (plus the link allowance) has passed;
         None if none runs or its expiry was already handed to the table's thread."""
-        from hub.sessions.referee import LINK_ALLOWANCE_MS
+        from hub.sessions.base import LINK_ALLOWANCE_MS
         try:
             deadlines = list(s.deadline.values())
         except RuntimeError:       # changed size while the table's thread updates it: look again soon

@@ -41,7 +41,7 @@ from engine.errors import IllegalDecision
 from hub.pods.protocol import (ADJUST, FEATURE_OLED, MODES, NOTICES, OUTCOMES, PROMPT_KINDS, PROTO, STATE_FLAG_LOCKED,
                        STATE_FLAG_PASS, HubLink, ProtocolError)
 from hub.pods.io import LinkThread
-from hub.sessions.referee import SessionError
+from hub.sessions.base import SessionError
 
 log = logging.getLogger("lumen.pods")
 

@@ -20,7 +20,6 @@ publishes card and nonce so anyone can check the commitment from the record.
 
 import hashlib
 import secrets
-import time
 
 from engine.cards import parse_card, parse_character, raise_if
 from engine.errors import IllegalDecision
@@ -28,30 +27,7 @@ from engine.events import explain
 from engine.game import apply, new_game, public_view
 from engine.state import other
 
-READY_MS = 10_000
-LINK_ALLOWANCE_MS = 250   # latency a pod's ready may take to reach the hub and still count
-
-
-class SessionError(Exception):
-    """A request the session cannot accept (names what was wrong; nothing changed)."""
-
-
-class MonotonicClock:
-    def now_ms(self):
-        return time.monotonic_ns() // 1_000_000
-
-
-class FakeClock:
-    """A clock tests move by hand."""
-
-    def __init__(self, start=1_000_000):
-        self.t = start
-
-    def now_ms(self):
-        return self.t
-
-    def advance(self, ms):
-        self.t += ms
+from hub.sessions.base import LINK_ALLOWANCE_MS, READY_MS, SessionBase, SessionError
 
 
 def commitment(game_id, seat, card, nonce):
@@ -60,45 +36,6 @@ def commitment(game_id, seat, card, nonce):
 
 def deck_json(deck):
     return {"character": deck["character"].to_json(), "cards": list(deck["cards"]), "ultimate": deck.get("ultimate")}
-
-
-class SessionBase:
-    """What both modes share: the record, the clock, listeners, the ready locks and deadlines."""
-
-    mode = None
-
-    def __init__(self, store, game_id, clock=None):
-        self.store = store
-        self.game_id = game_id
-        self.clock = clock or MonotonicClock()
-        self.listeners = []
-        self.deadline = {}        # seat -> monotonic ms by which that seat must ready
-        self.locked = {}          # seat -> (mode-specific) record of a ready locked and not yet revealed
-        self.answered = {"a": 0, "b": 0}   # decisions taken per seat: tells a repeated question from the last one
-
-    def subscribe(self, fn):
-        """fn(audience, message): audience is "public", "a" or "b"."""
-        self.listeners.append(fn)
-
-    def _send(self, audience, msg):
-        for fn in self.listeners:
-            fn(audience, msg)
-
-    def pod_expired(self, seat):
-        """A pod reports its own countdown expiry: the hub checks its own deadline."""
-        self.tick()
-
-    def ready_status(self):
-        """Who has readied (never what) and the running deadlines."""
-        now = self.clock.now_ms()
-        return {s: {"locked": s in self.locked,
-                    "deadline_ms": self.deadline.get(s),
-                    "ms_left": max(0, self.deadline[s] - now) if s in self.deadline else None}
-                for s in ("a", "b")}
-
-    def judge_log(self):
-        """The judge log (public): ready stamps, commitments, deadlines, reveals."""
-        return [r.to_json() for r in self.store.records(self.game_id, kinds=("judge",))]
 
 
 class RefereeSession(SessionBase):

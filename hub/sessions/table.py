@@ -16,7 +16,8 @@ import time
 
 from engine.decks import load_sample
 
-from hub.sessions.referee import MonotonicClock, RefereeSession, SessionError
+from hub.sessions.base import MonotonicClock, SessionError
+from hub.sessions.referee import RefereeSession
 from hub.record.store import RecordUnwritable, public_start
 from hub.sessions.timer import MatchTimer, TimerError
 from hub.sessions.tracker import TrackerSession

@@ -12,7 +12,7 @@ the results; "next turn" opens the next ready.
 
 from engine.state import other
 
-from hub.sessions.referee import LINK_ALLOWANCE_MS, READY_MS, MonotonicClock, SessionBase, SessionError
+from hub.sessions.base import LINK_ALLOWANCE_MS, READY_MS, MonotonicClock, SessionBase, SessionError
 from hub.sessions.tracker_game import TrackerError, TrackerGame
 
 #: a second "next turn" this soon after one is a double tap, not a turn (issue 12, point 8)

@@ -46,7 +46,7 @@ from engine.events import OUTCOME_EN, OUTCOME_KO
 from hub.record.store import RecordUnwritable
 from hub.sessions import roster
 from hub.web import human, lan, reach
-from hub.sessions.referee import SessionError
+from hub.sessions.base import SessionError
 
 log = logging.getLogger("lumen.web")
 

@@ -19,7 +19,7 @@ from hub.cli.demo import BOARD_IDS
 from hub.pods.links import PodHub, SimPort
 from hub.pods.sim import SimPod, build
 from hub.record.store import Store
-from hub.sessions.referee import FakeClock
+from hub.sessions.base import FakeClock
 from hub.sessions.table import Table
 from hub.web.app import WS_MAX_CLIENTS, start_in_thread
 

@@ -8,9 +8,9 @@ import pytest
 from engine.bots import Bot
 from engine.decks import load_sample
 from engine.errors import IllegalDecision
-from hub.sessions.referee import (LINK_ALLOWANCE_MS, READY_MS, FakeClock, RefereeSession, SessionError,
-                         verify_commitments)
 from hub.record.store import Store
+from hub.sessions.base import LINK_ALLOWANCE_MS, READY_MS, FakeClock, SessionError
+from hub.sessions.referee import RefereeSession, verify_commitments
 
 
 @pytest.fixture(scope="module")

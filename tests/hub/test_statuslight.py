@@ -9,7 +9,7 @@ import sys
 import textwrap
 
 from engine.bots import Bot
-from hub.sessions.referee import FakeClock
+from hub.sessions.base import FakeClock
 from hub.light.statuslight import BLUE, OFF, RED, WHITE, YELLOW, RecordingStrip, StatusLight
 from hub.record.store import Store
 from hub.sessions.table import Table

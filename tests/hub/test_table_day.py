@@ -4,7 +4,7 @@ and 5 are in test_table_kill.py."""
 
 import pytest
 
-from hub.sessions.referee import FakeClock, SessionError
+from hub.sessions.base import FakeClock, SessionError
 from hub.record.store import Store
 from hub.sessions.table import Table
 from hub.sessions.timer import MatchTimer

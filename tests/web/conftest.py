@@ -12,7 +12,7 @@ warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testcli
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from hub.sessions.referee import FakeClock  # noqa: E402
+from hub.sessions.base import FakeClock  # noqa: E402
 from hub.record.store import Store  # noqa: E402
 from hub.sessions.table import Table  # noqa: E402
 from hub.web.app import create_app  # noqa: E402

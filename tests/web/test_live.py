@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
-from hub.sessions.referee import MonotonicClock
+from hub.sessions.base import MonotonicClock
 from hub.record.store import Store
 from hub.sessions.table import Table
 from hub.web.app import BotPlayers, DisplayHub, create_app, display_state, start_in_thread, urls
