@@ -50,7 +50,7 @@ class Hub:
     """The hub process as ``lumen hub`` assembles it (hub/runner.py), with simulated pods."""
 
     def __init__(self, pods=True):
-        from hub.web import app as web
+        from hub.web import server as web
         from hub.record.store import Store
         from hub.sessions.table import Table
         self.tmp = tempfile.mkdtemp(prefix="lumen-bench-")

@@ -260,7 +260,7 @@ class TableDemo:
             threading.Thread(target=self._stdin_loop, daemon=True).start()
         try:
             if self.serve:
-                from hub.web import app as web
+                from hub.web import server as web
                 try:
                     handle = web.start_in_thread(self.table, port=self.port, host=self.host,
                                                  tasks=(self._pods_task, self._driver_task))
@@ -294,7 +294,7 @@ class TableDemo:
             self.out("   [hub] " + text)
 
     def _announce(self, handle):
-        from hub.web.app import announce
+        from hub.web.server import announce
         if not self.quiet or self.forever:
             announce(self.table, self.host, handle.port, self.out)
 

@@ -150,7 +150,7 @@ def run_hub(args, out=print):
             bridge.tick()
 
     tasks = (pods, upkeep) + ((tournament,) if bridge else ())
-    from hub.web import app as web
+    from hub.web import server as web
     try:
         web.serve(table, host=args.host, port=args.port, tasks=tasks, out=out, routers=routers,
                   mdns=not args.no_mdns)

@@ -12,7 +12,8 @@ from tests.web.conftest import AUTH, TOKEN, aid
 
 from hub.record.store import Store, StoreError
 from hub.sessions.table import Table
-from hub.web.app import create_app, display_state
+from hub.web.app import create_app
+from hub.web.display import display_state
 
 
 def _act(c, delta):

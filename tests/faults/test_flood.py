@@ -21,7 +21,8 @@ from hub.pods.sim import SimPod, build
 from hub.record.store import Store
 from hub.sessions.base import FakeClock
 from hub.sessions.table import Table
-from hub.web.app import WS_MAX_CLIENTS, start_in_thread
+from hub.web.broadcast import WS_MAX_CLIENTS
+from hub.web.server import start_in_thread
 
 TOKEN = "flood-test-token"
 

@@ -18,7 +18,8 @@ from websockets.sync.client import connect  # noqa: E402
 from engine.bots import Bot  # noqa: E402
 from hub.record.store import Store  # noqa: E402
 from hub.sessions.table import Table  # noqa: E402
-from hub.web.app import display_state, start_in_thread  # noqa: E402
+from hub.web.display import display_state  # noqa: E402
+from hub.web.server import start_in_thread  # noqa: E402
 
 
 def mid_game(table, turn=8):

@@ -16,7 +16,7 @@ from engine.bots import Bot
 from hub.record.store import Store
 from hub.sessions.table import Table
 from hub.sessions.timer import MatchTimer
-from hub.web.app import start_in_thread
+from hub.web.server import start_in_thread
 from tests.web.conftest import TOKEN
 
 CHROMIUM = "/usr/bin/chromium"

@@ -13,7 +13,11 @@ from websockets.sync.client import connect
 from hub.sessions.base import MonotonicClock
 from hub.record.store import Store
 from hub.sessions.table import Table
-from hub.web.app import BotPlayers, DisplayHub, create_app, display_state, start_in_thread, urls
+from hub.web.app import create_app
+from hub.web.bots import BotPlayers
+from hub.web.broadcast import DisplayHub
+from hub.web.display import display_state
+from hub.web.server import start_in_thread, urls
 from tests.web.conftest import AUTH, TOKEN, aid, on_loop
 
 

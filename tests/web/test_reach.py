@@ -9,7 +9,7 @@ import ifaddr
 import pytest
 
 from hub.web import lan
-from hub.web.app import urls
+from hub.web.server import urls
 from tests.web.conftest import TOKEN
 
 

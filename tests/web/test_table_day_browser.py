@@ -14,7 +14,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from hub.record.store import Store
 from hub.sessions.table import Table
-from hub.web.app import start_in_thread
+from hub.web.server import start_in_thread
 from tests.web.conftest import TOKEN
 from tests.web.test_browser import (ARTIFACTS, CHROMIUM, _mid_game, browser, open_page,  # noqa: F401
                                     severe_console_errors, text, viewport, wait_for)

@@ -1,0 +1,191 @@
+"""The broadcaster: connects one table to the web.
+
+Forwards the table's public messages (never a seat's private channel) to the WebSocket
+clients, one ``state`` message per burst, a ``clock`` message every second while a clock
+runs; admits clients within the live-update limits; ticks the table; counts turns after
+"time"; runs the extra tasks (the pods' links) and, in the demo, the bots, all on the
+server's loop.
+"""
+
+import asyncio
+import json
+import logging
+import threading
+import time
+
+from hub.web.bots import BotPlayers
+from hub.web.display import _ready, current_turn, display_state
+
+log = logging.getLogger("lumen.web")
+
+#: Live-update limits (issue 11.1): spectators on the LAN can't flood the hub. The pods' links
+#: don't share this loop, but the table's CPU does.
+WS_MAX_CLIENTS = 64          # open WebSocket connections in all
+WS_MAX_PER_HOST = 8          # from one address
+WS_OPENS_PER_S = 4           # new connections per address per second (burst WS_MAX_PER_HOST)
+WS_MESSAGES_PER_S = 10       # a client sends pings; more than this per second is closed
+
+
+class DisplayHub:
+    """Connects one table to the web: forwards public messages to WebSocket clients,
+    ticks the table, counts turns after "time", and (demo) plays bot games."""
+
+    def __init__(self, table, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0, auto_turn_end=True, tasks=()):
+        self.table = table
+        self.extra_tasks = tuple(tasks)
+        self.tick_interval = tick_interval
+        self.bots = bots
+        self.bot_seed = bot_seed
+        self.bot_pace = bot_pace
+        self.auto_turn_end = auto_turn_end
+        self.clients = set()
+        self.hosts = {}                 # address -> open connections
+        self.opens = {}                 # address -> [tokens, last refill] of the connection rate bucket
+        self.loop = None
+        self.loop_thread = None
+        self._flush_scheduled = False
+        self._causes = []
+        self._turn_seen = (None, None)
+        self._tasks = []
+        self._last_clock = 0.0
+        self.sent = 0
+        table.subscribe(self.on_table)
+
+    # -- who may connect (issue 11.1: limits on connections and their rate)
+    def admit(self, host):
+        """None if a WebSocket from ``host`` may open now (and counts it), else why not."""
+        now = time.monotonic()
+        tokens, last = self.opens.get(host, (WS_MAX_PER_HOST, now))
+        tokens = min(WS_MAX_PER_HOST, tokens + (now - last) * WS_OPENS_PER_S)
+        if sum(self.hosts.values()) >= WS_MAX_CLIENTS:
+            return "too many live connections"
+        if self.hosts.get(host, 0) >= WS_MAX_PER_HOST:
+            return "too many live connections from %s" % host
+        if tokens < 1:
+            self.opens[host] = (tokens, now)
+            return "too many new connections from %s" % host
+        self.opens[host] = (tokens - 1, now)
+        if len(self.opens) > 4 * WS_MAX_CLIENTS:      # forget quiet addresses
+            self.opens = {h: v for h, v in self.opens.items() if h in self.hosts}
+        self.hosts[host] = self.hosts.get(host, 0) + 1
+        return None
+
+    def leave(self, host):
+        n = self.hosts.get(host, 0) - 1
+        if n > 0:
+            self.hosts[host] = n
+        else:
+            self.hosts.pop(host, None)
+
+    # -- table -> clients
+    def on_table(self, audience, msg):
+        if audience != "public":        # "a"/"b" are the pods' private channels: never forwarded
+            return
+        cause = msg.get("t")
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        if threading.get_ident() == self.loop_thread:
+            self._mark(cause)
+        else:
+            loop.call_soon_threadsafe(self._mark, cause)
+
+    def _mark(self, cause):
+        self._causes.append(cause)
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            self.loop.call_soon(self.flush)
+
+    def flush(self):
+        self._flush_scheduled = False
+        causes, self._causes = self._causes, []
+        try:
+            self._count_turns()
+            msg = dict(display_state(self.table), t="state", cause=sorted(set(c for c in causes if c)))
+        except Exception:       # a display bug must never take the table down
+            log.exception("display state failed")
+            return
+        self.broadcast(msg)
+
+    def broadcast(self, msg):
+        text = json.dumps(msg, ensure_ascii=False)
+        for q in list(self.clients):
+            if q.full():
+                while not q.empty():
+                    q.get_nowait()
+            q.put_nowait(text)
+        self.sent += 1
+
+    def clock_message(self):
+        s = self.table.session
+        ready = _ready(s.ready_status()) if s is not None else {}
+        return {"t": "clock", "timer": self.table.timer_view(), "ready": ready}
+
+    def _clock_running(self):
+        if self.table.timer.state == "running":
+            return True
+        s = self.table.session
+        return s is not None and bool(s.deadline)
+
+    def _count_turns(self):
+        """After "time", each finished turn counts down the extra turns (timer.turn_ended)."""
+        s = self.table.session
+        key = (s.game_id if s else None, current_turn(self.table))
+        gid, turn = self._turn_seen
+        self._turn_seen = key
+        if not self.auto_turn_end or s is None or gid != key[0] or turn is None or key[1] is None:
+            return
+        for _ in range(max(0, key[1] - turn)):
+            if self.table.timer.state == "time" and self.table.timer.turns_left:
+                self.table.timer_action("turn_ended", by="hub")
+
+    # -- background work on the loop
+    async def start(self):
+        self.loop = asyncio.get_running_loop()
+        self.loop_thread = threading.get_ident()
+        s = self.table.session
+        self._turn_seen = (s.game_id if s else None, current_turn(self.table))
+        if self.tick_interval:
+            self._tasks.append(asyncio.create_task(self._ticker()))
+        if self.bots:
+            self._tasks.append(asyncio.create_task(BotPlayers(self, seed=self.bot_seed, pace=self.bot_pace).run()))
+        for fn in self.extra_tasks:        # e.g. the pods' serial links: they share this loop with the table
+            self._tasks.append(asyncio.ensure_future(fn(self)))
+
+    async def stop(self):
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            try:
+                await t
+            except (asyncio.CancelledError, Exception):
+                pass
+        self._tasks = []
+        self.loop = None
+
+    def tick(self):
+        self.table.tick()
+
+    async def _ticker(self):
+        while True:
+            await asyncio.sleep(self.tick_interval)
+            try:
+                self.tick()
+                self._count_turns()
+                now = time.monotonic()
+                if self.clients and self._clock_running() and now - self._last_clock >= 1.0:
+                    self._last_clock = now
+                    self.broadcast(self.clock_message())
+            except Exception:
+                log.exception("table tick failed")
+
+    def call(self, fn, *args, timeout=10, **kw):
+        """Run ``fn(*args, **kw)`` on the server's loop thread and return its result (for other threads)."""
+        if self.loop is None:
+            raise RuntimeError("the server is not running")
+        if threading.get_ident() == self.loop_thread:
+            return fn(*args, **kw)
+
+        async def run():
+            return fn(*args, **kw)
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout)

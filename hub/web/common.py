@@ -1,0 +1,109 @@
+"""What every router shares: JSON errors, the request base models and the control helpers."""
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+from fastapi import Path as PathParam
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from engine.errors import IllegalDecision
+
+from hub.sessions import roster
+from hub.sessions.base import SessionError
+from hub.web import human
+from hub.web.display import display_state
+
+#: The page, its scripts and the vendored Swagger UI; shipped as package data.
+STATIC_DIR = Path(__file__).parent / "static"
+
+
+# ---------------------------------------------------------------- errors
+
+class ApiError(Exception):
+    def __init__(self, status, error, detail):
+        super().__init__(detail)
+        self.status, self.error, self.detail = status, error, detail
+
+
+def _err(status, error, detail, **extra):
+    """An error as JSON: ``detail`` for developers, ``message`` {ko, en} for people (hub/web/human.py)."""
+    msg = human.message(status, error, detail, extra.get("errors"))
+    return JSONResponse({"error": error, "detail": detail, "message": msg, **extra}, status_code=status)
+
+
+_HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+               405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media_type",
+               422: "invalid_request"}
+
+
+# ---------------------------------------------------------------- request bodies
+
+Seat = Literal["a", "b"]
+GameId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="a game's id (the record's 64-bit row id)")]
+ActionId = Annotated[str, StringConstraints(min_length=8, max_length=80, pattern=r"^[A-Za-z0-9._:\-]+$")]
+Delta = Annotated[int, Field(ge=-99_999, le=99_999)]
+SmallDelta = Annotated[int, Field(ge=-99, le=99)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Control(_Strict):
+    action_id: ActionId = Field(description="A fresh idempotency key for every control request (8-80 of "
+                                            "A-Z a-z 0-9 . _ : -). A replay is answered 409 and changes nothing.")
+
+
+class Empty(Control):
+    pass
+
+
+# ---------------------------------------------------------------- the control helpers
+
+def make_bearer():
+    return HTTPBearer(auto_error=False, description="the table's admin token (printed when the hub starts)")
+
+
+class Controls:
+    """One app's table, its display hub and the helpers the control routes share."""
+
+    def __init__(self, table, hub, bearer):
+        self.table, self.hub, self.bearer = table, hub, bearer
+
+    def claim(self, action_id):
+        """``with claim(id):`` around an action: a spent id is 409; the id is kept with what
+        the action writes (durable), and not spent if the action is refused."""
+        try:
+            return self.table.claim_action(action_id)
+        except SessionError as e:
+            raise ApiError(409, "replayed", str(e)) from None
+
+    def game_or_404(self, game_id):
+        g = self.table.store.game(game_id)
+        if g is None:
+            raise ApiError(404, "not_found", "no game %d" % game_id)
+        return g
+
+    def refused(self, e):
+        if isinstance(e, IllegalDecision):
+            return ApiError(409, "illegal_decision", str(e))
+        msg = str(e)
+        if msg.startswith("no game is running"):
+            return ApiError(409, "no_game", msg)
+        return ApiError(409, "refused", msg)
+
+    def done(self, action_id, **extra):
+        return dict({"ok": True, "action_id": action_id, "state": display_state(self.table)}, **extra)
+
+
+def character_or_404(key):
+    if key is None:
+        return None
+    try:
+        return roster.get(key)
+    except roster.UnknownCharacter:
+        raise ApiError(404, "not_found", "unknown character %r (roster ids: %s)"
+                       % (key, ", ".join(c.id for c in roster.ROSTER))) from None

@@ -1,0 +1,207 @@
+"""What the table display shows: the display state, built from public views only.
+
+:func:`display_state` turns a table's snapshot (referee or tracker) into the JSON the
+page renders: seats, zones, the last battle with its rule, the log and the cards the
+public may see. Nothing here reads a seat's private channel.
+"""
+
+from engine.events import OUTCOME_EN, OUTCOME_KO
+
+from hub.sessions import roster
+
+#: Engine events the display log leaves out (card moves are shown as zones instead).
+QUIET_EVENTS = frozenset({"move", "battle_end", "phase", "ready_start"})
+#: Events of a battle after the judgment that the "last battle" panel lists.
+BATTLE_DETAIL_EVENTS = frozenset({"fp_speed", "fp_speed_floor", "result_fp", "damage", "health_loss",
+                                  "offset_even", "combo_start", "combo_card", "combo_first_only", "combo_end",
+                                  "catch", "break", "nullify", "redo_ready", "defense_over", "fp_spent",
+                                  "sudden_death", "win", "draw", "non_response", "pick", "virtual_skill"})
+DISPLAY_LOG = 40
+SEAT_INFO = {"a": {"label": "1P", "colour": "blue"}, "b": {"label": "2P", "colour": "red"}}
+
+
+def _card_info(card):
+    d = {"name": card.name, "name_en": card.name_en or card.name, "kind": card.kind}
+    if card.kind == "attack":
+        d.update(speed=card.speed, position=card.position, damage=card.damage)
+    if getattr(card, "ultimate", False):
+        d["ultimate"] = True
+    return d
+
+
+def _ids(value, out):
+    """Collect card ids (strings) from nested lists."""
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _ids(v, out)
+
+
+def _text(entry):
+    """An engine log event or a tracker log entry as a display log line."""
+    if "text" in entry:
+        line = {"e": entry.get("e"), "seat": entry.get("p"), "rule": entry.get("rule"), "text": entry["text"]}
+        if entry.get("e") == "turn_start":
+            line["turn"] = entry.get("turn")
+        return line
+    return {"e": entry.get("action"), "seat": entry.get("seat"), "rule": None, "turn": entry.get("turn"),
+            "text": {"ko": entry.get("text_ko", ""), "en": entry.get("text_en", "")}}
+
+
+def _last_battle(log):
+    """The most recent battle from the engine's public events: reveal, judgment with its
+    reason and rule section, and what followed (FP, damage, combos, catches)."""
+    j = None
+    for i in range(len(log) - 1, -1, -1):
+        if log[i].get("e") == "judgment":
+            j = i
+            break
+    if j is None:
+        return None
+    ev = log[j]
+    out = {"outcome": {s: ev.get(s) for s in ("a", "b")},
+           "outcome_text": {s: {"ko": OUTCOME_KO.get(ev.get(s), ev.get(s)), "en": OUTCOME_EN.get(ev.get(s), ev.get(s))}
+                            for s in ("a", "b")},
+           "winner": ev.get("w"), "reason": ev.get("reason"), "rule": ev.get("rule"), "text": ev["text"],
+           "cards": None, "turn": None, "details": []}
+    for k in range(j - 1, -1, -1):
+        e = log[k].get("e")
+        if e == "reveal" and out["cards"] is None:
+            out["cards"] = {"a": log[k].get("a_card"), "b": log[k].get("b_card")}
+        if e == "turn_start":
+            out["turn"] = log[k].get("turn")
+            break
+    for k in range(j + 1, len(log)):
+        e = log[k].get("e")
+        if e in ("battle_end", "turn_end", "turn_start", "ready_start", "judgment"):
+            break
+        if e in BATTLE_DETAIL_EVENTS:
+            out["details"].append({"e": e, "seat": log[k].get("p"), "rule": log[k].get("rule"),
+                                   "text": log[k]["text"]})
+    return out
+
+
+def _ready(ready):
+    """Who is ready (never what) and the countdown: no hub clock values."""
+    return {s: {"locked": bool(r.get("locked")), "ms_left": r.get("ms_left")} for s, r in (ready or {}).items()}
+
+
+def _referee_tokens(character, values):
+    """Character token counters of a referee game as ``[{id, name, name_en, value, max}]``."""
+    specs = {t.get("id"): t for t in character.get("tokens") or [] if isinstance(t, dict)}
+    out = []
+    for key, value in (values or {}).items():
+        spec = specs.get(key, {})
+        out.append({"id": key, "name": spec.get("name", key), "name_en": spec.get("name_en", spec.get("name", key)),
+                    "value": value, "max": spec.get("max")})
+    return out
+
+
+def _referee_display(session, view):
+    st = session.state
+    seats = {}
+    visible = set()
+    for s in ("a", "b"):
+        p = view["players"][s]
+        ch = p["character"]
+        hand, lst = p["hand"], p["list"]
+        seat = dict(SEAT_INFO[s], character=ch.get("id"), name=ch.get("name"), name_en=ch.get("name_en") or ch.get("name"),
+                    health=p["health"], start_health=ch["health"][0], bands=list(ch["health"]),
+                    hand_limits=list(ch["hand_limit"]), hand_limit=st.players[s].hand_limit, fp=p["fp"],
+                    hand=hand if isinstance(hand, list) else [], hand_count=len(hand) if isinstance(hand, list) else hand,
+                    list=lst if isinstance(lst, list) else [], list_count=len(lst) if isinstance(lst, list) else lst,
+                    side_deck=p["side_deck"] if isinstance(p["side_deck"], int) else len(p["side_deck"]),
+                    break_zone=list(p["break_zone"]), lumen_zone=list(p["lumen_zone"]),
+                    battle_zone=p["battle_zone"] if isinstance(p["battle_zone"], list) else ["?"] * p["battle_zone"],
+                    ultimate=p.get("ultimate"), ultimate_card=p.get("ultimate_card"),
+                    non_responses=p.get("non_responses", 0), tokens=_referee_tokens(ch, p.get("tokens")),
+                    trait=(ch.get("trait") or None))
+        for key in ("hand", "list", "break_zone", "lumen_zone", "battle_zone"):
+            _ids(seat[key], visible)
+        _ids([seat["ultimate"], seat["ultimate_card"]], visible)
+        seats[s] = seat
+    pending = []
+    for r in view.get("pending", []):
+        opts = r.get("options")
+        item = {"player": r["player"], "kind": r["kind"], "hidden": bool(r.get("hidden"))}
+        if isinstance(opts, list) and not r.get("hidden"):
+            item["options"] = opts
+            _ids(opts, visible)
+        if "count" in r:
+            item["count"] = r["count"]
+        pending.append(item)
+    last = _last_battle(session.log)
+    if last and last["cards"]:
+        _ids(list(last["cards"].values()), visible)
+    lines = [_text(e) for e in session.log if e.get("e") not in QUIET_EVENTS][-DISPLAY_LOG:]
+    visible.discard("?")
+    cards = {cid: _card_info(st.cards[cid]) for cid in sorted(visible) if cid in st.cards}
+    return {"seats": seats, "turn": view["turn"], "phase": view["phase"], "priority": view["priority"],
+            "sudden_death": view["sudden_death"], "sd_turn": view.get("sd_turn"), "winner": view["winner"],
+            "end_reason": None, "last_outcome": view.get("last_outcome"), "battles": view.get("battles"),
+            "stalled_battles": view.get("stalled_battles"), "pending": pending, "ready": _ready(view.get("ready")),
+            "last_battle": last, "log": lines, "cards": cards}
+
+
+def _tracker_display(session, view):
+    seats = {}
+    for s in ("a", "b"):
+        v = view["seats"][s]
+        ch = roster.get(v["character"])
+        seats[s] = dict(SEAT_INFO[s], character=ch.id, name=ch.name, name_en=ch.name_en, health=v["health"],
+                        start_health=ch.start_health, bands=list(ch.health_bands), hand_limits=list(ch.hand_limits),
+                        hand_limit=v["hand_limit"], hand_count=v["hand_count"], over_limit=v["over_limit"],
+                        fp=v["fp"], tokens=v["tokens"], stance=v["stance"], active_stances=v["active_stances"],
+                        stances=[{"name": x.name, "name_en": x.name_en} for x in ch.stances],
+                        trait=ch.trait.to_json() if ch.trait else None, trait_on=v["trait_on"],
+                        non_responses=v["non_responses"], flags=v["flags"])
+    lines = [_text(e) for e in session.game.log[-DISPLAY_LOG:]]
+    return {"seats": seats, "turn": view["turn"], "phase": view["phase"], "priority": view["priority"],
+            "next_priority": view["next_priority"], "next_priority_reason": view["next_priority_reason"],
+            "sudden_death": view["sudden_death"], "sd_turn": view["sudden_death_turn"], "winner": view["winner"],
+            "end_reason": view["end_reason"], "game_number": view["game"], "can_undo": view["can_undo"],
+            "undo_text": view.get("undo_text"),
+            "pending": [], "ready": _ready(view.get("ready")), "last_battle": None, "log": lines, "cards": {}}
+
+
+def display_state(table):
+    """What the page shows, built from public views only (JSON-ready)."""
+    snap = table.snapshot()
+    out = {"table": table.name, "mode": snap["mode"], "timer": snap["timer"], "game_id": None}
+    err = getattr(table.store, "write_error", None)
+    out["record_error"] = err.to_json() if err is not None else None   # "the record can't be written: ..."
+    s = table.session
+    if s is None:
+        out.update(seats=None, log=[], ready={}, pending=[], cards={}, last_battle=None)
+        return out
+    out["game_id"] = s.game_id
+    if s.mode == "referee":
+        out.update(_referee_display(s, snap["view"]))
+    else:
+        out.update(_tracker_display(s, snap["view"]))
+    for seat, p in out["seats"].items():
+        p["player"] = table.names.get(seat)          # the person in the seat, if the judge named them
+    out["ahead"] = _ahead(out["seats"]) if snap["timer"]["state"] == "time" else None
+    return out
+
+
+def _ahead(seats):
+    """At TIME: who is ahead on health (guide: the game goes on for the extra turns, then
+    health decides), "even" when level."""
+    ha, hb = seats["a"]["health"], seats["b"]["health"]
+    return {"seat": "a" if ha > hb else "b" if hb > ha else "even", "health": {"a": ha, "b": hb}}
+
+
+def current_turn(table):
+    s = table.session
+    if s is None:
+        return None
+    return s.state.turn if s.mode == "referee" else s.game.turn
+
+
+def game_over(table):
+    s = table.session
+    if s is None:
+        return True
+    return (s.state.winner if s.mode == "referee" else s.game.winner) is not None

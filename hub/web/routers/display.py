@@ -1,0 +1,90 @@
+"""The display: the page, the API docs page, the table state and the live-update WebSocket."""
+
+import asyncio
+import json
+import time
+
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse
+
+from hub.web.broadcast import WS_MESSAGES_PER_S
+from hub.web.common import STATIC_DIR
+from hub.web.display import display_state
+
+
+def router(ctl):
+    table, hub = ctl.table, ctl.hub
+    router = APIRouter()
+
+    # -- pages
+    @router.get("/", include_in_schema=False)
+    async def index():
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @router.get("/docs", include_in_schema=False)
+    async def docs(request: Request):
+        return get_swagger_ui_html(openapi_url=request.app.openapi_url, title=request.app.title + " — API",
+                                   swagger_js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
+                                   swagger_css_url="/static/vendor/swagger-ui/swagger-ui.css",
+                                   swagger_favicon_url="/static/favicon.svg")
+
+    @router.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest():
+        # at the root so its scope is the whole display: "install app" on a phone or the TV box
+        return FileResponse(STATIC_DIR / "manifest.webmanifest", media_type="application/manifest+json",
+                            headers={"Cache-Control": "no-cache"})
+
+    # -- public reads
+    @router.get("/api/state", tags=["public"], summary="The table now: raw public view, match clock, log and the display state")
+    async def get_state():
+        snap = table.snapshot()
+        return dict(snap, display=display_state(table))
+
+    # -- live updates
+    @router.websocket("/ws")
+    async def ws(websocket: WebSocket):
+        refusal = hub.admit(websocket.client.host if websocket.client else "?")
+        if refusal:
+            # before the handshake: a flood of spectators costs a refused upgrade each, nothing more
+            await websocket.close(code=1013, reason=refusal)
+            return
+        q = asyncio.Queue(maxsize=64)
+        try:
+            await websocket.accept()
+            hub.clients.add(q)
+            await websocket.send_text(json.dumps(dict(display_state(table), t="state", cause=["hello"]),
+                                                 ensure_ascii=False))
+
+            async def sender():
+                while True:
+                    await websocket.send_text(await q.get())
+
+            send_task = asyncio.create_task(sender())
+            try:
+                window, count = 0.0, 0
+                while True:
+                    msg = await websocket.receive()
+                    if msg["type"] == "websocket.disconnect":
+                        break
+                    if "text" not in msg or msg["text"] is None:
+                        await websocket.close(code=1003, reason="text frames only (ping)")
+                        break
+                    now = time.monotonic()
+                    if now - window >= 1.0:
+                        window, count = now, 0
+                    count += 1
+                    if count > WS_MESSAGES_PER_S:
+                        await websocket.close(code=1008, reason="too many messages")
+                        break
+                    if msg["text"] == "ping":      # pings from the page; anything else is ignored
+                        await websocket.send_text('{"t":"pong"}')
+            finally:
+                send_task.cancel()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            hub.clients.discard(q)
+            hub.leave(websocket.client.host if websocket.client else "?")
+
+    return router

@@ -1,0 +1,142 @@
+"""Games: the history and exports (public), the decks and roster, starting and resuming
+games, and the public decisions taken at the table."""
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import JSONResponse
+from pydantic import Field, StringConstraints
+
+from engine.errors import IllegalDecision
+
+from hub.sessions import roster
+from hub.sessions.base import SessionError
+from hub.web.common import ApiError, Control, Empty, GameId, Name, Seat
+from hub.web.common import character_or_404 as _character_or_404
+
+#: Referee decisions the display may answer (hidden ones only on a player's own pod).
+DISPLAY_DECISIONS = ("get", "discard", "combo", "catch", "nullify", "choose", "pick")
+
+
+class StartGame(Control):
+    mode: Literal["referee", "tracker"]
+    a: Name | None = Field(None, description="referee: 1P's sample deck id; tracker: 1P's roster character id or Korean name")
+    b: Name | None = Field(None, description="referee: 2P's deck; tracker: 2P's character")
+    seed: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = None
+    priority: Seat | None = Field(None, description="first priority; null = coin toss")
+    names: dict[Seat, Annotated[str, StringConstraints(max_length=40)]] | None = Field(
+        None, description="the players' names per seat (shown on the display, kept in the record)")
+
+
+class Decision(Control):
+    seat: Seat
+    kind: Literal["ready", "get", "discard", "combo", "catch", "nullify", "choose", "pick", "replenish", "setup"]
+    value: Any = True
+
+
+def router(ctl):
+    table, bearer = ctl.table, ctl.bearer
+    claim, game_or_404, refused, done = ctl.claim, ctl.game_or_404, ctl.refused, ctl.done
+    router = APIRouter()
+
+    @router.get("/api/games", tags=["public"], summary="Recent games of this table, newest first (game history)")
+    async def get_games(limit: Annotated[int, Query(ge=1, le=100)] = 10):
+        return {"games": table.games(limit)}
+
+    @router.get("/api/games/{game_id}", tags=["public"], summary="One game's summary")
+    async def get_game(game_id: GameId):
+        game_or_404(game_id)
+        from hub.record.store import public_start
+        g = table.store.game(game_id)
+        return dict(g, start=public_start(g["start"] or {}))
+
+    @router.get("/api/games/{game_id}/export", tags=["public"],
+                summary="Match export (lumen-match/1): everything once finished, only the public record before")
+    async def get_export(game_id: GameId, download: bool = False):
+        game_or_404(game_id)
+        data = table.export(game_id)
+        headers = {"Content-Disposition": 'attachment; filename="lumen-match-%d.json"' % game_id} if download else None
+        return JSONResponse(data, headers=headers)
+
+    @router.get("/api/games/{game_id}/judge-log", tags=["public"],
+                summary="The judge log: ready stamps, commitments, deadlines, reveals")
+    async def get_judge_log(game_id: GameId):
+        game_or_404(game_id)
+        return {"game_id": game_id, "records": [r.to_json() for r in table.store.records(game_id, kinds=("judge",))]}
+
+    @router.get("/api/roster", tags=["public"], summary="Tracker characters: start health, hand limits, tokens")
+    async def get_roster():
+        return {"characters": [c.to_json() for c in roster.ROSTER]}
+
+    @router.get("/api/decks", tags=["public"], summary="The sample decks a referee game can use")
+    async def get_decks():
+        return {"decks": [{"id": k, "name": d.name, "character": d.character.name,
+                           "character_en": d.character.name_en} for k, d in sorted(_sample_decks().items())]}
+
+    # -- control
+    @router.post("/api/control/games", tags=["control"], summary="Start a referee or tracker game at this table")
+    async def start_game(body: StartGame, _=Depends(bearer)):
+        if body.mode == "referee":
+            decks = _sample_decks()
+            for side in (body.a, body.b):
+                if side is not None and side not in decks:
+                    raise ApiError(404, "not_found", "unknown deck %r (decks: %s)" % (side, ", ".join(sorted(decks))))
+        else:
+            for side in (body.a, body.b):
+                _character_or_404(side)
+        with claim(body.action_id):
+            try:
+                if body.mode == "referee":
+                    table.start_referee(body.a or "serin", body.b or "gangcheol", seed=body.seed,
+                                        priority=body.priority, names=body.names)
+                else:
+                    table.start_tracker(body.a or "generic", body.b or "generic", seed=body.seed,
+                                        priority=body.priority, names=body.names)
+            except (SessionError, IllegalDecision) as e:
+                raise refused(e) from None
+        return done(body.action_id, game_id=table.session.game_id)
+
+    @router.post("/api/control/games/{game_id}/resume", tags=["control"], summary="Resume a recent game")
+    async def resume_game(game_id: GameId, body: Empty, _=Depends(bearer)):
+        game_or_404(game_id)
+        with claim(body.action_id):
+            try:
+                table.resume(game_id)
+            except (SessionError, IllegalDecision) as e:
+                raise refused(e) from None
+        return done(body.action_id, game_id=game_id)
+
+    @router.post("/api/control/decision", tags=["control"],
+                 summary="A public decision from the table (tracker: a bare ready lock; referee: get, combo, ...)")
+    async def decision(body: Decision, _=Depends(bearer)):
+        s = table.session
+        if s is None:
+            raise ApiError(409, "no_game", "no game is running at this table")
+        if s.mode == "tracker":
+            if body.kind != "ready" or body.value is not True:
+                raise ApiError(422, "invalid_request", "a tracker table takes only {kind: ready, value: true} here")
+        else:
+            if body.kind not in DISPLAY_DECISIONS:
+                raise ApiError(403, "forbidden", "a %s is answered only on the player's own pod" % body.kind)
+            req = next((r for r in s.state.pending if r["player"] == body.seat and r["kind"] == body.kind), None)
+            if req is not None and req.get("hidden"):
+                raise ApiError(403, "forbidden", "a hidden decision is answered only on the player's own pod")
+        with claim(body.action_id):
+            try:
+                table.submit(body.seat, body.kind, body.value, source="display")
+            except (SessionError, IllegalDecision) as e:
+                raise refused(e) from None
+        return done(body.action_id)
+
+    return router
+
+
+_SAMPLE = None
+
+
+def _sample_decks():
+    global _SAMPLE
+    if _SAMPLE is None:
+        from engine.decks import load_sample
+        _SAMPLE = load_sample()[1]
+    return _SAMPLE

@@ -1,0 +1,109 @@
+"""Running the app: the URLs to show, serving until stopped, or a server in a thread."""
+
+import logging
+import threading
+import time
+
+from hub.web import lan
+from hub.web.app import create_app
+
+log = logging.getLogger("lumen.web")
+
+def urls(table, host, port):
+    """The display URL(s) and the admin URL (the token in the fragment never reaches a server log).
+    With ``host`` 0.0.0.0 the LAN addresses come from the interfaces (hub/web/lan.py), never
+    from the hostname (Debian and Raspberry Pi OS resolve it to 127.0.1.1)."""
+    u = lan.display_urls(host, port, table.name)
+    out = {"display": u["local"], "lan_all": u["lan"], "mdns": u["mdns"]}
+    if u["lan"]:
+        out["lan"] = u["lan"][0]
+    out["admin"] = out.get("lan", out["display"]) + "#admin=" + table.admin_token
+    out["docs"] = out["display"] + "docs"
+    return out
+
+
+def announce(table, host, port, out=print, mdns=None):
+    u = urls(table, host, port)
+    out("테이블 화면 / table display: %s" % u["display"])
+    for address in u["lan_all"]:
+        out("휴대폰 (같은 네트워크) / phones on the same network: %s" % address)
+    if mdns:
+        out("이름으로 / by name (mDNS): http://%s:%d/" % (mdns, port))
+    if host in lan.WILDCARD and not u["lan_all"]:
+        out("네트워크 주소가 없습니다: 휴대폰은 연결할 수 없습니다 / no network address: phones cannot connect")
+    out("관리자 토큰 / admin token: %s" % table.admin_token)
+    out("관리자 화면 / admin page: %s" % u["admin"])
+    out("API 문서 / API docs: %s" % u["docs"])
+
+
+def serve(table, host="127.0.0.1", port=8000, *, bots=False, tick_interval=0.1, tasks=(), log_level="warning",
+          out=print, routers=(), mdns=True):
+    """Serve the display for ``table`` until stopped (Ctrl-C). Blocks. ``out=None`` prints nothing.
+    On every interface (``host`` 0.0.0.0) the hub also announces ``lumen-<table>.local`` by mDNS
+    unless ``mdns`` is false."""
+    import uvicorn
+    app = create_app(table, tick_interval=tick_interval, bots=bots, tasks=tasks, routers=routers)
+    app.state.listen = (host, port)
+    announcer = None
+    if mdns and host in lan.WILDCARD:
+        announcer = lan.Announcer(table.name, port)
+        try:
+            if not announcer.start():
+                announcer = None
+        except Exception as e:          # no multicast here: phones can still use the address
+            log.warning("mDNS announcement failed: %s", e)
+            announcer = None
+    if out:
+        announce(table, host, port, out, mdns=announcer.name if announcer else None)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto")
+    finally:
+        if announcer is not None:
+            announcer.stop()
+
+
+class ServerHandle:
+    """A server running in a thread (tests, embedding). ``url``, ``port``, ``hub``,
+    ``call(fn, *args)`` runs on the server's loop, ``stop()`` shuts it down."""
+
+    def __init__(self, server, thread, app, host, port):
+        self.server, self.thread, self.app = server, thread, app
+        self.hub = app.state.hub
+        self.host, self.port = host, port
+        self.url = "http://%s:%d" % (host, port)
+
+    def call(self, fn, *args, **kw):
+        return self.hub.call(fn, *args, **kw)
+
+    def stop(self, timeout=10):
+        self.server.should_exit = True
+        self.thread.join(timeout)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def start_in_thread(table, port=0, host="127.0.0.1", *, tick_interval=0.1, bots=False, timeout=15, **kw):
+    """Start the server in a daemon thread; port 0 picks a free port. Returns a ServerHandle."""
+    import uvicorn
+    app = create_app(table, tick_interval=tick_interval, bots=bots, **kw)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="auto", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="lumen-web", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            server.should_exit = True
+            raise RuntimeError("the web server did not start")
+        time.sleep(0.02)
+    actual = port
+    for srv in getattr(server, "servers", []):
+        for sock in srv.sockets:
+            actual = sock.getsockname()[1]
+            break
+    app.state.listen = (host, actual)
+    return ServerHandle(server, thread, app, host, actual)
