@@ -1,0 +1,173 @@
+"""How one action becomes a log entry and an undo step: the processing unit, undo and the log.
+
+The processing unit (guide 3.4, 5.1.2 "같은 처리 단위")
+    A battle's damage is one processing unit, but in tracker mode the players
+    type it in as separate presses.  The tracker therefore treats as one unit:
+
+    * one action: :meth:`~TrackerGame.apply_battle` changes both seats at once;
+    * a run of *result entries* (``adjust_health``, ``set_health``,
+      ``adjust_fp``, ``reset_fp``, ``token``, ``set_token``, ``apply_battle``),
+      each within :data:`MERGE_WINDOW_MS` (1000 ms, inclusive) of the previous
+      one, with no other action in between: the same window as the undo merge.
+
+    The outcome is checked after every entry that changes health, on the values
+    at that moment: one seat at 0 or less while the other is at 1 or more ->
+    that seat loses (guide 3.4); both at 0 or less -> sudden death (guide 5.1.2;
+    in sudden death: an immediate draw, step 10).  A health result is shown at
+    once but stays *open* while its unit is open: a further result entry inside
+    the window is still accepted (every other action except ``undo``,
+    ``new_game`` and ``reset`` is refused while a result is set) and the outcome
+    is checked again.  So if 1P's entry takes 1P to 0 (2P wins) and 0.4 s later
+    2P's entry takes 2P to 0 as well, that is sudden death, not a 2P win; and a
+    +100 correction inside the window takes the KO back.  Sudden death starts
+    at once and closes the unit.  After the window the result is final (undo
+    still reverts it).  A stamp earlier than the previous one (the hub's
+    monotonic clock restarted) is never inside a window.
+
+Undo
+    :meth:`TrackerGame.undo` reverts the last undo step.  Presses on the same
+    control (same action, seat and value: "FP -1 on 1P", "health -300 on 2P")
+    each within 1 s of the previous press merge into one step, like the
+    calculator.  The stack keeps the state before each step, at most
+    :data:`UNDO_LIMIT` steps.  Undo appends an ``undo`` log entry; the log is
+    append-only.
+
+The log
+    Every change appends ``{seq, ms, game, turn, seat, action, values, health,
+    fp, text_ko, text_en}`` where ``health`` and ``fp`` are both seats' values
+    after that entry.  Tracker mode holds no hidden information (the hub, not
+    the tracker, keeps the ready lock), so the whole log is public.
+"""
+
+from hub.sessions.tracker_game.rules import HEALTH_ENDS
+from hub.sessions.tracker_game.state import SEAT_INFO, SEATS, SeatState, TrackerError
+
+MERGE_WINDOW_MS = 1000
+UNDO_LIMIT = 200
+
+#: Actions that form (and keep open) a processing unit; see the module docstring.
+UNIT_ACTIONS = frozenset({"adjust_health", "set_health", "adjust_fp", "reset_fp",
+                          "token", "set_token", "apply_battle"})
+
+
+class Units:
+    """Action commit, the processing unit and undo (mixed into :class:`~hub.sessions.tracker_game.TrackerGame`)."""
+
+    def can_undo(self):
+        return bool(self._undo)
+
+    def undo(self, now_ms):
+        """Revert the last undo step (presses merged within 1 s count as one)."""
+        self._check_ms(now_ms)
+        if not self._undo:
+            raise TrackerError("nothing to undo (undo stack is empty)")
+        step = self._undo.pop()
+        self._load_core(step["before"])
+        self._merge = None
+        self._unit_ms = None
+        more = len(step["seqs"]) - 1
+        ko = "되돌리기: " + step["text_ko"] + (" 외 %d건" % more if more else "")
+        en = "undo: " + step["text_en"] + (" and %d more" % more if more else "")
+        self._pending = []
+        self._note(None, "undo", {"undone": list(step["seqs"])}, ko, en)
+        return self._commit(now_ms)
+
+    # ------------------------------------------------------------------ rollback
+
+    def checkpoint(self):
+        """Everything an action may change, cheaply (the log is append-only): for a caller that
+        must undo an applied action whose record could not be written (issue 11.4)."""
+        last = self._undo[-1] if self._undo else None
+        return (self._core(), len(self.log), self._seq, list(self._undo), last, list(last["seqs"]) if last else None,
+                self._merge, self._unit_ms)
+
+    def rollback(self, cp):
+        core, n_log, seq, undo, last, last_seqs, merge, unit_ms = cp
+        self._load_core(core)
+        del self.log[n_log:]
+        self._seq = seq
+        self._undo = undo
+        if last is not None:
+            last["seqs"] = last_seqs
+        self._merge = merge
+        self._unit_ms = unit_ms
+        self._pending = []
+        self._sd_started = False
+
+    def _core(self):
+        return {"seats": {s: self.seats[s].to_json() for s in SEATS}, "turn": self.turn,
+                "priority": self.priority, "initial_priority": self.initial_priority,
+                "sudden_death": self.sudden_death, "sd_turn": self.sd_turn,
+                "winner": self.winner, "end_reason": self.end_reason,
+                "rng": self.rng, "game": self.game}
+
+    def _load_core(self, d):
+        self.seats = {s: SeatState.from_json(d["seats"][s]) for s in SEATS}
+        self.turn = d["turn"]
+        self.priority = d["priority"]
+        self.initial_priority = d["initial_priority"]
+        self.sudden_death = d["sudden_death"]
+        self.sd_turn = d["sd_turn"]
+        self.winner = d["winner"]
+        self.end_reason = d["end_reason"]
+        self.rng = d["rng"]
+        self.game = d["game"]
+
+    def _act(self, action, seat, now_ms, do, control=None, allow_over=False):
+        """Run ``do`` as one action: game-over check, rollback on error, log,
+        undo step (merged with the previous press of the same control)."""
+        self._check_ms(now_ms)
+        unit = action in UNIT_ACTIONS
+        unit_open = unit and self._unit_ms is not None and 0 <= now_ms - self._unit_ms <= MERGE_WINDOW_MS
+        if self.winner is not None and not allow_over and not (unit_open and self.end_reason in HEALTH_ENDS):
+            raise TrackerError("the game is over (winner=%s, reason=%s): %s refused; use undo or new_game"
+                               % (self.winner, self.end_reason, action))
+        before = self._core()
+        self._pending = []
+        self._sd_started = False
+        try:
+            do()
+        except Exception:
+            self._load_core(before)
+            self._pending = []
+            raise
+        if not self._pending:
+            return []
+        entries = self._commit(now_ms)
+        seqs = [e["seq"] for e in entries]
+        m = self._merge
+        if (control is not None and m is not None and m[0] == control and self._undo
+                and 0 <= now_ms - m[1] <= MERGE_WINDOW_MS):
+            self._undo[-1]["seqs"].extend(seqs)
+        else:
+            self._undo.append({"before": before, "seqs": seqs,
+                               "text_ko": entries[0]["text_ko"], "text_en": entries[0]["text_en"]})
+            del self._undo[:-UNDO_LIMIT]
+        self._merge = [control, now_ms] if control is not None else None
+        self._unit_ms = now_ms if unit and not self._sd_started else None
+        return entries
+
+    def _commit(self, now_ms):
+        """Number the queued entries and append them to the log."""
+        entries = []
+        for e in self._pending:
+            self._seq += 1
+            e = dict(seq=self._seq, ms=now_ms, **e)
+            self.log.append(e)
+            entries.append(e)
+        self._pending = []
+        return entries
+
+    def _note(self, seat, action, values, ko, en):
+        """Queue a log entry with both seats' health and FP as they are now."""
+        if seat is not None:
+            st = self.seats[seat]
+            ch = st.char
+            prefix_ko = SEAT_INFO[seat]["label"] + ("" if ch.id == "generic" else " " + ch.name)
+            prefix_en = SEAT_INFO[seat]["label"] + ("" if ch.id == "generic" else " " + ch.name_en)
+            ko, en = prefix_ko + " " + ko, prefix_en + " " + en
+        self._pending.append({"game": self.game, "turn": self.turn, "seat": seat, "action": action,
+                              "values": values,
+                              "health": {s: self.seats[s].health for s in SEATS},
+                              "fp": {s: self.seats[s].fp for s in SEATS},
+                              "text_ko": ko, "text_en": en})
