@@ -61,7 +61,8 @@ class Hub:
         if pods:
             from hub.cli.demo import BOARD_IDS
             from hub.pods.sim import SimPod, build
-            from hub.pods.links import PodHub, SimPort
+            from hub.pods.links import PodHub
+            from hub.pods.ports import SimPort
             build()
             self.sims = {s: SimPod(board_id=BOARD_IDS[s]) for s in "ab"}
             self.pods = PodHub(self.table, mode="referee", out=lambda text: None)

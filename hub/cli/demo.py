@@ -245,7 +245,8 @@ class TableDemo:
     # -- the run
     def run(self):
         from hub.pods.sim import SimPod, build
-        from hub.pods.links import PodHub, SimPort
+        from hub.pods.links import PodHub
+        from hub.pods.ports import SimPort
         build()
         self.sims = {seat: SimPod(board_id=BOARD_IDS[seat]) for seat in ("a", "b")}
         self.hub = PodHub(self.table, mode=self.mode, out=self._log)

@@ -100,7 +100,7 @@ class LinkThread:
         hub = self.hub
         with self.lock:
             auto = self.serial_devices is None
-            from hub.pods.links import find_pod_ports
+            from hub.pods.ports import find_pod_ports
             for dev in (find_pod_ports() if auto else self.serial_devices):
                 hub._open_serial(dev)
         while not self.stopping:

@@ -2,7 +2,7 @@
 frames and the table's game.
 
 One ``PodConn`` per connected pod (a real serial port or a simulated pod's
-pty), each with its own ``HubLink`` (hub/pods/protocol.py: framing, acks, resend,
+pty, hub/pods/ports.py), each with its own ``HubLink`` (hub/pods/protocol.py: framing, acks, resend,
 heartbeat). The links run on their own thread (hub/pods/io.py: event-driven,
 readies stamped when their bytes arrive); what the pods say is applied on the
 table's thread (``drain``). ``PodHub`` is subscribed to the Table:
@@ -39,8 +39,9 @@ from collections import Counter
 from engine.errors import IllegalDecision
 
 from hub.pods.protocol import (ADJUST, FEATURE_OLED, MODES, NOTICES, OUTCOMES, PROMPT_KINDS, PROTO, STATE_FLAG_LOCKED,
-                       STATE_FLAG_PASS, HubLink, ProtocolError)
+                               STATE_FLAG_PASS, HubLink, ProtocolError)
 from hub.pods.io import LinkThread
+from hub.pods.ports import SerialPort, find_pod_ports
 from hub.sessions.base import SessionError
 
 log = logging.getLogger("lumen.pods")
@@ -52,78 +53,6 @@ PASS_WORDS = ("pass", "end", "skip")
 
 def now_ms():
     return time.monotonic_ns() // 1_000_000
-
-
-# ---------------------------------------------------------------- transports
-
-class SerialPort:
-    """A real pod on a USB serial port (pyserial). pyserial raises when the pod is
-    unplugged and does not reopen by itself: ``PodHub`` rescans and reopens."""
-
-    def __init__(self, device):
-        import serial   # pyserial
-        self.device = device
-        self.name = device
-        self.s = serial.Serial(device, 115200, timeout=0, write_timeout=0.5)
-        self.s.reset_input_buffer()
-
-    def fileno(self):
-        return self.s.fileno()
-
-    def read(self):
-        n = self.s.in_waiting
-        return self.s.read(n or 1)
-
-    def write(self, data):
-        self.s.write(data)
-
-    def close(self):
-        try:
-            self.s.close()
-        except Exception:
-            pass
-
-
-class SimPort:
-    """A simulated pod (hub/podsim.py SimPod): the real firmware on a pty."""
-
-    def __init__(self, pod, name=None):
-        self.pod = pod
-        self.name = name or "sim:%s" % pod.board_id
-
-    def fileno(self):
-        return self.pod.fileno()
-
-    def read(self):
-        if self.pod.proc.poll() is not None:
-            raise OSError("simulated pod %s exited" % self.pod.board_id)
-        return self.pod.read()
-
-    def write(self, data):
-        self.pod.write(data)
-
-    def close(self):
-        pass
-
-
-def find_pod_ports():
-    """Serial ports that look like pods: MicroPython on a Raspberry Pi RP2040/RP2350
-    (USB VID 0x2E8A), or the stable names our udev rule makes."""
-    found = []
-    try:
-        from serial.tools import list_ports
-        for p in list_ports.comports():
-            if p.vid == 0x2E8A:
-                found.append(p.device)
-    except Exception:   # no pyserial tools on this system
-        pass
-    if os.path.isdir("/dev"):
-        for n in sorted(os.listdir("/dev")):
-            if n.startswith("lumen-pod-"):
-                path = os.path.realpath(os.path.join("/dev", n))
-                if path not in found:
-                    found.append(path)
-    return found
 
 
 # ---------------------------------------------------------------- one pod

@@ -16,7 +16,8 @@ import time
 import pytest
 
 from hub.cli.demo import BOARD_IDS
-from hub.pods.links import PodHub, SimPort
+from hub.pods.links import PodHub
+from hub.pods.ports import SimPort
 from hub.pods.sim import SimPod, build
 from hub.record.store import Store
 from hub.sessions.base import FakeClock
