@@ -115,7 +115,8 @@ def _export(args):
 
 
 def _replay(args):
-    from hub.sessions.table import load_export, replay_export
+    from hub.record.export import load_export
+    from hub.sessions.replay import replay_export
     try:
         data = load_export(args.file)
     except (OSError, ValueError) as e:

@@ -10,20 +10,18 @@ the next game when the table moves on).
 """
 
 import contextlib
-import json
 import secrets
 import time
 
 from engine.decks import load_sample
 
+from hub.record.export import export_game
 from hub.sessions.base import MonotonicClock, SessionError
 from hub.sessions.referee import RefereeSession
 from hub.record.store import RecordUnwritable, public_start
 from hub.sessions.timer import MatchTimer, TimerError
 from hub.sessions.tracker import TrackerSession
 from hub.record.token import TokenKeeper
-
-EXPORT_FORMAT = "lumen-match/1"
 #: clock actions a judge takes (each one an undo step); "time" and "turn_ended" also come from the hub
 JUDGE_TIMER_ACTIONS = ("round_start", "pause", "resume", "extend", "call_time", "turn_ended")
 TIMER_UNDO_LIMIT = 20
@@ -301,18 +299,11 @@ class Table:
         return out
 
     def export(self, game_id):
-        """A match as JSON. A finished game exports everything (every hidden pick has
-        been revealed); an unfinished one only what a spectator may see."""
+        """A match as JSON (hub/record/export.py)."""
         g = self.store.game(game_id)
         if g is None:
             raise SessionError("no game %r" % (game_id,))
-        finished = g["status"] == "finished"
-        if finished:
-            records = [r.to_json() for r in self.store.records(game_id)]
-        else:
-            records = self.store.public_records(game_id)
-        return {"format": EXPORT_FORMAT, "complete": finished, "game": dict(g, start=public_start(g["start"] or {})),
-                "records": records}
+        return export_game(self.store, game_id, g)
 
 
 def _names(names):
@@ -323,41 +314,3 @@ def _names(names):
         raise SessionError("names map seats a and b to player names")
     out = {s: " ".join(str(n).split())[:40] for s, n in names.items() if n and str(n).strip()}
     return out or None
-
-
-def replay_export(data, out=print, lang="ko"):
-    """Re-run an exported finished match through the engine and check it ends the same.
-    Returns (ok, message)."""
-    from hub.record.store import Store
-    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        return False, "not a match export (format %r)" % (data.get("format") if isinstance(data, dict) else None)
-    if not data.get("complete"):
-        return False, "the export is of an unfinished game: hidden picks are not in it"
-    recs = data["records"]
-    store = Store(":memory:")
-    mode = data["game"]["mode"]
-    gid = store.new_game(mode, recs[0]["body"])
-    for r in recs[1:]:
-        if r["kind"] == "input":
-            store.append(gid, "input", r["body"], seat=r["seat"], mono_ms=r["mono_ms"], hidden=r["hidden"])
-    cls = RefereeSession if mode == "referee" else TrackerSession
-    s = cls.resume(store, gid)
-    if mode == "referee":
-        for e in s.log:
-            if e["e"] not in ("move", "phase", "ready_start", "battle_end", "fp_spent"):
-                out(e["text"][lang])
-        winner = s.state.winner
-    else:
-        for e in s.game.log:
-            out(e["text_ko"] if lang == "ko" else e["text_en"])
-        winner = s.game.winner
-    fin = [r for r in recs if r["kind"] == "finish"]
-    want = fin[-1]["body"]["winner"] if fin else None
-    if winner != want:
-        return False, "replay ended with winner %s, the record says %s" % (winner, want)
-    return True, "replay matches the record: winner %s" % winner
-
-
-def load_export(path):
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)

@@ -5,7 +5,8 @@ verified; and a record cut that way by an older hub version is repaired on resum
 
 from hub.sessions.referee import RefereeSession, verify_commitments
 from hub.record.store import Store
-from hub.sessions.table import Table, replay_export
+from hub.sessions.replay import replay_export
+from hub.sessions.table import Table
 
 from tests.faults.referee_play import copy_game, next_decision, play, state_json
 

@@ -11,7 +11,8 @@ import signal
 
 from hub.record.store import Store
 from hub.sessions.referee import RefereeSession, verify_commitments
-from hub.sessions.table import Table, replay_export
+from hub.sessions.replay import replay_export
+from hub.sessions.table import Table
 
 from tests.faults.referee_play import play, state_json
 
