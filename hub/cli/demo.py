@@ -410,3 +410,16 @@ class TableDemo:
 
 def run_table_demo(**kw):
     return TableDemo(**kw).run()
+
+
+def run(args):
+    if args.text:
+        return run_text_demo(seed=args.seed, lang=args.lang, games=args.games or 1, quiet=args.quiet)
+    if args.bots and args.play:
+        print("--bots and --play cannot go together: --bots means bots play both pods", file=sys.stderr)
+        return 2
+    forever = args.bots and args.games is None and args.port is not None
+    return run_table_demo(seed=args.seed, lang=args.lang, games=args.games or 1, mode=args.mode,
+                          port=args.port if args.port is not None else 8000, serve=not args.no_serve,
+                          quiet=args.quiet, play=args.play, pace=args.pace, forever=forever, db=args.db,
+                          host=args.host)

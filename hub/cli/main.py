@@ -1,140 +1,19 @@
-"""The ``lumen`` command line."""
+"""The ``lumen`` command line: the parser, and each command's handler loaded from its own
+module (hub/cli/<command>.py) only when that command runs."""
 
 import argparse
-import json
+import importlib
 import os
 import sys
-import time
 
 DEFAULT_DB = os.environ.get("LUMEN_DB", os.path.join(os.path.expanduser("~"), ".local", "share", "lumen", "games.sqlite3"))
 
 
-def _scenario(args):
-    from engine.scenario import report, run_paths
-    text, code = report(run_paths(args.files), as_json=args.json)   # directories expanded
-    print(text)
-    return code
-
-
-def _cards_check(args):
-    from engine.decks import check_path
-    status = 0
-    for path in args.paths:
-        checked, problems = check_path(path)
-        for p in problems:
-            print(p)
-        if problems:
-            status = 1
-        elif not checked:
-            print("%s: no card or deck files found" % path)
-            status = 1
-        else:
-            for f in checked:
-                print("OK %s" % f)
-    if status:
-        print("문제가 있습니다 / problems found", file=sys.stderr)
-    return status
-
-
-def _demo(args):
-    if args.text:
-        from hub.cli.demo import run_text_demo
-        return run_text_demo(seed=args.seed, lang=args.lang, games=args.games or 1, quiet=args.quiet)
-    from hub.cli.demo import run_table_demo
-    if args.bots and args.play:
-        print("--bots and --play cannot go together: --bots means bots play both pods", file=sys.stderr)
-        return 2
-    forever = args.bots and args.games is None and args.port is not None
-    return run_table_demo(seed=args.seed, lang=args.lang, games=args.games or 1, mode=args.mode,
-                          port=args.port if args.port is not None else 8000, serve=not args.no_serve,
-                          quiet=args.quiet, play=args.play, pace=args.pace, forever=forever, db=args.db,
-                          host=args.host)
-
-
-def _hub(args):
-    from hub.cli.hub import run_hub
-    return run_hub(args)
-
-
-def _tournament(args):
-    from hub.tournament.cli import run
-    return run(args)
-
-
-def _open_store(path):
-    from hub.record.store import Store
-    return Store(path, probe=False)      # reading: a read-only record is fine
-
-
-def _doctor(args):
-    from hub.record.doctor import main as doctor_main
-    return doctor_main(args)
-
-
-def _games(args):
-    import sqlite3
-    from hub.record.store import StoreError, public_start
-    try:
-        store = _open_store(args.db)
-        rows = store.games(args.limit)
-    except (StoreError, sqlite3.DatabaseError) as e:
-        print("기록을 읽을 수 없습니다 / the record can't be read: %s: %s (lumen doctor --db %s)" % (args.db, e, args.db),
-              file=sys.stderr)
-        return 1
-    if not rows:
-        print("기록된 게임이 없습니다 / no games recorded in %s" % args.db)
-    for g in rows:
-        if g["status"] == "damaged":
-            print("#%d  %s  damaged / 손상됨: %s (lumen doctor --db %s)" % (
-                g["id"], g["mode"], g.get("damage"), args.db))
-            continue
-        chars = public_start(g["start"] or {}).get("characters") or {}
-        print("#%d  %s  %-8s  %-11s  %s  winner=%s  records=%d" % (
-            g["id"], time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created_ms"] / 1000)), g["mode"],
-            g["status"], " vs ".join(str(chars.get(s) or (g["start"] or {}).get("tracker", {}).get(s) or "?") for s in "ab"),
-            g["winner"], g["records"]))
-    return 0
-
-
-def _export(args):
-    from hub.sessions.table import Table
-    table = Table(_open_store(args.db))
-    try:
-        data = table.export(args.game)
-    except Exception as e:
-        print("export failed: %s" % e, file=sys.stderr)
-        return 1
-    text = json.dumps(data, ensure_ascii=False, indent=1)
-    if args.out and args.out != "-":
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text)
-        print("wrote %s (%s)" % (args.out, "complete" if data["complete"] else "public part only: unfinished"))
-    else:
-        print(text)
-    return 0
-
-
-def _replay(args):
-    from hub.record.export import load_export
-    from hub.sessions.replay import replay_export
-    try:
-        data = load_export(args.file)
-    except (OSError, ValueError) as e:
-        print("%s: cannot read a match export: %s" % (args.file, e), file=sys.stderr)
-        return 1
-    out = (lambda s: None) if args.quiet else print
-    ok, message = replay_export(data, out=out, lang=args.lang)
-    print(("OK " if ok else "MISMATCH ") + message)
-    return 0 if ok else 1
-
-
-def _pod_flash(args):
-    try:
-        from hub.pods.flash import main as flash_main
-    except ImportError:
-        print("lumen pod flash is not available in this build", file=sys.stderr)
-        return 2
-    return flash_main(args.rest)
+def _command(module, name):
+    """The handler ``<module>.<name>``, imported when the command runs."""
+    def run(args):
+        return getattr(importlib.import_module(module), name)(args)
+    return run
 
 
 def build_parser():
@@ -144,13 +23,13 @@ def build_parser():
     sp = sub.add_parser("scenario", help="run rule-conformance scenario files (PASS/FAIL per file)")
     sp.add_argument("files", nargs="+", metavar="FILE", help="scenario files or directories (every .yaml, .yml, .json under them)")
     sp.add_argument("--json", action="store_true", help="print the full outcome of each scenario as JSON")
-    sp.set_defaults(func=_scenario)
+    sp.set_defaults(func=_command("hub.cli.scenario", "run"))
 
     cp = sub.add_parser("cards", help="card and deck files")
     csub = cp.add_subparsers(dest="cards_command", required=True)
     chk = csub.add_parser("check", help="validate card set / deck files; prints file:line errors")
     chk.add_argument("paths", nargs="+", metavar="PATH", help="card set or deck files, or folders of them")
-    chk.set_defaults(func=_cards_check)
+    chk.set_defaults(func=_command("hub.cli.cards", "check"))
 
     dp = sub.add_parser("demo", help="the whole table simulated on this machine: hub, two pods running the real "
                                      "firmware under MicroPython, and the display on localhost")
@@ -172,7 +51,7 @@ def build_parser():
     dp.add_argument("--db", default=None, help="keep the game record in this SQLite file (default: a temporary one)")
     dp.add_argument("--quiet", action="store_true", help="print only each game's result")
     dp.add_argument("--text", action="store_true", help="engine only: no pods, no display (fast)")
-    dp.set_defaults(func=_demo)
+    dp.set_defaults(func=_command("hub.cli.demo", "run"))
 
     hp = sub.add_parser("hub", help="run the hub against real pods on serial ports (auto-detected)")
     hp.add_argument("--db", default=DEFAULT_DB, help="the game record (SQLite, append-only)")
@@ -199,39 +78,39 @@ def build_parser():
                     help="with --host 0.0.0.0: do not announce lumen-<table>.local on the network")
     hp.add_argument("--light", default=None, metavar="PIN", help="NeoPixel status light on this Blinka pin (e.g. D18)")
     hp.add_argument("--light-pixels", type=int, default=16, help="pixels on the status light's ring (default 16)")
-    hp.set_defaults(func=_hub)
+    hp.set_defaults(func=_command("hub.cli.hub", "run_hub"))
 
     from hub.tournament.cli import add_parser as tournament_parser
-    tournament_parser(sub).set_defaults(func=_tournament)
+    tournament_parser(sub).set_defaults(func=_command("hub.tournament.cli", "run"))
 
     gp = sub.add_parser("games", help="recent games in a game record")
     gp.add_argument("--db", default=DEFAULT_DB, help="the game record (default %(default)s)")
     gp.add_argument("--limit", type=int, default=10, help="how many games (default 10)")
-    gp.set_defaults(func=_games)
+    gp.set_defaults(func=_command("hub.cli.games", "games"))
 
     dr = sub.add_parser("doctor", help="check a game record (SQLite integrity, every game readable); --salvage copies "
                                        "the readable games into a new record")
     dr.add_argument("--db", default=DEFAULT_DB, help="the game record to check (default %(default)s)")
     dr.add_argument("--salvage", metavar="NEW_DB", default=None, help="write the readable games to this new file")
-    dr.set_defaults(func=_doctor)
+    dr.set_defaults(func=_command("hub.record.doctor", "main"))
 
     ep = sub.add_parser("export", help="export a match as JSON")
     ep.add_argument("game", type=int, help="the game's number (as lumen games lists it)")
     ep.add_argument("--db", default=DEFAULT_DB, help="the game record (default %(default)s)")
     ep.add_argument("-o", "--out", default="-", help="write the JSON to this file (default: print it)")
-    ep.set_defaults(func=_export)
+    ep.set_defaults(func=_command("hub.cli.games", "export"))
 
     rp = sub.add_parser("replay", help="replay an exported match through the engine and check its result")
     rp.add_argument("file", help="a match export (lumen export ID -o FILE)")
     rp.add_argument("--lang", choices=("ko", "en"), default="ko", help="language of the replayed log (default ko)")
     rp.add_argument("--quiet", action="store_true", help="print only whether the replay matches")
-    rp.set_defaults(func=_replay)
+    rp.set_defaults(func=_command("hub.cli.games", "replay"))
 
     pp = sub.add_parser("pod", help="pod tools")
     psub = pp.add_subparsers(dest="pod_command", required=True)
     fl = psub.add_parser("flash", help="copy the firmware to a pod with mpremote", add_help=False)
     fl.add_argument("rest", nargs=argparse.REMAINDER, help="options of the flash tool (lumen pod flash --help)")
-    fl.set_defaults(func=_pod_flash)
+    fl.set_defaults(func=_command("hub.cli.pod", "flash"))
     return ap
 
 

@@ -1,0 +1,67 @@
+"""``lumen games``, ``lumen export`` and ``lumen replay``: the game record from the command line."""
+
+import json
+import sys
+import time
+
+
+def _open_store(path):
+    from hub.record.store import Store
+    return Store(path, probe=False)      # reading: a read-only record is fine
+
+
+def games(args):
+    import sqlite3
+    from hub.record.store import StoreError, public_start
+    try:
+        store = _open_store(args.db)
+        rows = store.games(args.limit)
+    except (StoreError, sqlite3.DatabaseError) as e:
+        print("기록을 읽을 수 없습니다 / the record can't be read: %s: %s (lumen doctor --db %s)" % (args.db, e, args.db),
+              file=sys.stderr)
+        return 1
+    if not rows:
+        print("기록된 게임이 없습니다 / no games recorded in %s" % args.db)
+    for g in rows:
+        if g["status"] == "damaged":
+            print("#%d  %s  damaged / 손상됨: %s (lumen doctor --db %s)" % (
+                g["id"], g["mode"], g.get("damage"), args.db))
+            continue
+        chars = public_start(g["start"] or {}).get("characters") or {}
+        print("#%d  %s  %-8s  %-11s  %s  winner=%s  records=%d" % (
+            g["id"], time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created_ms"] / 1000)), g["mode"],
+            g["status"], " vs ".join(str(chars.get(s) or (g["start"] or {}).get("tracker", {}).get(s) or "?") for s in "ab"),
+            g["winner"], g["records"]))
+    return 0
+
+
+def export(args):
+    from hub.sessions.table import Table
+    table = Table(_open_store(args.db))
+    try:
+        data = table.export(args.game)
+    except Exception as e:
+        print("export failed: %s" % e, file=sys.stderr)
+        return 1
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    if args.out and args.out != "-":
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+        print("wrote %s (%s)" % (args.out, "complete" if data["complete"] else "public part only: unfinished"))
+    else:
+        print(text)
+    return 0
+
+
+def replay(args):
+    from hub.record.export import load_export
+    from hub.sessions.replay import replay_export
+    try:
+        data = load_export(args.file)
+    except (OSError, ValueError) as e:
+        print("%s: cannot read a match export: %s" % (args.file, e), file=sys.stderr)
+        return 1
+    out = (lambda s: None) if args.quiet else print
+    ok, message = replay_export(data, out=out, lang=args.lang)
+    print(("OK " if ok else "MISMATCH ") + message)
+    return 0 if ok else 1

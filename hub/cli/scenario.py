@@ -1,0 +1,8 @@
+"""``lumen scenario FILE|DIR...``: run rule-conformance scenario files (PASS/FAIL per file)."""
+
+
+def run(args):
+    from engine.scenario import report, run_paths
+    text, code = report(run_paths(args.files), as_json=args.json)   # directories expanded
+    print(text)
+    return code
