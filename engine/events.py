@@ -204,7 +204,7 @@ def _name(cards, cid, lang):
     card = cards.get(cid) if cards else None
     if card is None:
         return str(cid)
-    return card.name
+    return card.label(lang)     # English sentences: "낮은 자세 (Low Stance)" when the card has name_en
 
 
 _JOSA = re.compile(r"([^\s(])(이\(가\)|을\(를\)|은\(는\)|와\(과\)|\(으\)로|\(이\)다)")

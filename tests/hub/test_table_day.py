@@ -152,3 +152,19 @@ def test_a_clock_record_from_before_anchors_comes_back_paused():
            "extended_ms": 0, "remaining_ms": 1_200_000}
     t = MatchTimer.from_json(old, now_ms=5_000)
     assert t.state == "paused" and t.left(99_000) == 1_200_000
+
+
+def test_english_sentences_use_a_cards_english_name(table):
+    """Point 10: cards may carry name_en; the English log uses it (after the Korean name)."""
+    from engine.bots import Bot
+    table.start_referee(seed=3)
+    s = table.session
+    bots = {"a": Bot(1, "greedy"), "b": Bot(2, "greedy")}
+    while not any(e["e"] == "reveal" for e in s.log):
+        req = s.state.pending[0]
+        table.submit(req["player"], *bots[req["player"]].answer(s.state, req), source="pod")
+    reveal = next(e for e in s.log if e["e"] == "reveal")
+    card = s.state.cards[reveal["a_card"]]
+    assert card.name_en, "the sample cards carry English names"
+    assert card.name_en in reveal["text"]["en"] and card.name in reveal["text"]["en"]
+    assert card.name in reveal["text"]["ko"] and card.name_en not in reveal["text"]["ko"]
