@@ -5,6 +5,8 @@ view at 1920x1080, the judges' phone at 390x844, QR codes, sounds and the web ma
 Screenshots go to artifacts/ (git-ignored)."""
 
 import json
+import shutil
+import subprocess
 import time
 import urllib.request
 
@@ -47,6 +49,16 @@ def toast(driver):
 
 def admin_on(driver):
     return js(driver, "return window.lumenDisplay.admin()")
+
+
+def qr_texts(png):
+    """What the QR codes in a screenshot say, read by zbar (Debian's zbar-tools, as a phone would)."""
+    if shutil.which("zbarimg") is None:
+        if os.environ.get("CI") == "true":
+            raise AssertionError("CI installs zbar-tools: the QR codes must be read back")
+        pytest.skip("zbarimg (Debian zbar-tools) is not installed: the QR codes cannot be read back")
+    out = subprocess.run(["zbarimg", "-q", "--raw", str(png)], capture_output=True, text=True, timeout=60)
+    return set(out.stdout.split())
 
 
 def shot(driver, name):
@@ -243,6 +255,7 @@ def test_the_tv_view_fits_1080p_without_controls(server, browser):
                                           "return i.complete && i.naturalWidth"), what="the spectators' QR code")
         assert qr > 0 and js(browser, "return document.getElementById('tv-qr').getBoundingClientRect().width > 100")
         shot(browser, "tv-1920x1080-ko.png")
+        assert qr_texts(ARTIFACTS / "tv-1920x1080-ko.png") == {handle.url + "/"}     # a phone opens the display
         # the TV never shows controls, even with the admin token stored in its browser
         open_page(browser, handle, fragment="?tv", token=TOKEN)
         time.sleep(0.5)
@@ -307,8 +320,10 @@ def test_qr_codes_spectators_on_the_tv_judges_only_on_the_admin_screen(server, b
              what="the judge's QR code")
     reach = json.loads(urllib.request.urlopen(handle.url + "/api/reach", timeout=10).read())
     assert reach["spectator"].startswith("http://")
-    js(browser, "document.getElementById('admin').scrollIntoView()")
+    js(browser, "document.getElementById('qr-judge').scrollIntoView()")
     shot(browser, "admin-qr-ko.png")
+    # read back as a phone would: the judge's code logs in (the token), the spectators' does not
+    assert qr_texts(ARTIFACTS / "admin-qr-ko.png") == {reach["spectator"], reach["spectator"] + "#admin=" + TOKEN}
 
 
 def test_sounds_mute_wake_lock_fullscreen_and_the_manifest(server, browser):
