@@ -200,7 +200,7 @@ def build(data, file="<scenario>"):
             from .rng import coin_toss
             st.rng, st.priority = coin_toss(st.rng)
         if st.fxon:
-            from .windows import refresh
+            from .cardfx import refresh
             refresh(st)      # hand limits changed by trait functions (guide 3.3.2)
         check_sizes(file, data, st)
         if start == "lumen":

@@ -47,7 +47,7 @@ class PlayerState:
         self.non_responses = non_responses
         # per-character token counters (brief 6): id -> count; defaults from the character card
         self.tokens = dict(tokens) if tokens is not None else character.token_start()
-        self.limit_delta = limit_delta   # hand-limit change from effects (engine/windows.py refresh)
+        self.limit_delta = limit_delta   # hand-limit change from effects (engine/cardfx.py refresh)
 
     def copy(self):
         c = PlayerState.__new__(PlayerState)
@@ -131,7 +131,7 @@ class Battle:
         self.moves = None        # cards still to move at step 18
         self.nullify_queue = None
         self.ended = False
-        self.fx = None           # card-effect data of this battle (engine/windows.py); None without effects
+        self.fx = None           # card-effect data of this battle (engine/cardfx.py); None without effects
 
     def copy(self):
         c = Battle.__new__(Battle)
@@ -209,9 +209,9 @@ class GameState:
         self.battles = 0                   # battle phases completed
         self.decks = decks                 # {"a": [...], "b": [...]} deck lists for setup, or None
         self.fx = None                     # the open timing window of card effects (engine/windows.py)
-        self.lasting = []                  # effects with a duration (engine/windows.py)
+        self.lasting = []                  # effects with a duration (engine/cardfx.py)
         self.fxon = effects_in_play(cards, players)   # derived: False = vanilla, the effect hooks cost nothing
-        self.fxix = None                   # derived, built on first use: which cards trigger where (engine/windows.py)
+        self.fxix = None                   # derived, built on first use: which cards trigger where (engine/cardfx.py FxIndex)
 
     def copy(self):
         c = GameState.__new__(GameState)

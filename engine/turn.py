@@ -10,18 +10,20 @@ replenish happen "right after" what caused them (guide 3.9.1, 5.4).
 
 from collections import Counter
 
-from . import battle, primitives, windows  # noqa: F401  (primitives registers the effect functions)
+from . import battle, cardfx, combo_catch, primitives, windows  # noqa: F401  (primitives registers the effect functions)
 from .decisions import ask, distinct_multisets, setup_has_choice
 from .events import ev
 from .rng import coin_toss
 from .state import other
-from .windows import end_lasting, refresh, window
+from .cardfx import end_lasting, refresh
+from .windows import window
 from .zones import discard, do_replenish, replenish_options, take
 
 HAND_SIZE = 5   # guide 3.4.1 step 2
 LIST_SIZE = 9
 
 STEPS = dict(battle.STEPS)
+STEPS.update(combo_catch.STEPS)
 STEPS.update(windows.STEPS)
 TASKS = {}
 
@@ -269,7 +271,7 @@ def sd_setup(st, ctx):
         everything = pl.hand + pl.list + pl.side_deck + pl.break_zone + pl.lumen_zone + pl.battle_zone
         pool = [cid for cid in everything if st.cards[cid].kind != "special"]
         # the hand limit at 1000 health; of the effects only trait functions survive the rebuild (3.3.2)
-        size = pl.character.limit_for(pl.health) + windows.trait_limit_delta(st, p)
+        size = pl.character.limit_for(pl.health) + cardfx.trait_limit_delta(st, p)
         _ask_or_force_setup(st, p, pool, max(0, size), LIST_SIZE)
     st.step = "sd.resolve"
 
@@ -328,7 +330,7 @@ def lock_ready(st, p, card_id):
     pl = st.players[p]
     take(pl.hand, card_id)
     pl.battle_zone.append(card_id)
-    windows.sync_limits(st)
+    cardfx.sync_limits(st)
 
 
 @step("ready.resolve")
@@ -468,7 +470,7 @@ def get_resolve(st, ctx):
         cid = take(pl.list, value)
         rule = "guide 3.5.4"
     pl.hand.append(cid)
-    windows.sync_limits(st)
+    cardfx.sync_limits(st)
     ctx.emit(ev("get", rule, p=p, card=cid))
     if len(pl.hand) > pl.hand_limit:
         ctx.task({"t": "hand_limit", "p": p})

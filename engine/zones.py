@@ -15,7 +15,7 @@ Follow-up decisions (replenish, discard) are queued as tasks on the context.
 """
 
 from .events import ev
-from .windows import sync_limits
+from .cardfx import sync_limits
 
 REPLENISH_FROM = frozenset(("hand", "list", "lumen_zone", "battle_zone"))
 

@@ -11,7 +11,8 @@ from engine.decks import load_sample
 from engine.effects import JUDGMENT_WINDOWS, TIMING_NAMES
 from engine.game import apply, new_game
 from engine.state import other
-from engine.windows import _idle, _nullified_effects, collect, fires
+from engine.cardfx import _nullified_effects
+from engine.windows import _idle, collect, fires
 
 
 def reference_collect(st, timings, scope):

@@ -1,0 +1,95 @@
+"""Conditions (``if:`` of an effect entry, engine/effects.py CONDITIONS): checked when the effect
+resolves, on its owner's turn (ruling R21)."""
+
+from .state import other
+
+
+def _card_matches(card, want, spd=None):
+    """``spd``: the card's reference speed now (printed + effects, before FP; ruling R38)."""
+    if card is None:
+        return False
+    if spd is None:
+        spd = card.speed
+    for k, v in want.items():
+        if k == "kind" and card.kind != v:
+            return False
+        if k == "position" and card.position != v:
+            return False
+        if k == "grab" and bool(card.grab) != v:
+            return False
+        if k == "id" and card.id != v:
+            return False
+        if k == "speed_min" and (card.kind != "attack" or spd < v):
+            return False
+        if k == "speed_max" and (card.kind != "attack" or spd > v):
+            return False
+    return True
+
+
+def cond_ok(st, p, cond, src=None):
+    """Do all conditions hold for owner p? (``src``: the entry's own card, for not_nullified.)"""
+    players = st.players
+    pl = players[p]
+    op = players["b" if p == "a" else "a"]
+    bt = st.battle
+    bfx = bt.fx if bt is not None else None
+    for k, v in cond.items():
+        if k == "tokens":
+            ok = True
+            for name, b in v.items():
+                n = pl.tokens.get(name, 0)
+                if n < b.get("min", n) or n > b.get("max", n):
+                    ok = False
+        elif k == "health_min":
+            ok = pl.health >= v
+        elif k == "health_max":
+            ok = pl.health <= v
+        elif k == "opponent_health_min":
+            ok = op.health >= v
+        elif k == "opponent_health_max":
+            ok = op.health <= v
+        elif k == "fp_min":
+            ok = pl.fp >= v
+        elif k == "fp_max":
+            ok = pl.fp <= v
+        elif k == "opponent_fp_min":
+            ok = op.fp >= v
+        elif k == "opponent_fp_max":
+            ok = op.fp <= v
+        elif k == "count":
+            who = pl if v.get("who", "self") == "self" else op
+            n = len(getattr(who, v["zone"]))
+            ok = n >= v.get("min", n) and n <= v.get("max", n)
+        elif k == "outcome":
+            # this battle's outcome (none before its judgment); outside a battle the last one
+            out = bt.outcome if bt is not None else (st.last_outcome or {})
+            ok = out.get(p) in v
+        elif k == "priority":
+            ok = (st.priority == p) == v
+        elif k == "turn_min":
+            ok = st.turn >= v
+        elif k == "turn_max":
+            ok = st.turn <= v
+        elif k == "not_nullified":
+            # guide 5.3.3: a countered card counts as nullified for this condition only
+            nulled = False
+            if bfx is not None and bfx["cur"].get(p) is not None and bfx["cur"][p]["id"] == src:
+                nulled = bfx["cur"][p]["null"] is not None or bt.outcome.get(p) == "countered"
+            ok = (not nulled) == v
+        elif k == "damaged":
+            ok = bool(bfx is not None and bfx["dmg"][p]) == v
+        elif k == "damaged_by_opponent":
+            ok = bool(bfx is not None and "opp" in bfx["dmg"][p]) == v
+        elif k == "in_combo":
+            # a 2nd+ combo card, or the 1st once its judgment made it a combo (ruling R39)
+            cur = bfx["cur"].get(p) if bfx is not None else None
+            ok = bool(cur is not None and (cur["role"] == "combo" or (cur.get("c1") and cur["null"] != "card"))) == v
+        elif k in ("used", "opponent_used"):
+            q = p if k == "used" else other(p)
+            cur = bfx["cur"].get(q) if bfx is not None else None
+            ok = cur is not None and cur["id"] is not None and _card_matches(st.cards[cur["id"]], v, cur["spd"])
+        else:
+            raise AssertionError(k)
+        if not ok:
+            return False
+    return True
