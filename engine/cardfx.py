@@ -24,10 +24,11 @@ class FxIndex:
     - ``cont``: {zone: frozenset of card ids with a continuous entry (a function) that works in that
       zone} for the zones outside the battle and the lumen zone (guide 5.6.1: every zone), ``any``
       included;
-    - ``limits``: some such function changes a hand limit, so moves between zones refresh it.
+    - ``limits``: some such function changes a hand limit, so moves between zones refresh it;
+    - ``public``: some card triggers from the hand or the list.
     """
 
-    __slots__ = ("timed", "cont", "limits")
+    __slots__ = ("timed", "cont", "limits", "public")
 
     TIMED_ZONES = ("side_deck", "hand", "list")
     CONT_ZONES = ("hand", "list", "side_deck", "break_zone", "ultimate", "any")
@@ -51,6 +52,7 @@ class FxIndex:
         self.timed = {z: {t: frozenset(v) for t, v in d.items()} for z, d in timed.items()}
         self.cont = {z: frozenset(v) for z, v in cont.items()}
         self.limits = limits
+        self.public = "hand" in self.timed or "list" in self.timed   # triggers from the hand or the list
 
 
 def fx_index(st):
@@ -180,10 +182,13 @@ def _where_owned(pl, cid):
 
 def sync_limits(st):
     """A card moved between zones: hand limits changed by functions acting from a zone follow at
-    once (guide 5.6.1, 3.3.1). Nothing to do unless such a function exists in this game."""
+    once (guide 5.6.1, 3.3.1). Nothing to do unless such a function exists in this game (callers
+    test ``st.fxon`` first, so a vanilla game pays one attribute test)."""
     if st.fxon:
         ix = st.fxix
-        if (ix if ix is not None else fx_index(st)).limits:
+        if ix is None:
+            ix = fx_index(st)
+        if ix.limits:
             refresh(st)
 
 
@@ -305,11 +310,14 @@ def hand_speeds(st, p, ids, role):
     saved = cur.get(p)
     quiet = _Quiet()
     out = {}
+    first = order(st)[0] == p
+    theirs = _continuous_sources(st, other(p), "mods")     # the same for every candidate
     try:
         for cid in ids:
             rec = _record(st, cid, role)
             cur[p] = rec
-            apply_continuous(st, quiet, p)
+            mine = _continuous_sources(st, p, "mods")     # with this card as the current one
+            apply_continuous(st, quiet, p, (mine, theirs) if first else (theirs, mine))
             out[cid] = (rec["spd"], rec["link"] if rec["link"] is not None else rec["spd"])
     finally:
         cur[p] = saved

@@ -46,7 +46,10 @@ def combo_options(st, p, combo):
     n = combo["n"]
     hand = st.players[p].hand
     ids = combo_attacks(st, p)
-    link = {cid: sl[1] for cid, sl in hand_speeds(st, p, ids, "combo").items()}   # ruling R38
+    if st.fxon:
+        link = {cid: sl[1] for cid, sl in hand_speeds(st, p, ids, "combo").items()}   # ruling R38
+    else:
+        link = {cid: cards[cid].link_speed for cid in ids}
     opts = []
     if combo["stage"] == "pair":
         for x in ids:
@@ -138,7 +141,8 @@ def combo_resolve(st, ctx):
     for cid in value:  # a pair is revealed together and used in order (guide 5.4)
         take(hand, cid)
         st.players[p].battle_zone.append(cid)
-    sync_limits(st)
+    if st.fxon:
+        sync_limits(st)
     cb["stage"] = "next"
     cb["queue"] = list(value)
     cb["pair"] = len(value) == 2
@@ -235,6 +239,8 @@ def _catch_cards(st, p, limit):
     """Hand attacks whose reference speed (printed + card effects, before FP; ruling R38) is at most ``limit``."""
     cards = st.cards
     ids = [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind == "attack"]
+    if not st.fxon:
+        return [cid for cid in ids if cards[cid].speed <= limit]
     speeds = hand_speeds(st, p, ids, "catch")
     return [cid for cid in ids if speeds[cid][0] <= limit]
 
@@ -302,7 +308,8 @@ def catch_resolve(st, ctx):
     fp = pl.fp if pl.fp else -st.players[other(p)].fp
     take(pl.hand, value)
     pl.battle_zone.append(value)
-    sync_limits(st)
+    if st.fxon:
+        sync_limits(st)
     bt.used.append([p, value, "catch"])
     bt.catch = {"p": p, "card": value}
     bt.attack_used = True

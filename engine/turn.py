@@ -330,7 +330,8 @@ def lock_ready(st, p, card_id):
     pl = st.players[p]
     take(pl.hand, card_id)
     pl.battle_zone.append(card_id)
-    cardfx.sync_limits(st)
+    if st.fxon:
+        cardfx.sync_limits(st)
 
 
 @step("ready.resolve")
@@ -470,7 +471,8 @@ def get_resolve(st, ctx):
         cid = take(pl.list, value)
         rule = "guide 3.5.4"
     pl.hand.append(cid)
-    cardfx.sync_limits(st)
+    if st.fxon:
+        cardfx.sync_limits(st)
     ctx.emit(ev("get", rule, p=p, card=cid))
     if len(pl.hand) > pl.hand_limit:
         ctx.task({"t": "hand_limit", "p": p})

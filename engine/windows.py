@@ -209,11 +209,13 @@ def collect(st, timings, scope, skip_idle=False):
             ufx = cards[ult].zfx
             ufx = ufx.get("ultimate") if ufx else None
         ix = st.fxix
-        timed = (ix if ix is not None else fx_index(st)).timed
+        if ix is None:
+            ix = fx_index(st)
+        timed = ix.timed
         side = pl.side_deck
         sidx = timed.get("side_deck") if side else None
-        hidx = timed.get("hand") if pl.hand else None
-        lidx = timed.get("list") if pl.list else None
+        # public triggers from the hand and the list (only if some card of the game has one)
+        hl = [(z, timed[z]) for z in ("hand", "list") if z in timed and getattr(pl, z)] if ix.public else None
         seen = None
         for t in live:
             if trait and t in trait:
@@ -229,13 +231,14 @@ def collect(st, timings, scope, skip_idle=False):
                     if t in lfx:
                         for i, e in lfx[t]:
                             seen = _add(st, found, seen, p, "card", lc, i, e, "lumen_zone", t)
-            for zidx, zone in ((hidx, "hand"), (lidx, "list")):     # public, like the lumen zone
-                if zidx and t in zidx:
-                    ids = zidx[t]
-                    for hc in getattr(pl, zone):
-                        if hc in ids:
-                            for i, e in cards[hc].zfx[zone][t]:
-                                seen = _add(st, found, seen, p, "card", hc, i, e, zone, t)
+            if hl:
+                for zone, zidx in hl:
+                    if t in zidx:
+                        ids = zidx[t]
+                        for hc in getattr(pl, zone):
+                            if hc in ids:
+                                for i, e in cards[hc].zfx[zone][t]:
+                                    seen = _add(st, found, seen, p, "card", hc, i, e, zone, t)
             if ufx and t in ufx:
                 for i, e in ufx[t]:
                     seen = _add(st, found, seen, p, "card", ult, i, e, "ultimate", t)

@@ -31,7 +31,8 @@ def break_card(st, ctx, p, card_id, src, why=None, replenish=True):
     guide 3.3.3)."""
     pl = st.players[p]
     pl.break_zone.append(card_id)
-    sync_limits(st)
+    if st.fxon:
+        sync_limits(st)
     ctx.emit(ev("break", "guide 3.9.1", p=p, card=card_id, src=src, **(why or {})))
     card = st.cards[card_id]
     if replenish and src in REPLENISH_FROM and card.kind != "special":
@@ -50,7 +51,8 @@ def to_list(st, ctx, p, card_id, src, rule="guide 5.3.4"):
                                               "why_en": " (the list holds %d: broken instead)" % st.rules.list_max})
         return
     pl.list.append(card_id)
-    sync_limits(st)
+    if st.fxon:
+        sync_limits(st)
     ctx.emit(ev("move", rule, p=p, card=card_id, src=src, dst="list"))
 
 
@@ -62,7 +64,8 @@ def to_hand(st, ctx, p, card_id, src, rule="guide 5.3.4"):
         return
     pl = st.players[p]
     pl.hand.append(card_id)
-    sync_limits(st)
+    if st.fxon:
+        sync_limits(st)
     ctx.emit(ev("move", rule, p=p, card=card_id, src=src, dst="hand"))
     # while a card effect resolves, the discard waits until the effect is done (guide 3.3.1;
     # engine/windows.py checks the hand limit after each effect)
@@ -86,7 +89,8 @@ def do_replenish(st, ctx, p, card_id):
                    replenish=False)
         return
     pl.list.append(card_id)
-    sync_limits(st)
+    if st.fxon:
+        sync_limits(st)
     ctx.emit(ev("replenish", "guide 3.9.1", p=p, card=card_id))
 
 
