@@ -78,7 +78,9 @@ def room_view(td):
             status = tab.get("status") or {}
             tiles.append(dict(m, online=tab.get("online"), status=status if status.get("round") == rnd["round"] else {},
                               ms_left=td.clock.left(now, m["table"]) if td.clock.round == rnd["round"] else None))
-        return {"room": td.room_state(), "round": rnd, "clock": dict(td.clock.to_json(), td_ms=now),
+        problems = [{"table": t, "result_id": rid, "status": a["status"], "error": a.get("error")}
+                    for t, answers in sorted(td.answers.items()) for rid, a in answers.items() if a["status"] != "ok"]
+        return {"room": td.room_state(), "problems": problems, "round": rnd, "clock": dict(td.clock.to_json(), td_ms=now),
                 "tiles": tiles, "standings": st.to_json(ev.standings()),
                 "players": [dict(p) for p in ev.players.values()], "by_name": pairings_by_name(ev),
                 "stats": dict(td.stats)}

@@ -145,3 +145,38 @@ def test_a_table_cut_off_catches_up_and_its_clock_agrees_again(room, broker, eve
         assert after - bound - 1 <= left <= before + bound + 1
     finally:
         cut.close()
+
+
+def test_a_different_second_result_is_a_conflict_for_the_td_to_resolve(room):
+    r = room()
+    td = r.start_td()
+    td.pair_next()
+    td.start_round()
+    r.start_tables()
+    r.wait_round_started(1)
+    link = r.links[1]
+    first = r.report_all([1])[1]
+    wait_for(lambda: not link.pending(), 60, "the first result acknowledged")
+    link.new_slip(0, 1)                       # the table reports the match again, differently
+    link.confirm("judge")
+    second = link.outbox.results()[-1]
+    wait_for(lambda: not link.pending(), 60, "the second answered")
+    assert link.answers[first["result_id"]]["status"] == "ok"
+    assert link.answers[second["result_id"]]["status"] == "conflict"
+    assert td.event.current()["results"][1]["result_id"] == first["result_id"]
+    from hub.tournament.web import room_view
+    assert room_view(td)["problems"][0]["status"] == "conflict"
+    # the TD resolves it with an override, and the reason is kept
+    td.override(1, 1, 0, 1, reason="the judge saw b win")
+    assert td.event.current()["results"][1]["replaced"]["result_id"] == first["result_id"]
+    td.stop()
+    r.td = None
+    from hub.tournament.record import EventRecord
+    rec = EventRecord(r.rec_path)
+    kinds = [x["kind"] for x in rec.records()]
+    assert kinds.count("result") == 1 and kinds.count("override") == 1 and "note" in kinds
+    # the restarted TD still knows both answers
+    from hub.tournament.td import TD
+    td2 = TD(r.rec_path)
+    assert td2.answers[1][second["result_id"]]["status"] == "conflict"
+    assert td2.event.current()["results"][1]["b_wins"] == 1

@@ -222,3 +222,17 @@ def test_refused_records_change_nothing_and_say_why():
     ev.apply("round_start", {"round": 1})
     with pytest.raises(EventError, match="a_wins must be an integer 0..1, got 2"):
         ev.apply("result", {"round": 1, "table": 1, "a_wins": 2, "b_wins": 0, "draws": 0, "result_id": "x"})
+
+
+def test_an_override_keeps_its_reason_and_is_refused_once_the_next_round_started():
+    rng = random.Random(2)
+    ev = new_event(4)
+    play_round(ev, rng)
+    ev.apply("override", {"round": 1, "table": 1, "a_wins": 0, "b_wins": 0, "draws": 1, "reason": "slip mix-up",
+                          "by": "TD"})
+    res = ev.round(1)["results"][1]
+    assert res["source"] == "override" and res["reason"] == "slip mix-up" and res["replaced"]["result_id"] == "r1-1"
+    assert {r["player"]: r["points"] for r in ev.standings()}[ev.match(1, 1)["a"]] == 1
+    play_round(ev, rng)
+    with pytest.raises(EventError, match="can no longer change"):
+        ev.apply("override", {"round": 1, "table": 1, "a_wins": 1, "b_wins": 0, "draws": 0, "reason": "too late"})

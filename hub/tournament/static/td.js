@@ -12,7 +12,7 @@
       omw: "상대 승률", gw: "게임 승률", ogw: "상대 게임 승률", opponent: "상대", seat: "자리",
       turn: "턴", health: "체력", noround: "아직 대진이 없습니다", ok: "완료", dropped: "기권",
       state_idle: "대기", state_running: "진행", state_paused: "일시정지", state_time: "타임",
-      find: "내 테이블 찾기", tokenok: "토큰 확인됨", tokenbad: "토큰이 틀립니다" },
+      find: "내 테이블 찾기", conflict: "결과 충돌 (변경으로 해결)", refused: "거절된 결과", tokenok: "토큰 확인됨", tokenbad: "토큰이 틀립니다" },
     en: { room: "Room", pairings: "Pairings", byname: "By name", standings: "Standings", control: "Control",
       projector: "Projector", print: "Print", csv: "CSV", json: "JSON", token: "Admin token", pair: "Pair next round",
       repair: "Re-pair", start: "Start round", pause: "Pause", resume: "Resume", time: "Time",
@@ -23,7 +23,7 @@
       bye: "bye", rank: "#", name: "Name", points: "Points", record: "W-L-D", omw: "OMW%", gw: "GW%",
       ogw: "OGW%", opponent: "Opponent", seat: "Seat", turn: "turn", health: "health",
       noround: "No pairings yet", ok: "done", dropped: "dropped", state_idle: "waiting", state_running: "running",
-      state_paused: "paused", state_time: "TIME", find: "Find your table", tokenok: "token accepted",
+      state_paused: "paused", state_time: "TIME", find: "Find your table", conflict: "conflicting result (resolve with an override)", refused: "refused result", tokenok: "token accepted",
       tokenbad: "wrong token" },
   };
   let lang = localStorage.getItem("lumen.lang") === "en" ? "en" : "ko";
@@ -69,6 +69,8 @@
     }
     $("roundline").textContent = r ? t("round") + " " + r.round + " · " + t("state_" + state.clock.state) +
       (r.bye_name ? " · " + t("bye") + ": " + r.bye_name : "") : t("noround");
+    $("problems").innerHTML = state.problems.map((p) => "<div>" + t("table") + " " + esc(p.table) + ": " +
+      t(p.status) + " — " + esc(p.error) + "</div>").join("");
     $("tiles").innerHTML = state.tiles.map((x) => {
       const s = x.status || {}, h = s.health || {}, res = x.result;
       const cls = "tile " + (x.online === false ? "offline" : x.online ? "online" : "") + (res ? " done" : "");
