@@ -180,3 +180,19 @@ def test_a_different_second_result_is_a_conflict_for_the_td_to_resolve(room):
     td2 = TD(r.rec_path)
     assert td2.answers[1][second["result_id"]]["status"] == "conflict"
     assert td2.event.current()["results"][1]["b_wins"] == 1
+
+
+def test_a_hub_started_while_the_broker_is_away_joins_when_it_comes_up(room, broker):
+    r = room()
+    td = r.start_td()
+    td.pair_next()
+    td.start_round()
+    broker.kill()
+    for link in r.links.values():
+        link.start()                    # nothing to connect to yet
+    assert not any(link.link.connected.is_set() for link in r.links.values())
+    broker.start()
+    r.wait_round_started(1)             # retained pairing and clock arrive on connect
+    r.report_all()
+    r.wait_all_acked()
+    one_each(r.rec_path)
