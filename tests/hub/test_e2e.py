@@ -225,12 +225,14 @@ def test_the_other_pod_hears_the_same_whichever_card_was_readied(tmp_path):
                     return orig(msg_type, now_ms, text=text, **fields)
                 conn_b.link.send = spy
                 frames_before = len(light.strip.frames)
+                # the opening hands were shown at setup (guide 3.4.1 step 4): scan what follows the ready
+                public_before = len(rig.table.store.public_records(s.game_id))
                 options = s.requests("a")[0]["options"]
                 await rig.players["a"].press(["next"] * pick + ["ready"])
                 await rig.wait(lambda: "a" in s.locked and "b" in rig.hub.countdown, 10, "the countdown")
                 await asyncio.sleep(0.3)
                 card = options[pick]
-                public = json.dumps(rig.table.store.public_records(s.game_id), ensure_ascii=False)
+                public = json.dumps(rig.table.store.public_records(s.game_id)[public_before:], ensure_ascii=False)
                 judge = json.dumps(s.judge_log(), ensure_ascii=False)
                 b_owns = set(s.state.players["b"].owned_cards())
                 if card not in b_owns:
