@@ -47,7 +47,7 @@ while True:
 # ---------------------------------------------------------------- the worker's table
 
 class Hub:
-    """The hub process as ``lumen hub`` assembles it (hub/runner.py), with simulated pods."""
+    """The hub process as ``lumen hub`` assembles it (hub/cli/hub.py), with simulated pods."""
 
     def __init__(self, pods=True):
         from hub.web import server as web
@@ -78,7 +78,7 @@ class Hub:
         await self.pods.run(serial_devices=None)      # auto-detect, rescan: as at a real table
 
     async def _upkeep(self, _display):
-        # hub/runner.py's upkeep loop: the status light's countdown and the next game
+        # hub/cli/hub.py's upkeep loop: the status light's countdown and the next game
         while True:
             await asyncio.sleep(0.1)
             s = self.table.session

@@ -1,4 +1,4 @@
-# Wire format, pod side. docs/protocol.md is the spec; hub/protocol.py is the
+# Wire format, pod side. docs/protocol.md is the spec; hub/pods/protocol.py is the
 # hub's independent implementation; tests/vectors/protocol.json binds both.
 #
 # frame on the wire:  00 | COBS(type seq ack payload crc16) | 00

@@ -1,1 +1,1 @@
-"""The pods: their serial links, the wire protocol, simulated pods and flashing."""
+"""The pods: serial links, the wire protocol, transports, simulated pods and flashing (docs/hub.md)."""

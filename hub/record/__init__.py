@@ -1,1 +1,1 @@
-"""The record: the append-only SQLite store of every game."""
+"""The record: the append-only SQLite store of every game, and match export (docs/hub.md)."""

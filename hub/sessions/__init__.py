@@ -1,1 +1,2 @@
-"""The games at a table: referee and tracker sessions, the tracker game, the table, roster and match timer."""
+"""The games at a table: the table, referee and tracker sessions and their shared base,
+the tracker game, the roster, the match timer and the replay check (docs/hub.md)."""

@@ -1,5 +1,5 @@
 """A table's game in tracker mode (no card data): the hidden bare ready lock and
-countdown on the pods, and the tracker (hub/tracker.py) for health, FP, tokens,
+countdown on the pods, and the tracker (hub/sessions/tracker_game/) for health, FP, tokens,
 turn, priority, sudden death and undo. Durable like a referee game: every input
 is committed first and ``resume`` replays the record with its stamps.
 

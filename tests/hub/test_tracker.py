@@ -1,4 +1,4 @@
-"""Tracker mode (brief section 2 and 6): hub/tracker.py and hub/roster.py.
+"""Tracker mode (brief section 2 and 6): hub/sessions/tracker_game/ and hub/sessions/roster.py.
 
 Guide references are to seeds/000 (the June 2026 beginner guide): 3.3.1 hand
 limit by health band, 3.4 win and sudden-death trigger, 3.8 priority, 3.10

@@ -1,4 +1,4 @@
-"""Writes tests/vectors/protocol.json from hub/protocol.py.
+"""Writes tests/vectors/protocol.json from hub/pods/protocol.py.
 
 Run it only when the protocol changes on purpose, then read the diff: the
 file is the contract both implementations are tested against (the pod's
