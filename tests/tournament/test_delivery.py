@@ -196,3 +196,29 @@ def test_a_hub_started_while_the_broker_is_away_joins_when_it_comes_up(room, bro
     r.report_all()
     r.wait_all_acked()
     one_each(r.rec_path)
+
+
+def test_malformed_results_change_nothing_and_are_answered(room, broker, event_dir):
+    from hub.tournament.mqtt import Link, topic
+    folder, creds = event_dir
+    r = room()
+    td = r.start_td()
+    td.pair_next()
+    td.start_round()
+    raw = Link(broker.url("table-1"), "raw-table-1").start()
+    try:
+        assert raw.wait_connected(30)
+        t = topic("cup", "table-1", "result")
+        for payload in (b"\xff\xfe not json", b"[1, 2]", b'{"no": "id"}'):
+            assert not raw.wait_published(raw.publish(t, payload)).is_failure
+        bad = {"result_id": "bad-1", "round": 1, "a_wins": "1", "b_wins": 0}
+        raw.wait_published(raw.publish(t, bad))
+        wrong_round = {"result_id": "bad-2", "round": 7, "a_wins": 1, "b_wins": 0}
+        raw.wait_published(raw.publish(t, wrong_round))
+        wait_for(lambda: {"bad-1", "bad-2"} <= set(td.answers.get(1, {})), 60, "the answers")
+        assert td.answers[1]["bad-1"]["status"] == "refused" and "a_wins" in td.answers[1]["bad-1"]["error"]
+        assert td.answers[1]["bad-2"]["status"] == "refused" and "no round 7" in td.answers[1]["bad-2"]["error"]
+        assert td.event.current()["results"] == {}
+        assert results_in_record(r.rec_path) == []
+    finally:
+        raw.stop()

@@ -91,3 +91,66 @@ def test_the_td_page_runs_a_round(page):
     driver.get(url + "/projector")
     wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#names div")) == 9, 30, "the projector list")
     assert "Find your table" in driver.find_element(By.ID, "find").text
+
+
+def test_the_hub_display_shows_the_match_and_the_players_confirm_there(broker, event_dir, tmp_path):
+    """A hub in the event (in this process): its display shows the pairing, and the result
+    slip's confirm buttons work for both players."""
+    import asyncio
+    import uuid
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from hub.record.store import Store
+    from hub.sessions.table import Table
+    from hub.tournament.bridge import Bridge
+    from hub.tournament.broker import make_url
+    from hub.tournament.hubroutes import router
+    from hub.tournament.tablelink import TableLink
+    from hub.web.server import start_in_thread
+    folder, creds = event_dir
+    td = TD(os.path.join(folder, "event.sqlite"), broker.url("td")).start()
+    td.pair_next()
+    td.start_round()
+    table = Table(Store(str(tmp_path / "games.sqlite3")), name="table-1", admin_token="hub-token-123456")
+    link = TableLink(make_url("127.0.0.1", broker.port, "table-1", creds["table-1"]), "cup", 1,
+                     str(tmp_path / "outbox.sqlite3")).start()
+    bridge = Bridge(table, link, lambda t, m, n: t.start_tracker())
+
+    async def ticker(_hub):
+        while True:
+            await asyncio.sleep(0.1)
+            bridge.tick()
+    handle = start_in_thread(table, tasks=(ticker,), routers=(router(bridge),))
+    profile = tempfile.mkdtemp(prefix="lumen-chromium-")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--user-data-dir=" + profile, "--window-size=1400,900"):
+        opts.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    try:
+        driver.get(handle.url + "/")
+        driver.execute_script("localStorage.setItem('lumen.token', 'hub-token-123456')")
+        driver.get(handle.url + "/")
+        m = td.event.match(1, 1)
+        names = td.event.names()
+        wait_for(lambda: names[m["a"]] in driver.find_element(By.ID, "tournament").text, 60, "the pairing shown")
+        wait_for(lambda: table.session is not None and table.session.mode == "tracker", 60, "the match's game")
+        handle.call(lambda: table.submit("b", "action", {"action": "set_health", "seat": "b", "health": 0},
+                                         source="display"))
+        wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#tournament button[data-who=a]"), 60, "the slip")
+        driver.find_element(By.CSS_SELECTOR, "#tournament button[data-who=a]").click()
+        wait_for(lambda: link.slip is not None and "a" in link.slip.confirmed, 60, "1P confirmed")
+        wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#tournament button[data-who=b]"), 60, "2P's button")
+        driver.find_element(By.CSS_SELECTOR, "#tournament button[data-who=b]").click()
+        wait_for(lambda: td.event.current()["results"].get(1), 60, "the TD to have the result")
+        assert td.event.current()["results"][1]["confirmed_by"] == ["a", "b"]
+        ARTIFACTS.mkdir(exist_ok=True)
+        driver.save_screenshot(str(ARTIFACTS / "hub-tournament.png"))
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+        handle.stop()
+        link.stop()
+        td.stop()
