@@ -53,10 +53,11 @@ def _check_counts(file, pd, p, where, character):
         if len(keys) > most:
             key = keys[-1]
             raise _err(file, pd, key if key in pd else None,
-                       "players.%s: card %r is there %d times (%s); a deck holds %s of a card name "
+                       "players.%s: card %r is there %d times (%s); a deck holds %s card%s of one name "
                        "(guide 4.5.1%s); the two players may share an id"
                        % (p, cid, len(keys), ", ".join("players.%s.%s" % (p, k) for k in keys),
-                          "one" if most == 1 else "at most %d" % most, "" if most == 1 else ", the trait's deck_rule"))
+                          "one" if most == 1 else "at most %d" % most, "" if most == 1 else "s",
+                          "" if most == 1 else ", the trait's deck_rule"))
 
 
 def check_sizes(file, data, st):

@@ -246,13 +246,15 @@ def setup_resolve(st, ctx):
 
 def show_setup(st, ctx, rule):
     """Setup steps 4-5 (guide 3.4.1; again in sudden death, 5.1.2 step 4): the opening hands are
-    shown and handed back, the lists turned face up; the ultimate lies face up (3.3.4)."""
+    shown and handed back, the lists turned face up; the ultimate lies face up (3.3.4). The
+    cards are in the state (hands are public); the events name none, so no log line carries a
+    card id that a ready pick could later be matched against."""
     for p in ("a", "b"):
         pl = st.players[p]
-        ctx.emit(ev("hands_shown", rule, p=p, cards=list(pl.hand)))
-        ctx.emit(ev("list_revealed", rule, p=p, cards=list(pl.list)))
+        ctx.emit(ev("hands_shown", rule, p=p, n=len(pl.hand)))
+        ctx.emit(ev("list_revealed", rule, p=p, n=len(pl.list)))
         if pl.ultimate is not None:
-            ctx.emit(ev("ultimate_shown", "guide 3.3.4", p=p, card=pl.ultimate))
+            ctx.emit(ev("ultimate_shown", "guide 3.3.4", p=p))
 
 
 @step("sd.setup")

@@ -237,3 +237,12 @@ def test_the_cli_expands_a_directory(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == "PASS base: hit against a high guard position mismatch"
     assert main(["scenario", str(tmp_path / "missing.yaml")]) == 1
     assert "no such file" in capsys.readouterr().out
+
+
+def test_a_trait_allowing_two_of_a_name_allows_two(tmp_path):
+    def two(d, n):
+        d["players"]["a"]["character"] = dict(CHAR, trait={"id": "twins", "effects": [{"do": "deck_rule", "same_name_max": 2}]})
+        d["players"]["a"]["list"] = ["low-kick"] * (n - 1)
+    assert run(build(scenario(lambda d: two(d, 2)))).passed
+    line = failing(tmp_path, scenario(lambda d: two(d, 3)))
+    assert "is there 3 times" in line and "at most 2 cards of one name" in line and "deck_rule" in line
