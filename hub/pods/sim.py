@@ -101,6 +101,25 @@ def micropython_env(build_dir: Path, extra: tuple[Path, ...] = ()) -> dict[str, 
     return dict(os.environ, MICROPYPATH=path)
 
 
+def die_with_parent():
+    """A ``preexec_fn`` that makes the child die when this process dies, kill -9 included
+    (Linux ``PR_SET_PDEATHSIG``): a simulated pod never outlives its hub (issue 11.9).
+    None elsewhere. Simulated pods are started from the hub's main thread, which lives as
+    long as the process (the signal follows the thread that forked)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+    import signal
+    libc = ctypes.CDLL(None, use_errno=True)
+    parent = os.getpid()
+
+    def preexec() -> None:
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)   # PR_SET_PDEATHSIG
+        if os.getppid() != parent:                # the parent died before prctl: go now
+            os._exit(1)
+    return preexec
+
+
 def _raw_pty() -> tuple[int, int]:
     master, slave = os.openpty()
     tty.setraw(slave)  # no echo, no ^C, no CR/LF translation: a byte pipe
@@ -134,6 +153,7 @@ class SimPod:
         if pinmap is not None:
             args += ["--pinmap", str(pinmap)]
         self.proc = subprocess.Popen(args, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     preexec_fn=die_with_parent(),
                                      stderr=stderr, cwd=self.build_dir)
         self._ctl_buf = b""
         self._ready = False
