@@ -108,6 +108,9 @@ class PodHub:
         self.links = LinkThread(self)
         self.lock = self.links.lock     # the links and conns: the links' thread and the table's thread
         self._draining = False
+        self.conflicts = {}             # board id -> a refused second claimant (issue 11.2), for the judge
+        self._pending = {}              # board id -> its refused connection, until the judge decides
+        self.takeover_ok = None         # (board id, conn) the judge let take over
         table.subscribe(self._on_table)
 
     # ------------------------------------------------------------ connections
@@ -124,6 +127,9 @@ class PodHub:
                 return
             c.closed = True
             c.port.close()
+            if c.board_id is not None and self._pending.get(c.board_id) is c:
+                del self._pending[c.board_id]
+                self.conflicts.pop(c.board_id, None)
             self.out("포드 연결 끊김 / pod disconnected: %s (%s)" % (c.name, why))
             if isinstance(c.port, SerialPort):
                 self._rescan.append(c.port.device)
@@ -149,13 +155,13 @@ class PodHub:
             self.stop()
 
     def start(self, loop, serial_devices=(), rescan=True):
-        self.table.inputs = self        # the table's tick takes the pods' inputs before any expiry
+        self.table.pods = self        # the table's tick takes the pods' inputs before any expiry
         self.links.start(loop, serial_devices, rescan)
 
     def stop(self):
         self.links.stop()
-        if getattr(self.table, "inputs", None) is self:
-            self.table.inputs = None
+        if getattr(self.table, "pods", None) is self:
+            self.table.pods = None
         self.drain()
 
     def drain(self):
@@ -288,10 +294,17 @@ class PodHub:
         first = c.board_id is None
         c.board_id = info.board_id
         seat = self.table.store.seat_of(self.table.name, info.board_id)
-        other = self.seated(seat) if seat else None
-        if other is not None and other is not c:
-            # the same board on two ports, or a stale connection: the newest wins
+        live = [x for x in self.conns if x is not c and not x.closed and x.board_id == info.board_id and x.link.up]
+        if live and self.takeover_ok != (info.board_id, c):
+            # issue 11.2: a second device saying hello with a connected pod's board id (which
+            # the hub log shows) is refused, not seated; only the judge can hand it the seat
+            self._refuse(c, live[0], seat, t)
+            return
+        self.takeover_ok = None
+        for other in [x for x in self.conns if x is not c and not x.closed and x.board_id == info.board_id]:
+            # the same pod back on another port after its link died (a replug): it takes its seat again
             self._drop(other, "replaced by a new connection of the same pod")
+        self.conflicts.pop(info.board_id, None)
         c.seat = seat
         c.link.welcome(t, SEAT_NUM.get(seat, 0), self._mode_code(), self.brightness)
         c.was_up = True
@@ -303,6 +316,43 @@ class PodHub:
         if seat:
             self._notice_other(seat, "opponent_link_ok")
             self.push(seat, force=True, resume=True)
+
+    def _refuse(self, c, holder, seat, t):
+        c.seat = None
+        already = self.conflicts.get(c.board_id)
+        self.conflicts[c.board_id] = {"board_id": c.board_id, "port": c.port.name, "held_by": holder.port.name,
+                                      "seat": seat, "since_ms": t}
+        self._pending[c.board_id] = c
+        if already is None or already["port"] != c.port.name:
+            self.out("좌석 가로채기 거부 / seat takeover refused: %s says it is pod %s, which is connected on %s%s; "
+                     "only the judge can confirm a takeover (display: admin, or POST /api/control/pods/takeover)"
+                     % (c.port.name, c.board_id, holder.port.name,
+                        (" (%dP)" % SEAT_NUM[seat]) if seat else ""))
+            self.table._relay("public", {"t": "pod_conflict", "conflict": dict(self.conflicts[c.board_id])})
+
+    def confirm_takeover(self, board_id):
+        """The judge hands a pod's seat to the device that asked for it while the pod was
+        connected (a spare pod replacing a broken one, say). Raises SessionError if nothing
+        asked. The old connection is dropped; the new one is seated at its next hello."""
+        with self.lock:
+            c = self._pending.pop(board_id, None)
+            if c is None or c.closed:
+                raise SessionError("no device is waiting to take over pod %s" % board_id)
+            self.takeover_ok = (board_id, c)
+            for other in [x for x in self.conns if x is not c and not x.closed and x.board_id == board_id]:
+                self._drop(other, "replaced by the judge's takeover")
+            self.conflicts.pop(board_id, None)
+            self.out("심판이 좌석 인계를 승인 / the judge confirmed a takeover of pod %s by %s" % (board_id, c.port.name))
+            # the waiting device is welcomed now (it keeps saying hello until it is)
+            self._on_hello(c, None, now_ms())
+        self.links.wake()
+
+    def pods_view(self):
+        """The connected pods and refused claimants, for the judge (admin only: board ids)."""
+        with self.lock:
+            return {"pods": [{"port": c.port.name, "board_id": c.board_id, "seat": c.seat, "up": c.link.up}
+                             for c in self.conns if not c.closed],
+                    "conflicts": list(self.conflicts.values())}
 
     def _mode_code(self):
         s = self.table.session

@@ -51,7 +51,7 @@ class Table:
         self.session = None
         self.names = {}                 # seat -> the player's name, as the game's start record keeps it
         self.listeners = []
-        self.inputs = None              # the pods' links while they serve (hub.pods.links.PodHub): drain()
+        self.pods = None                # the pods' links while they serve (hub.pods.links.PodHub): drain()
 
     @property
     def admin_token(self):
@@ -156,8 +156,8 @@ class Table:
         stamped on arrival by the pod links), else now, after what the pods said before it."""
         if self.session is None:
             raise SessionError("no game is running at this table")
-        if at_ms is None and self.inputs is not None:
-            at_ms = self.inputs.drain()
+        if at_ms is None and self.pods is not None:
+            at_ms = self.pods.drain()
             if self.session is None:
                 raise SessionError("no game is running at this table")
         with self._reporting():
@@ -167,8 +167,8 @@ class Table:
         """The match clock, and the ready deadlines expired by ``now`` (default: now, once
         everything the pods said until now is applied, so no ready that reached the hub in
         time is ruled late because the table's thread was busy: issue 11.1)."""
-        if now is None and self.inputs is not None:
-            now = self.inputs.drain()
+        if now is None and self.pods is not None:
+            now = self.pods.drain()
         with self._reporting():
             if self.timer.update(self.wall.now_ms()):
                 self._timer_changed("time", by="hub")

@@ -165,12 +165,27 @@ def _tracker_display(session, view):
             "pending": [], "ready": _ready(view.get("ready")), "last_battle": None, "log": lines, "cards": {}}
 
 
+def _pod_conflicts(table):
+    """Devices refused a seat they claimed with a connected pod's id (issue 11.2): the judge
+    must see them. No board ids here (the page is public): the seat and the port."""
+    pods = getattr(table, "pods", None)
+    out = []
+    for c in (list(pods.conflicts.values()) if pods is not None else []):
+        seat = SEAT_INFO.get(c.get("seat"), {}).get("label", "?")
+        out.append({"seat": c.get("seat"), "port": c.get("port"),
+                    "text": {"ko": "좌석 가로채기 거부: %s 포드라고 하는 다른 장치(%s) — 심판 확인 필요" % (seat, c.get("port")),
+                             "en": "seat takeover refused: another device (%s) says it is the %s pod — judge, please check"
+                                   % (c.get("port"), seat)}})
+    return out
+
+
 def display_state(table):
     """What the page shows, built from public views only (JSON-ready)."""
     snap = table.snapshot()
     out = {"table": table.name, "mode": snap["mode"], "timer": snap["timer"], "game_id": None}
     err = getattr(table.store, "write_error", None)
     out["record_error"] = err.to_json() if err is not None else None   # "the record can't be written: ..."
+    out["pod_conflicts"] = _pod_conflicts(table)
     s = table.session
     if s is None:
         out.update(seats=None, log=[], ready={}, pending=[], cards={}, last_battle=None)

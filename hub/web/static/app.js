@@ -208,6 +208,9 @@
       kind = "time";
     }
     // the record refused a write: nothing of that change was kept or applied; say so first
+    if (S.pod_conflicts && S.pod_conflicts.length) {
+      text = S.pod_conflicts.map((c) => tx(c.text)).join(" · ") + (text ? " · " + text : ""); kind = "record-error";
+    }
     if (S.record_error) { text = tx(S.record_error) + (text ? " · " + text : ""); kind = "record-error"; }
     b.hidden = !text;
     b.textContent = text;
