@@ -4,7 +4,7 @@ window.I18N = {
   ko: {
     brand: "루멘콘덴서", admin: "관리", admin_on: "관리 중", log: "게임 로그", footer: "공개 정보만 표시됩니다 · 레디한 카드는 공개 전까지 보이지 않습니다",
     admin_login: "관리자 토큰", admin_help: "허브를 시작할 때 출력된 토큰을 입력하세요. 관전자는 읽기만 할 수 있습니다.",
-    login: "확인", cancel: "취소", logout: "관리 종료", wrong_token: "토큰이 맞지 않습니다",
+    login: "확인", cancel: "취소", logout: "관리 종료", wrong_token: "토큰이 맞지 않습니다. 허브가 시작할 때 출력한 관리자 토큰(또는 관리자 링크)을 확인하세요",
     connected: "실시간 연결됨", disconnected: "연결 끊김 · 다시 연결 중",
     turn: "{n}턴", no_game: "진행 중인 게임이 없습니다", no_game_admin: "아래 관리 화면에서 새 게임을 시작하세요",
     mode_referee: "심판 모드", mode_tracker: "트래커 모드",
@@ -45,7 +45,7 @@ window.I18N = {
     status_finished: "종료", status_in_progress: "진행 중", token_title: "관리자 토큰 변경", new_token: "새 토큰 (8자 이상)",
     change: "변경", token_changed: "토큰을 바꿨습니다", done: "완료", api_docs: "API 문서",
     answer: "{seat} 대신 답하기", discard_confirm: "선택한 카드 버리기",
-    err_network: "허브에 연결할 수 없습니다",
+    err_network: "허브에 연결할 수 없습니다. 허브가 켜져 있고 같은 Wi-Fi인지 확인하세요; 연결되면 다시 누르세요",
     err_refused: "허브가 이 동작을 받지 않았습니다. 화면을 확인한 뒤 다시 시도하세요.",
     err_internal: "허브 내부 오류입니다. 다시 시도하세요.",
     offline: "허브에 연결할 수 없습니다 · 다시 연결하는 중… (조작은 연결되면 다시 됩니다)",
@@ -58,12 +58,12 @@ window.I18N = {
     player_name: "{seat} 이름", ahead: "{seat} {name} 체력 우세 ({a} : {b})", ahead_even: "체력 동점 ({a} : {b})",
     phones_title: "휴대폰으로", qr_judge: "심판용 (토큰 포함 · 공유 금지)", qr_spectator: "관전 (휴대폰)",
     fullscreen: "전체 화면", sound_on: "소리 켬", sound_off: "소리 끔",
-    extend_: "연장", time: "타임", carry: "시계 이어받기", seat_tab: "{seat} 조작"
+    time: "타임"
   },
   en: {
     brand: "Lumen Condenser", admin: "Admin", admin_on: "Admin on", log: "Game log", footer: "Public information only · a readied card stays hidden until the reveal",
     admin_login: "Admin token", admin_help: "Enter the token the hub printed when it started. Spectators are read-only.",
-    login: "OK", cancel: "Cancel", logout: "Leave admin", wrong_token: "Wrong token",
+    login: "OK", cancel: "Cancel", logout: "Leave admin", wrong_token: "Wrong token. Check the admin token (or admin link) the hub printed when it started",
     connected: "live", disconnected: "disconnected · reconnecting",
     turn: "Turn {n}", no_game: "No game is running", no_game_admin: "Start a new game in the admin panel below",
     mode_referee: "Referee mode", mode_tracker: "Tracker mode",
@@ -102,7 +102,7 @@ window.I18N = {
     status_finished: "finished", status_in_progress: "in progress", token_title: "Change the admin token", new_token: "new token (8+ characters)",
     change: "Change", token_changed: "Token changed", done: "Done", api_docs: "API docs",
     answer: "Answer for {seat}", discard_confirm: "Discard the selected cards",
-    err_network: "Cannot reach the hub",
+    err_network: "Cannot reach the hub. Check that it is on and on the same Wi-Fi; press again once it answers",
     err_refused: "The hub did not accept this. Check the table and try again.",
     err_internal: "Internal error in the hub. Try again.",
     offline: "The hub cannot be reached · reconnecting… (controls come back when it answers)",
@@ -115,6 +115,6 @@ window.I18N = {
     player_name: "{seat} name", ahead: "{seat} {name} ahead on health ({a} : {b})", ahead_even: "Health level ({a} : {b})",
     phones_title: "Phones", qr_judge: "Judge (carries the token · do not share)", qr_spectator: "Spectators (phone)",
     fullscreen: "Fullscreen", sound_on: "Sound on", sound_off: "Sound off",
-    extend_: "extend", time: "time", carry: "clock carried over", seat_tab: "{seat} controls"
+    time: "time"
   }
 };
