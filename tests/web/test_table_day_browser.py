@@ -357,3 +357,6 @@ def test_sounds_mute_wake_lock_fullscreen_and_the_manifest(server, browser):
     manifest = json.loads(urllib.request.urlopen(href, timeout=10).read())
     assert manifest["start_url"] == "/" and manifest["display"] == "standalone" and manifest["icons"]
     assert "루멘콘덴서" in manifest["name"]
+    # Chromium's own verdict: installable as an app, nothing missing
+    assert browser.execute_cdp_cmd("Page.getAppManifest", {}).get("errors") == []
+    assert browser.execute_cdp_cmd("Page.getInstallabilityErrors", {})["installabilityErrors"] == []
