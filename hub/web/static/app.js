@@ -6,7 +6,6 @@
   const $ = (sel, root) => (root || document).querySelector(sel);
   const $$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
   const LANG_KEY = "lumen.lang", TOKEN_KEY = "lumen.token";
-  const HP_BUTTONS = [[-300, -400, -500, -600], [100, 200, -100, -200]];   // the phone calculator's rows
 
   let lang = localStorage.getItem(LANG_KEY) === "en" ? "en" : "ko";
   let token = localStorage.getItem(TOKEN_KEY) || "";
@@ -15,9 +14,8 @@
   let stamp = 0;           // performance.now() when S.timer / S.ready were current
   let roster = [], decks = [];
   const seatKey = { a: null, b: null };
-  let adminKey = null, ctlKey = null, gamesFor = null;
+  let ctlKey = null;
   const discardSel = new Set();
-  let ws = null, wsOk = false, retry = 500, pollTimer = null;
 
   // ------------------------------------------------------------ helpers
   function t(key, vars) {
@@ -57,43 +55,18 @@
   }
 
   // ------------------------------------------------------------ live connection
-  let reachable = true;     // false once neither the WebSocket nor /api/state answers
+  // the live connection (live.js): WebSocket, polling /api/state while it is down, the offline banner
   function setConn() {
-    const c = $("#conn");
-    c.dataset.ok = wsOk ? "1" : "0";
-    c.title = wsOk ? t("connected") : t("disconnected");
-    const off = !wsOk && !reachable;
+    const c = $("#conn"), ok = LumenLive.ok();
+    c.dataset.ok = ok ? "1" : "0";
+    c.title = ok ? t("connected") : t("disconnected");
+    const off = LumenLive.offline();
     document.documentElement.classList.toggle("offline", off);
     const b = $("#offline");
     b.hidden = !off;
     b.textContent = t("offline");
   }
-  function connect() {
-    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
-    try { ws = new WebSocket(url); } catch (e) { reconnectLater(); return; }
-    ws.onopen = () => { wsOk = true; reachable = true; retry = 500; setConn(); stopPolling(); };
-    ws.onmessage = (ev) => {
-      let m;
-      try { m = JSON.parse(ev.data); } catch (e) { return; }
-      if (m.t === "state") applyState(m);
-      else if (m.t === "clock") applyClock(m);
-    };
-    ws.onclose = () => { const was = wsOk; wsOk = false; setConn(); startPolling(); if (was || true) reconnectLater(); };
-    ws.onerror = () => { try { ws.close(); } catch (e) { /* closed */ } };
-  }
-  function reconnectLater() { setTimeout(connect, retry); retry = Math.min(retry * 2, 5000); }
-  function startPolling() {
-    if (pollTimer) return;
-    pollTimer = setInterval(async () => {
-      if (wsOk) return;
-      try {
-        const r = await fetch("/api/state", { cache: "no-store" });
-        if (r.ok) { reachable = true; applyState((await r.json()).display); }
-      } catch (e) { reachable = false; setConn(); }
-    }, 1000);
-  }
-  function stopPolling() { clearInterval(pollTimer); pollTimer = null; }
-  setInterval(() => { if (wsOk && ws) try { ws.send("ping"); } catch (e) { /* reconnects */ } }, 20000);
+  const connect = () => LumenLive.start({ state: (m) => applyState(m), clock: (m) => applyClock(m), changed: setConn });
 
   function applyState(m) {
     const newGame = !S || S.game_id !== m.game_id;
@@ -119,7 +92,7 @@
     for (let attempt = 0; attempt < 2 && !res; attempt++) {
       try { res = await fetch(path, opts); } catch (e) { res = null; }
     }
-    if (!res) { reachable = false; setConn(); toast(t("err_network"), true); return null; }
+    if (!res) { LumenLive.unreachable(); toast(t("err_network"), true); return null; }
     let j = {};
     try { j = await res.json(); } catch (e) { /* empty */ }
     if (res.status === 409 && j.error === "replayed") return { ok: true };   // our own retry got through before
@@ -133,7 +106,7 @@
       toast(msg, true);
       return null;
     }
-    if (j.state && !wsOk) applyState(Object.assign({ t: "state" }, j.state));
+    if (j.state && !LumenLive.ok()) applyState(Object.assign({ t: "state" }, j.state));
     return j;
   }
   const tracker = (command) => control("/api/control/tracker", { command: command });
@@ -148,7 +121,7 @@
   function setAdmin(on) {
     admin = on;
     if (!on) { token = ""; localStorage.removeItem(TOKEN_KEY); }
-    adminKey = null; seatKey.a = seatKey.b = null; ctlKey = null; gamesFor = null;
+    LumenAdmin.reset(); seatKey.a = seatKey.b = null; ctlKey = null;
     render();
   }
 
@@ -258,43 +231,11 @@
           (admin ? '<button class="plus" data-cmd=\'' + esc(JSON.stringify({ action: "token", seat: s, name: tk.name, delta: 1 })) + "'>+</button>" : "") + "</span>";
       });
       h += '</div><div class="extra" data-f="extra"></div>';
-      if (admin) h += trackerControls(s, p);
+      if (admin) h += LumenAdmin.seatControls(adminCtx, s, p);
     } else {
       h += '<div class="extra zones" data-f="extra"></div>';
     }
     el.innerHTML = h;
-  }
-
-  function trackerControls(s, p) {
-    const cmd = (o) => esc(JSON.stringify(o));
-    let h = '<div class="ctl">';
-    HP_BUTTONS.forEach((row) => {
-      h += '<div class="btnrow">' + row.map((d) => '<button class="' + (d < 0 ? "minus" : "plus") + '" data-cmd=\'' +
-        cmd({ action: "adjust_health", seat: s, delta: d }) + "'>" + signed(d) + "</button>").join("") + "</div>";
-    });
-    h += '<div class="btnrow"><button class="minus" data-cmd=\'' + cmd({ action: "adjust_fp", seat: s, delta: -1 }) + "'>FP −1</button>" +
-      '<button class="word" data-cmd=\'' + cmd({ action: "reset_fp", seat: s }) + "'>" + esc(t("fp_zero")) + "</button>" +
-      '<button class="plus" data-cmd=\'' + cmd({ action: "adjust_fp", seat: s, delta: 1 }) + "'>FP +1</button></div>";
-    h += '<div class="btnrow"><button class="word" data-hand="-1" data-seat="' + s + '">' + esc(t("hand_minus")) + "</button>" +
-      '<button class="word" data-hand="1" data-seat="' + s + '">' + esc(t("hand_plus")) + "</button>" +
-      '<button class="word" data-cmd=\'' + cmd({ action: "set_hand_count", seat: s, count: null }) + "'>" + esc(t("hand_clear")) + "</button></div>";
-    if ((p.stances || []).length) {
-      h += '<div class="btnrow">' + p.stances.map((st) => '<button class="word" data-cmd=\'' +
-        cmd({ action: "set_stance", seat: s, stance: st.name }) + "'>" + esc(lang === "en" ? st.name_en : st.name) + "</button>").join("") +
-        '<button class="word" data-cmd=\'' + cmd({ action: "set_stance", seat: s, stance: null }) + "'>" + esc(t("stance_clear")) + "</button></div>";
-    }
-    if (p.trait && p.trait.kind === "toggle") {
-      h += '<div class="btnrow"><button class="word" data-trait="' + s + '">' + esc(t("trait_toggle")) + "</button></div>";
-    }
-    h += '<div class="btnrow"><button class="word" data-ready="' + s + '">' + esc(t("ready_btn")) + "</button>" +
-      '<button class="word" data-cmd=\'' + cmd({ action: "record_non_response", seat: s }) + "'>" + esc(t("non_response_btn")) + "</button></div>";
-    h += '<label class="btnrow">' + esc(t("character")) + ' <select data-char="' + s + '">' + roster.map((c) => {
-      const tokens = (c.tokens || []).map((x) => (lang === "en" ? x.name_en : x.name) + " " + x.start + "/" + (x.max === null ? "∞" : x.max)).join(", ");
-      return '<option value="' + esc(c.id) + '"' + (c.id === p.character ? " selected" : "") + ">" + esc(nm(c)) + " · " + c.start_health +
-        " · " + c.hand_limits.join("/") + (tokens ? " · " + esc(tokens) : "") + "</option>";
-    }).join("") + "</select></label>";
-    h += "</div>";
-    return h;
   }
 
   function renderSeat(s) {
@@ -509,95 +450,11 @@
       withRule(tx(l.text)) + "</li>").join("");
   }
 
-  // ------------------------------------------------------------ the admin panel
-  function renderAdmin() {
-    const el = $("#admin");
-    el.hidden = !admin;
-    if (!admin) { adminKey = null; return; }
-    const key = lang + "/" + roster.length + "/" + decks.length;
-    if (adminKey !== key) {
-      const prio = '<select id="ng-prio"><option value="">' + esc(t("coin_toss")) + '</option><option value="a">1P</option><option value="b">2P</option></select>';
-      el.innerHTML = "<h2>" + esc(t("admin_title")) + "</h2>" +
-        "<fieldset><legend>" + esc(t("clock_title")) + "</legend>" +
-        '<div class="btnrow"><label><input type="number" id="tm-min" min="1" max="360" value="30"> ' + esc(t("minutes")) + "</label>" +
-        '<label><input type="number" id="tm-xt" min="0" max="10" value="0"> ' + esc(t("extra_turns")) + "</label></div>" +
-        '<div class="btnrow"><button class="word" data-timer="round_start">' + esc(t("round_start")) + "</button>" +
-        '<button class="word" data-timer="pause">' + esc(t("pause")) + '</button><button class="word" data-timer="resume">' + esc(t("resume")) + "</button></div>" +
-        '<div class="btnrow"><label><input type="number" id="tm-ext" min="1" max="30" value="1"> ' + esc(t("minutes")) + "</label>" +
-        '<button class="word" data-timer="extend">' + esc(t("extend")) + '</button><button class="word" data-timer="call_time">' + esc(t("call_time")) + "</button></div>" +
-        '<div class="btnrow"><button class="word" data-timer="turn_ended">' + esc(t("turn_ended")) + "</button>" +
-        '<button class="word" data-timer-undo="1" id="clock-undo">' + esc(t("undo")) + "</button></div></fieldset>" +
-        "<fieldset><legend>" + esc(t("new_game")) + "</legend>" +
-        '<div class="btnrow"><label><input type="radio" name="ng-mode" value="tracker" checked> ' + esc(t("tracker")) + "</label>" +
-        '<label><input type="radio" name="ng-mode" value="referee"> ' + esc(t("referee")) + "</label></div>" +
-        '<div class="btnrow"><label>1P <select id="ng-a"></select></label><label>2P <select id="ng-b"></select></label></div>' +
-        '<div class="btnrow"><label>' + esc(t("player_name", { seat: "1P" })) + ' <input id="ng-name-a" type="text" maxlength="40" autocomplete="off"></label>' +
-        '<label>' + esc(t("player_name", { seat: "2P" })) + ' <input id="ng-name-b" type="text" maxlength="40" autocomplete="off"></label></div>' +
-        '<div class="btnrow"><label>' + esc(t("first_priority")) + " " + prio + '</label><button class="word" id="ng-go">' + esc(t("start")) + "</button></div></fieldset>" +
-        "<fieldset><legend>" + esc(t("recent")) + '</legend><ul class="games" id="games"></ul></fieldset>' +
-        "<fieldset><legend>" + esc(t("phones_title")) + '</legend><div class="qrs">' +
-        '<figure><img id="qr-judge" alt="" width="180" height="180"><figcaption>' + esc(t("qr_judge")) + "</figcaption></figure>" +
-        '<figure><img id="qr-spectator" src="/api/reach/qr.svg" alt="" width="180" height="180"><figcaption>' + esc(t("qr_spectator")) + "</figcaption></figure>" +
-        '</div><p class="muted" id="reach-urls"></p></fieldset>' +
-        "<fieldset><legend>" + esc(t("token_title")) + "</legend>" +
-        '<input id="new-token" type="text" autocomplete="off" spellcheck="false" placeholder="' + esc(t("new_token")) + '">' +
-        '<div class="btnrow"><button class="word" id="token-go">' + esc(t("change")) + '</button><button class="word" id="logout">' + esc(t("logout")) + "</button></div>" +
-        '<a href="/docs" target="_blank">' + esc(t("api_docs")) + "</a></fieldset>";
-      adminKey = key;
-      gamesFor = null;
-      fillNewGame();
-      loadJudgeQr();
-    }
-    const cu = $("#clock-undo");
-    if (cu) {
-      const u = S.timer && S.timer.undo;
-      cu.disabled = !u;
-      cu.textContent = u ? t("undo_what", { what: t(u) }) : t("undo");
-    }
-    const gkey = S.game_id + "/" + S.winner + "/" + lang;
-    if (gamesFor !== gkey) { gamesFor = gkey; loadGames(); }
-  }
-
-  async function loadJudgeQr() {
-    // the judge's code carries the token: fetched with it, shown only here
-    try {
-      const r = await fetch("/api/admin/qr.svg", { headers: { "Authorization": "Bearer " + token }, cache: "no-store" });
-      if (!r.ok) return;
-      const img = $("#qr-judge");
-      if (img) { if (img.src.startsWith("blob:")) URL.revokeObjectURL(img.src); img.src = URL.createObjectURL(await r.blob()); }
-      const u = await (await fetch("/api/reach", { cache: "no-store" })).json();
-      const el = $("#reach-urls");
-      if (el) el.textContent = [].concat(u.lan || [], u.mdns ? [u.mdns] : []).join(" · ") || u.local;
-    } catch (e) { /* offline: the banner says so */ }
-  }
-
-  function fillNewGame() {
-    const mode = ($('input[name="ng-mode"]:checked') || {}).value || "tracker";
-    const opts = mode === "tracker"
-      ? roster.map((c) => '<option value="' + esc(c.id) + '">' + esc(nm(c)) + " (" + c.start_health + ")</option>").join("")
-      : decks.map((d) => '<option value="' + esc(d.id) + '">' + esc(lang === "en" ? d.character_en || d.character : d.character) + " — " + esc(d.name) + "</option>").join("");
-    $("#ng-a").innerHTML = opts;
-    $("#ng-b").innerHTML = opts;
-    if (mode === "referee" && decks.length > 1) $("#ng-b").selectedIndex = 1;
-    if (mode === "tracker") { $("#ng-a").value = "generic"; $("#ng-b").value = "generic"; }
-  }
-
-  async function loadGames() {
-    let games = [];
-    try { const r = await fetch("/api/games?limit=10", { cache: "no-store" }); games = (await r.json()).games || []; } catch (e) { return; }
-    const ul = $("#games");
-    if (!ul) return;
-    ul.innerHTML = games.map((g) => {
-      const st = g.start || {};
-      const charName = (id) => { const c = roster.find((x) => x.id === id || x.name === id); return c ? nm(c) : id; };
-      const who = st.tracker ? [charName(st.tracker.a), charName(st.tracker.b)].join(" vs ") : st.characters ? [st.characters.a, st.characters.b].join(" vs ") : "";
-      const when = new Date(g.created_ms).toLocaleString(lang === "ko" ? "ko-KR" : "en-GB", { month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit" });
-      return '<li><span class="gid">#' + g.id + "</span> <span>" + esc(t(g.mode)) + "</span> <span>" + esc(who) + "</span> " +
-        '<span class="muted">' + esc(when) + " · " + esc(t("status_" + g.status)) + (g.winner ? " · " + esc(g.winner === "draw" ? t("draw") : t("winner", { seat: seatLabel(g.winner) })) : "") + "</span> " +
-        (g.id !== S.game_id ? '<button data-resume="' + g.id + '">' + esc(t("resume_game")) + "</button> " : "") +
-        '<a href="/api/games/' + g.id + '/export?download=true" download>' + esc(t("export")) + "</a></li>";
-    }).join("");
-  }
+  // ------------------------------------------------------------ the admin panel (admin.js)
+  const adminCtx = { get S() { return S; }, get lang() { return lang; }, get admin() { return admin; },
+    get token() { return token; }, get roster() { return roster; }, get decks() { return decks; },
+    t: t, esc: esc, nm: nm, seatLabel: seatLabel, signed: signed, tracker: (c) => tracker(c), toast: toast };
+  function renderAdmin() { LumenAdmin.render(adminCtx); }
 
   // ------------------------------------------------------------ events
   document.addEventListener("click", async (ev) => {
@@ -606,7 +463,7 @@
     if (b.id === "lang-btn") {
       lang = lang === "ko" ? "en" : "ko";
       localStorage.setItem(LANG_KEY, lang);
-      seatKey.a = seatKey.b = null; ctlKey = null; adminKey = null;
+      seatKey.a = seatKey.b = null; ctlKey = null; LumenAdmin.reset();
       render();
       return;
     }
@@ -630,7 +487,7 @@
       await tracker(c);
       return;
     }
-    if (b.dataset.both) { openBoth(); return; }
+    if (b.dataset.both) { LumenAdmin.openBoth(adminCtx); return; }
     if (b.dataset.timerUndo) { await timerAct("undo"); return; }
     if (b.dataset.hand) {
       const s = b.dataset.seat, p = S.seats[s];
@@ -691,7 +548,7 @@
   });
   document.addEventListener("change", async (ev) => {
     const el = ev.target;
-    if (el.name === "ng-mode") { fillNewGame(); return; }
+    if (el.name === "ng-mode") { LumenAdmin.fillNewGame(); return; }
     if (el.dataset && el.dataset.char && admin) {
       await tracker({ action: "set_character", seat: el.dataset.char, character: el.value });
     }
@@ -704,20 +561,6 @@
     $("#token-input").value = "";
     $("#token-input").focus();
   }
-  function openBoth() {
-    $("#both-a").value = "";
-    $("#both-b").value = "";
-    $("#both-dialog").hidden = false;
-    $("#both-a").focus();
-  }
-  $("#both-form").addEventListener("submit", async (ev) => {
-    // a trade (동시히트): both seats' damage as one entry, so a double KO is one unit (apply_battle)
-    ev.preventDefault();
-    const da = Math.abs(Math.round(Number($("#both-a").value || 0))), db = Math.abs(Math.round(Number($("#both-b").value || 0)));
-    if (!da && !db) { toast(t("both_none"), true); return; }
-    const r = await tracker({ action: "apply_battle", health: { a: -da, b: -db } });
-    if (r) $("#both-dialog").hidden = true;
-  });
   $("#token-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const tok = $("#token-input").value.trim();
