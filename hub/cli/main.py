@@ -53,7 +53,8 @@ def build_parser():
     dp.add_argument("--text", action="store_true", help="engine only: no pods, no display (fast)")
     dp.set_defaults(func=_command("hub.cli.demo", "run"))
 
-    hp = sub.add_parser("hub", help="run the hub against real pods on serial ports (auto-detected)")
+    hp = sub.add_parser("hub", help="run a table: real pods on serial ports (auto-detected), or no pods at all as a "
+                                    "tracker on the display")
     hp.add_argument("--db", default=DEFAULT_DB, help="the game record (SQLite, append-only)")
     hp.add_argument("--durable", action="store_true", help="fsync every record (power-loss safe on an SD card)")
     hp.add_argument("--host", default="127.0.0.1", help="display address (0.0.0.0 for phones on the network)")
@@ -71,7 +72,7 @@ def build_parser():
     hp.add_argument("--table", default="table-1", help="this table's name (record, admin token file, lumen-<table>.local)")
     hp.add_argument("--token", default=None,
                     help="admin token for this run (or LUMEN_ADMIN_TOKEN); default: the one kept beside the record "
-                         "(<db>.<table>.token, made once, mode 0600)")
+                         "(games.sqlite3 -> games.<table>.token, made once, mode 0600)")
     hp.add_argument("--rotate-token", action="store_true",
                     help="replace the kept admin token with a new one (old admin links stop working)")
     hp.add_argument("--no-mdns", action="store_true",

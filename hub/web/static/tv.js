@@ -44,23 +44,31 @@
     if (!muted && audio && audio.state === "suspended") audio.resume();
     renderMute();
   });
+  // each sound once per crossing: a message correcting the interpolated time by a few ms
+  // must not sound it again (a new round or a new countdown clears what was sounded)
   let lastClock = null;
   const lastReady = { a: null, b: null };
+  const sounded = new Set();
+  function once(key, fn) { if (!sounded.has(key)) { sounded.add(key); fn(); } }
   function listen() {
     const S = D.state();
     if (!S || !S.timer) return;
     const left = D.clockLeft();
     const key = S.game_id + "/" + S.timer.state;
+    if (lastClock && left > lastClock.left + 2000) { sounded.delete("one_minute"); sounded.delete("ten_seconds"); }
     if (lastClock && lastClock.key === key && S.timer.state === "running") {
-      if (lastClock.left > 60000 && left <= 60000) beep("one_minute", 660, 350, 2);
-      if (lastClock.left > 10000 && left <= 10000) beep("ten_seconds", 880, 300, 3);
+      if (lastClock.left > 60000 && left <= 60000) once("one_minute", () => beep("one_minute", 660, 350, 2));
+      if (lastClock.left > 10000 && left <= 10000) once("ten_seconds", () => beep("ten_seconds", 880, 300, 3));
     }
     lastClock = { key: key, left: left };
     ["a", "b"].forEach((s) => {
       const ms = D.readyLeft(s);
       const prev = lastReady[s];
+      if (ms === null || ms > 9000) [3, 2, 1].forEach((n) => sounded.delete(s + n));
       if (ms !== null && prev !== null) {
-        [3000, 2000, 1000].forEach((edge) => { if (prev > edge && ms <= edge) beep("countdown_" + edge / 1000, 990, 120); });
+        [3000, 2000, 1000].forEach((edge) => {
+          if (prev > edge && ms <= edge) once(s + edge / 1000, () => beep("countdown_" + edge / 1000, 990, 120));
+        });
       }
       lastReady[s] = ms;
     });
