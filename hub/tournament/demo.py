@@ -84,6 +84,10 @@ def run_demo(args, out=print):
             now = time.monotonic()
             if pilot.step(now) == "over":
                 out("대회 종료 / the event is over")
+                last = td.event.current()
+                if last["stage"] == "cut":
+                    m = last["pairings"][0]
+                    out("우승 / champion: %s" % td.event.names()[td.event.winner_of(m, last["results"][m["table"]])])
                 for row in td.event.standings()[:8]:
                     out("%2d. %s  %d pts" % (row["rank"], row["name"], row["points"]))
                 if args.exit:
