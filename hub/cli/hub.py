@@ -152,8 +152,9 @@ def run_hub(args, out=print):
     tasks = (pods, upkeep) + ((tournament,) if bridge else ())
     from hub.web import server as web
     try:
+        from hub.library.sets import CardLibrary
         web.serve(table, host=args.host, port=args.port, tasks=tasks, out=out, routers=routers,
-                  mdns=not args.no_mdns)
+                  mdns=not args.no_mdns, library=CardLibrary(args.cards))
     finally:
         if bridge:
             bridge.link.stop()

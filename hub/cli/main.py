@@ -7,6 +7,7 @@ import os
 import sys
 
 DEFAULT_DB = os.environ.get("LUMEN_DB", os.path.join(os.path.expanduser("~"), ".local", "share", "lumen", "games.sqlite3"))
+CARDS_DIR = os.environ.get("LUMEN_CARDS", os.path.join(os.path.expanduser("~"), ".local", "share", "lumen", "cards"))
 
 
 def _command(module, name):
@@ -69,6 +70,8 @@ def build_parser():
     hp.add_argument("--broker", metavar="URL", help="join a tournament: mqtt://table-N:PASSWORD@host:port "
                                                     "(the password is in the event's credentials.json)")
     hp.add_argument("--event", metavar="NAME", help="the tournament's name (with --broker)")
+    hp.add_argument("--cards", default=CARDS_DIR, metavar="DIR",
+                    help="the card library: one folder per card set, edited at /cards (default %(default)s; $LUMEN_CARDS)")
     hp.add_argument("--table", default="table-1", help="this table's name (record, admin token file, lumen-<table>.local)")
     hp.add_argument("--token", default=None,
                     help="admin token for this run (or LUMEN_ADMIN_TOKEN); default: the one kept beside the record "

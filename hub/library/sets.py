@@ -19,8 +19,7 @@ import re
 import tempfile
 
 from engine import cardyaml
-from engine.cards import parse_card
-from engine.cards import _Checker
+from engine.cards import _Checker, parse_card, parse_character
 from engine.decks import SAMPLE_DIR, _cached_cardset_key, check_deck, load_cardset, load_deck
 from engine.effects import plain
 from engine.yamlio import load_yaml
@@ -266,6 +265,42 @@ class CardLibrary:
             else:
                 merged[i] = dict(merged[i], **c)     # stats from the sheet, effects and text kept
         raw["cards"] = merged
+        self._write_set(set_id, raw)
+        return self.deck_problems(set_id)
+
+    # ------------------------------------------------------------ characters
+    def lint_character(self, set_id, data, replaces=None):
+        """The checker's problems for one character (fields relative to it: ``health``,
+        ``trait.effects[0].amount``)."""
+        _, problems = parse_character(data, where="character")
+        out = []
+        for p in problems:
+            j = problem_json(p)
+            if j["field"] and j["field"].startswith("character."):
+                j["field"] = j["field"][len("character."):]
+            out.append(j)
+        if isinstance(data, dict) and set_id is not None:
+            cid = data.get("id")
+            if not cid:
+                out.append({"file": None, "line": None, "card": None, "field": "id", "message": "a character needs an id"})
+            elif cid != replaces and any(c.get("id") == cid for c in self.raw(set_id).get("characters") or []):
+                out.append({"file": None, "line": None, "card": None, "field": "id",
+                            "message": "duplicate character id %r: another character of this set has it" % cid})
+        return out
+
+    def save_character(self, set_id, data, replaces=None):
+        """Add a character, or replace character ``replaces``."""
+        raw = self.raw(set_id)
+        chars = list(raw.get("characters") or [])
+        at = next((i for i, c in enumerate(chars) if c.get("id") == replaces), None) if replaces else None
+        if replaces and at is None:
+            raise LibraryError("not_found", "no character %r in set %r" % (replaces, set_id),
+                               "세트 %r에 캐릭터 %r이(가) 없습니다" % (set_id, replaces))
+        if at is None:
+            chars.append(data)
+        else:
+            chars[at] = data
+        raw["characters"] = chars
         self._write_set(set_id, raw)
         return self.deck_problems(set_id)
 

@@ -33,19 +33,22 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hub.record.store import RecordUnwritable
 from hub.web import reach
+from hub.library.sets import CardLibrary
 from hub.web.broadcast import DisplayHub
 from hub.web.common import _HTTP_CODES, STATIC_DIR, ApiError, Controls, _err, make_bearer
-from hub.web.routers import admin, display, games, timer, tracker
+from hub.web.routers import admin, cards, display, games, timer, tracker
 
 log = logging.getLogger("lumen.web")
 
 
-def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0, tasks=(), routers=()):
+def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0, tasks=(), routers=(), library=None):
     """The FastAPI app for ``table``. A background task calls ``table.tick()`` every
     ``tick_interval`` seconds (None: tests tick by hand) and pushes updates; ``bots=True``
     keeps bot referee games going (``lumen demo --bots``). ``tasks``: callables
     ``fn(hub) -> awaitable`` started with the server on its loop and cancelled when it stops
-    (e.g. the serial links of the pods, which must call the table on this loop)."""
+    (e.g. the serial links of the pods, which must call the table on this loop). ``library``:
+    the card library the editor and the table's decks use (hub.library.sets.CardLibrary; by
+    default the one under ~/.local/share/lumen/cards, or $LUMEN_CARDS)."""
     hub = DisplayHub(table, tick_interval=tick_interval, bots=bots, bot_seed=bot_seed, bot_pace=bot_pace, tasks=tasks)
 
     @asynccontextmanager
@@ -122,6 +125,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
     app.include_router(admin.router(ctl))
     app.include_router(tracker.router(ctl))
     app.include_router(timer.router(ctl))
+    cards.install(app, ctl, library if library is not None else CardLibrary())
     for router in routers:     # e.g. the tournament's (hub/tournament/hubroutes.py)
         app.include_router(router)
     return app

@@ -19,6 +19,7 @@ def urls(table, host, port):
         out["lan"] = u["lan"][0]
     out["admin"] = out.get("lan", out["display"]) + "#admin=" + table.admin_token
     out["docs"] = out["display"] + "docs"
+    out["cards"] = out.get("lan", out["display"]) + "cards"
     return out
 
 
@@ -34,15 +35,17 @@ def announce(table, host, port, out=print, mdns=None):
     out("관리자 토큰 / admin token: %s" % table.admin_token)
     out("관리자 화면 / admin page: %s" % u["admin"])
     out("API 문서 / API docs: %s" % u["docs"])
+    out("카드 편집기·덱 / card editor, decks: %s" % u["cards"])
 
 
 def serve(table, host="127.0.0.1", port=8000, *, bots=False, tick_interval=0.1, tasks=(), log_level="warning",
-          out=print, routers=(), mdns=True):
+          out=print, routers=(), mdns=True, library=None):
     """Serve the display for ``table`` until stopped (Ctrl-C). Blocks. ``out=None`` prints nothing.
     On every interface (``host`` 0.0.0.0) the hub also announces ``lumen-<table>.local`` by mDNS
-    unless ``mdns`` is false."""
+    unless ``mdns`` is false. ``library``: the card library (hub.library.sets.CardLibrary) the
+    card editor and the table's decks use."""
     import uvicorn
-    app = create_app(table, tick_interval=tick_interval, bots=bots, tasks=tasks, routers=routers)
+    app = create_app(table, tick_interval=tick_interval, bots=bots, tasks=tasks, routers=routers, library=library)
     app.state.listen = (host, port)
     announcer = None
     if mdns and host in lan.WILDCARD:

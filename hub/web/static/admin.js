@@ -32,7 +32,8 @@ window.LumenAdmin = (function () {
         '<div class="btnrow"><label>1P <select id="ng-a"></select></label><label>2P <select id="ng-b"></select></label></div>' +
         '<div class="btnrow"><label>' + esc(t("player_name", { seat: "1P" })) + ' <input id="ng-name-a" type="text" maxlength="40" autocomplete="off"></label>' +
         '<label>' + esc(t("player_name", { seat: "2P" })) + ' <input id="ng-name-b" type="text" maxlength="40" autocomplete="off"></label></div>' +
-        '<div class="btnrow"><label>' + esc(t("first_priority")) + " " + prio + '</label><button class="word" id="ng-go">' + esc(t("start")) + "</button></div></fieldset>" +
+        '<div class="btnrow"><label>' + esc(t("first_priority")) + " " + prio + '</label><button class="word" id="ng-go">' + esc(t("start")) + "</button></div>" +
+        '<p><a id="cards-link" href="/cards#table">' + esc(t("own_decks")) + "</a></p></fieldset>" +
         "<fieldset><legend>" + esc(t("recent")) + '</legend><ul class="games" id="games"></ul></fieldset>' +
         "<fieldset><legend>" + esc(t("phones_title")) + '</legend><div class="qrs">' +
         '<figure><img id="qr-judge" alt="" width="180" height="180"><figcaption>' + esc(t("qr_judge")) + "</figcaption></figure>" +

@@ -1,0 +1,295 @@
+"""The card editor and deck builder in a real browser (Debian's Chromium through selenium, as
+tests/web/test_browser.py): every sample card, sample character and scenario inline card goes
+through the form and comes back unchanged; a problem shows at its field while typing; and a
+person creates a set, a character and cards with the form and a CSV sheet, builds a 20-card
+deck, registers it for a seat with an ordered opening, starts a referee game and bots play it
+to the end."""
+
+import os
+import pathlib
+import shutil
+import tempfile
+
+import pytest
+import yaml
+
+from engine.bots import Bot
+from engine.decks import SAMPLE_CARDS, check_path
+from hub.library.sets import CardLibrary
+from hub.record.store import Store
+from hub.sessions.table import Table
+from hub.web.server import start_in_thread
+from tests.web.conftest import TOKEN
+from tests.web.test_browser import ARTIFACTS, CHROMEDRIVER, CHROMIUM, severe_console_errors, viewport, wait_for
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason="Debian's chromium is not installed at /usr/bin/chromium (CI installs it)")
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    lib = CardLibrary(str(tmp_path_factory.mktemp("cards")))
+    table = Table(Store(":memory:"), admin_token=TOKEN)
+    handle = start_in_thread(table, tick_interval=0.1, library=lib)
+    yield handle, table, lib
+    handle.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    profile = tempfile.mkdtemp(prefix="lumen-cards-")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + profile, "--window-size=1500,1000", "--lang=ko-KR"):
+        opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    driver.set_page_load_timeout(20)
+    driver.set_script_timeout(120)
+    viewport(driver, 1500, 1000)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def open_cards(driver, handle, tab="library", admin=True):
+    driver.get("about:blank")
+    driver.get(handle.url + "/cards#" + tab + ("&admin=" + TOKEN if admin else ""))
+    wait_for(lambda: driver.execute_script("return document.body.dataset.ready === '1'"), timeout=15, what="the cards page")
+    if admin:
+        wait_for(lambda: driver.execute_script("return document.body.classList.contains('is-admin')"), what="admin mode")
+
+
+def js(driver, body, *args):
+    """Run an async script body (it may await) and return its value."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1]; const args = [...arguments].slice(0, -1);"
+        "(async () => {" + body + "})().then(done, (e) => done({error: String(e), stack: e.stack}));", *args)
+
+
+ROUND_TRIP = """
+const [setId, items, what] = args;
+const canon = (v) => Array.isArray(v) ? v.map(canon) : (v && typeof v === "object")
+  ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])])) : v;
+const bad = [];
+let fields = 0;
+for (const item of items) {
+  const orig = JSON.stringify(canon(item));
+  window.Cards.edit(setId, JSON.parse(JSON.stringify(item)), item.id, what);
+  fields += document.querySelectorAll("#ed-form input, #ed-form select, #ed-form textarea").length;
+  window.Cards.S.form.touchAll();
+  const got = JSON.stringify(canon(window.Cards.S.card));
+  if (got !== orig) bad.push([item.id, orig, got]);
+}
+return {bad: bad, fields: fields};
+"""
+
+
+def scenario_cards():
+    out = []
+    for path in sorted((ROOT / "tests" / "scenarios").rglob("*.yaml")):
+        for c in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("cards") or []:
+            out.append(c)
+    return out
+
+
+def test_every_card_goes_through_the_form_unchanged(server, browser):
+    handle, table, lib = server
+    open_cards(browser, handle, admin=False)
+    sample = yaml.safe_load(open(SAMPLE_CARDS, encoding="utf-8"))
+    for what, items in (("card", sample["cards"]), ("card", scenario_cards()), ("character", sample["characters"])):
+        r = js(browser, ROUND_TRIP, "sample", items, what)
+        assert "error" not in r, r
+        assert r["bad"] == [], r["bad"][:3]
+        assert r["fields"] > 10 * len(items)      # the form really drew fields for them
+    # and a change in the form does change the card: the comparison above can fail
+    r = js(browser, """
+        window.Cards.edit("sample", JSON.parse(JSON.stringify(args[0])), "jab", "card");
+        const f = document.querySelector('#ed-form input[data-field="speed"]');
+        f.value = "9"; f.dispatchEvent(new Event("input"));
+        return window.Cards.S.card.speed;""", sample["cards"][0])
+    assert r == 9
+    assert not severe_console_errors(browser)
+
+
+def type_field(driver, field, text):
+    el = driver.find_element("css selector", '#ed-form [data-field="%s"]:is(input, textarea)' % field)
+    el.clear()
+    el.send_keys(text)
+
+
+def pick(driver, field, value):
+    from selenium.webdriver.support.ui import Select
+    Select(driver.find_element("css selector", '#ed-form select[data-field="%s"]' % field)).select_by_value(value)
+
+
+def lint_settled(driver):
+    return driver.execute_script("return document.getElementById('ed-lint').textContent")
+
+
+def test_a_problem_shows_at_its_field_while_typing(server, browser):
+    handle, table, lib = server
+    open_cards(browser, handle, admin=False)
+    js(browser, "await window.Cards.openCard('sample', 'serin-flash-jab');")
+    wait_for(lambda: "lumen cards check" in lint_settled(browser), what="a clean lint")
+    type_field(browser, "speed", "빠름")
+    prob = wait_for(lambda: browser.execute_script(
+        "const p = document.querySelector('#ed-form .frow[data-field=\"speed\"] .prob'); return p && p.textContent;"),
+        what="the problem at the speed field")
+    assert "integer" in prob
+    js(browser, "document.querySelector('fieldset.effects > button.add').click();")
+    pick(browser, "effects[1].timing", "on_evade")
+    type_field(browser, "effects[1].amount", "0")
+    prob = wait_for(lambda: browser.execute_script(
+        "const p = document.querySelector('#ed-form [data-field=\"effects[1].amount\"]').closest('.frow').querySelector('.prob');"
+        "return p && p.textContent;"), what="the problem at effects[1].amount")
+    assert "must not be 0" in prob
+
+
+SHEET = "id,name,kind,mark,speed,position,damage,results\n" + "".join(
+    "h%02d,영웅 기술 %d,공격,hero,%d,%s,%d,hit +1; counter +2 combo; guarded -1\n" % (i, i, 3 + i % 9, ("상단", "중단", "하단")[i % 3], 300 + 50 * i)
+    for i in range(3, 14)) + "".join("n%02d,중립 %d,attack,neutral,6,mid,400,hit +1\n" % (i, i) for i in range(6))
+
+
+def test_a_person_enters_cards_builds_a_deck_and_plays_it_in_referee_mode(server, browser):
+    from selenium.webdriver.common.keys import Keys
+    handle, table, lib = server
+    open_cards(browser, handle)
+    # a new set and its character, with the forms
+    for sel, text in (("#ns-id", "club"), ("#ns-name", "동호회 세트"), ("#ns-name-en", "Club set")):
+        browser.find_element("css selector", sel).send_keys(text)
+    browser.find_element("css selector", "#new-set button[type=submit]").click()
+    wait_for(lambda: "club" in lib.set_ids(), what="the new set")
+    wait_for(lambda: browser.execute_script("return !!document.getElementById('lib-new-character')"), what="the set's characters")
+    browser.find_element("id", "lib-new-character").click()
+    type_field(browser, "id", "hero")
+    type_field(browser, "name", "영웅")
+    type_field(browser, "name_en", "Hero")
+    type_field(browser, "mark", "hero")
+    type_field(browser, "trait.name", "영웅의 기백")
+    browser.find_element("css selector", "fieldset.trait fieldset.effects > button.add").click()
+    wait_for(lambda: "lumen cards check" in lint_settled(browser), what="a valid character")
+    browser.find_element("id", "ed-save").click()
+    wait_for(lambda: lib.raw("club")["characters"], what="the saved character")
+    assert lib.raw("club")["characters"][0]["trait"]["effects"] == [{"do": "fp", "amount": 1, "timing": "on_hit"}]
+    wait_for(lambda: browser.execute_script("return window.Cards.S.sets.find(s => s.id === 'club').characters.length"),
+             what="the page to know the new character")
+    # three cards typed into the editor, one of them with an effect
+    for i, (pos, kind) in enumerate((("high", "attack"), ("mid", "attack"), (None, "defense"))):
+        js(browser, "document.querySelector('#lib-set').value = 'club'; document.getElementById('lib-new').click();")
+        wait_for(lambda: browser.execute_script("return !document.getElementById('tab-editor').hidden"), what="the editor")
+        type_field(browser, "id", "h%02d" % i)
+        type_field(browser, "name", "영웅 손기술 %d" % i)
+        pick(browser, "kind", kind)
+        pick(browser, "mark", "hero")
+        if kind == "attack":
+            type_field(browser, "speed", str(4 + i))
+            pick(browser, "position", pos)
+            type_field(browser, "damage", "500")
+            type_field(browser, "results.counter.fp", "2")
+        else:
+            js(browser, "document.querySelector('#ed-form .judgment[data-field=\"guard\"] input[value=\"high\"]').click();"
+                        "document.querySelector('#ed-form .judgment[data-field=\"guard\"] input[value=\"mid\"]').click();")
+            type_field(browser, "results.guard.fp", "1")
+        if i == 0:
+            browser.find_element("css selector", "fieldset.effects > button.add").click()
+            pick(browser, "effects[0].timing", "on_counter")
+            type_field(browser, "effects[0].amount", "1")
+            type_field(browser, "text.ko", "카운터 시 FP +1")
+        wait_for(lambda: "lumen cards check" in lint_settled(browser), what="card h%02d to be valid" % i)
+        # try it before saving: the engine judges it against the sample jab
+        js(browser, "const s = document.getElementById('try-set'); s.value = 'sample'; s.dispatchEvent(new Event('change'));")
+        wait_for(lambda: browser.execute_script("return document.querySelectorAll('#try-card option').length > 5"), what="opposing cards")
+        browser.find_element("id", "try-go").click()
+        wait_for(lambda: browser.execute_script("return document.querySelector('#try-out .rule') && document.querySelector('#try-out .rule').textContent"),
+                 what="a judged battle")
+        browser.find_element("id", "ed-save").click()
+        wait_for(lambda: any(c["id"] == "h%02d" % i for c in lib.raw("club")["cards"]), what="card h%02d saved" % i)
+    saved = {c["id"]: c for c in lib.raw("club")["cards"]}
+    assert saved["h00"]["effects"] == [{"do": "fp", "amount": 1, "timing": "on_counter"}]
+    assert saved["h02"]["guard"] == ["high", "mid"]
+    # the rest of the stats from a community sheet, through the page
+    open_cards(browser, handle, "io")
+    js(browser, "const s = document.getElementById('io-csv-set'); s.value = 'club';"
+                "document.getElementById('io-csv-text').value = args[0];", SHEET)
+    browser.find_element("id", "io-csv-go").click()
+    wait_for(lambda: len(lib.raw("club")["cards"]) == 20, what="the imported sheet")
+    assert check_path(lib.root)[1] == []
+    # the deck builder: 20 cards, live checks, save
+    open_cards(browser, handle, "deck")
+    wait_for(lambda: browser.execute_script("return !!document.getElementById('dk-set')"), what="the deck builder")
+    js(browser, "const s = document.getElementById('dk-set'); s.value = 'club'; s.dispatchEvent(new Event('change'));")
+    wait_for(lambda: browser.execute_script("return [...document.getElementById('dk-character').options].some(o => o.value === 'hero')"),
+             what="the set's character")
+    js(browser, "const s = document.getElementById('dk-character'); s.value = 'hero'; s.dispatchEvent(new Event('change'));")
+    wait_for(lambda: browser.execute_script("return document.querySelectorAll('#dk-pool .add-card').length") == 20, what="the pool")
+    js(browser, "for (const b of [...document.querySelectorAll('#dk-pool .add-card')].slice(0, 19)) b.click();")
+    wait_for(lambda: browser.execute_script("return document.querySelector('#dk-status li[data-key=skills]').className") == "bad",
+             what="the live skills check (19/20)")
+    js(browser, "document.querySelectorAll('#dk-pool .add-card')[19].click();")
+    wait_for(lambda: browser.execute_script("return [...document.querySelectorAll('#dk-status li')].every(l => l.className === 'ok')"),
+             what="every deck check to pass: " + browser.execute_script("return document.getElementById('dk-status').textContent"))
+    browser.find_element("id", "dk-id").send_keys("hero-rush")
+    browser.find_element("id", "dk-name").send_keys("영웅 러시")
+    browser.find_element("id", "dk-save").click()
+    wait_for(lambda: "hero-rush" in lib.deck_ids("club"), what="the saved deck")
+    deck = lib.deck("club", "hero-rush")
+    assert len(deck.cards) == 20 and deck.character.id == "hero"
+    # the deck code and its QR code (once the builder shows the saved deck)
+    wait_for(lambda: browser.execute_script("return document.getElementById('dk-deck').value") == "hero-rush", what="the saved deck shown")
+    browser.find_element("id", "dk-code-btn").click()
+    code = wait_for(lambda: browser.execute_script("const t = document.getElementById('dk-code-text'); return t && t.value"), what="the code")
+    assert code.startswith("LC1.") and browser.execute_script("return !!document.querySelector('#dk-code svg')")
+    # the table: 1P the new deck with an ordered opening, 2P the sample gangcheol deck
+    open_cards(browser, handle, "table")
+    wait_for(lambda: browser.execute_script("return !!document.getElementById('tb-deck-a')"), what="the table tab")
+    for seat, key in (("a", "club/hero-rush"), ("b", "sample/gangcheol")):
+        js(browser, "const s = document.getElementById('tb-deck-' + args[0]); s.value = args[1]; s.dispatchEvent(new Event('change'));", seat, key)
+    wait_for(lambda: browser.execute_script("return document.querySelectorAll('#tb-open-a button.card').length") == 20, what="1P's cards")
+    opening = js(browser, """
+        const ids = [];
+        for (let i = 0; i < 14; i++) {
+          const b = [...document.querySelectorAll('#tb-open-a button.card')].reverse()[0];   // the last cards first
+          ids.push(b.dataset.card); b.click();
+        }
+        return ids;""")
+    browser.find_element("id", "tb-register-a").click()
+    wait_for(lambda: "등록됨" in browser.execute_script("return document.getElementById('tb-reg-a').textContent"), what="1P registered")
+    browser.find_element("id", "tb-register-b").click()
+    wait_for(lambda: "등록됨" in browser.execute_script("return document.getElementById('tb-reg-b').textContent"), what="2P registered")
+    browser.find_element("id", "tb-seed").send_keys("11")
+    browser.find_element("id", "tb-start").click()
+    gid = int(wait_for(lambda: browser.execute_script("return document.body.dataset.game"), what="the game to start"))
+    st = handle.call(lambda: table.session.state)
+    assert sorted(st.players["a"].hand) == sorted(opening[:5]) and sorted(st.players["a"].list) == sorted(opening[5:])
+    # the spectators' display of this game: the registered deck's side deck is nowhere in it
+    public = browser.execute_async_script("const done = arguments[0]; fetch('/api/state').then(r => r.text()).then(done);")
+    for cid in set(deck.cards) - set(opening):
+        assert '"%s"' % cid not in public
+    # bots play it out as the pods would
+    bots = {"a": Bot(1, "greedy"), "b": Bot(2, "greedy")}
+
+    def step():
+        s = table.session.state
+        if s.winner is not None:
+            return s.winner
+        req = s.pending[0]
+        table.submit(req["player"], *bots[req["player"]].answer(s, req), source="pod")
+        return None
+    winner = wait_for(lambda: handle.call(step), timeout=300, poll=0, what="the game to end")
+    assert winner in ("a", "b", "draw")
+    g = handle.call(table.store.game, gid)
+    assert g["status"] == "finished"
+    played = handle.call(lambda: {r.body.get("value") for r in table.store.records(gid, kinds=("input",))
+                                  if r.seat == "a" and isinstance(r.body.get("value"), str)})
+    assert played & set(deck.cards)          # 1P played cards of the deck entered in the editor
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.get(handle.url + "/")
+    wait_for(lambda: browser.execute_script("return document.getElementById('conn').dataset.ok === '1'"), what="the display")
+    browser.save_screenshot(str(ARTIFACTS / "cards-game-over.png"))
+    assert not severe_console_errors(browser)
