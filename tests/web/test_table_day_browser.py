@@ -258,8 +258,10 @@ def test_the_tv_view_fits_1080p_without_controls(server, browser):
         assert qr_texts(ARTIFACTS / "tv-1920x1080-ko.png") == {handle.url + "/"}     # a phone opens the display
         # the TV never shows controls, even with the admin token stored in its browser
         open_page(browser, handle, fragment="?tv", token=TOKEN)
-        time.sleep(0.5)
+        wait_for(lambda: js(browser, "return window.lumenDisplay.started()"), what="the TV page to start")
         assert js(browser, "return [...document.querySelectorAll('button')].filter(b => b.offsetParent !== null).length") == 0
+        assert js(browser, "return window.lumenDisplay.admin()") is False
+        assert js(browser, "return document.getElementById('qr-judge')") is None     # the token never reaches the TV
     finally:
         viewport(browser, 1600, 1000)
 

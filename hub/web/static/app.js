@@ -586,9 +586,10 @@
     history.replaceState(null, "", location.pathname + location.search);
     return true;
   }
+  const TV_VIEW = new URLSearchParams(location.search).has("tv");
   window.addEventListener("hashchange", async () => {
     // the admin link pasted into a tab that is already open
-    if (!tokenFromHash()) return;
+    if (!tokenFromHash() || TV_VIEW) return;
     if (await checkToken(token)) { loginProblem = ""; setAdmin(true); }
     else { setAdmin(false); loginProblem = t("stale_link"); toast(loginProblem, true); }
   });
@@ -598,7 +599,9 @@
     connect();
     try { roster = (await (await fetch("/api/roster")).json()).characters || []; } catch (e) { roster = []; }
     try { decks = (await (await fetch("/api/decks")).json()).decks || []; } catch (e) { decks = []; }
-    if (token) {
+    // the TV (/?tv) never enters admin mode, even with a token in its browser: nothing of it reaches the screen
+    if (token && TV_VIEW) render();
+    else if (token) {
       if (await checkToken(token)) setAdmin(true);
       else {
         setAdmin(false);
@@ -606,9 +609,11 @@
         toast(loginProblem, true);
       }
     } else render();
+    started = true;
   }
+  let started = false;      // start() has run to its end (the token checked): for tests and extras
   setInterval(() => { renderClock(); renderReady(); }, 100);
-  window.lumenDisplay = { state: () => S, lang: () => lang, admin: () => admin, t: t, esc: esc, token: () => token,
+  window.lumenDisplay = { state: () => S, lang: () => lang, admin: () => admin, started: () => started, t: t, esc: esc, token: () => token,
     control: control, tracker: tracker, toast: toast, onRender: (fn) => renderHooks.push(fn),
     // the clock and a seat's 10-s countdown as shown now (interpolated since the last message)
     clockLeft: () => (!S || !S.timer ? null : S.timer.state === "running" ? Math.max(0, S.timer.ms_left - (performance.now() - stamp)) : S.timer.ms_left),
