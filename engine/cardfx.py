@@ -180,16 +180,26 @@ def _where_owned(pl, cid):
     return "ultimate" if pl.ultimate == cid else None
 
 
-def sync_limits(st):
+def sync_limits(st, ctx=None):
     """A card moved between zones: hand limits changed by functions acting from a zone follow at
-    once (guide 5.6.1, 3.3.1). Nothing to do unless such a function exists in this game (callers
-    test ``st.fxon`` first, so a vanilla game pays one attribute test)."""
-    if st.fxon:
-        ix = st.fxix
-        if ix is None:
-            ix = fx_index(st)
-        if ix.limits:
-            refresh(st)
+    once (guide 5.6.1, 3.3.1); a limit that went down below the hand is followed by the discard
+    (outside an effect: an effect's own discard waits until it is done, ruling R28). Nothing to do
+    unless such a function exists in this game (callers test ``st.fxon`` first, so a vanilla game
+    pays one attribute test)."""
+    ix = st.fxix
+    if ix is None:
+        ix = fx_index(st)
+    if not ix.limits:
+        return
+    pa, pb = st.players["a"], st.players["b"]
+    before = (pa.limit_delta, pb.limit_delta)
+    refresh(st)
+    if ctx is None or before == (pa.limit_delta, pb.limit_delta) or (st.fx is not None and st.fx["cur"] is not None):
+        return
+    for q in order(st):
+        pl = st.players[q]
+        if len(pl.hand) > pl.hand_limit:
+            ctx.task({"t": "hand_limit", "p": q})
 
 
 def apply_continuous(st, ctx, p, srcs=None):

@@ -142,7 +142,7 @@ def combo_resolve(st, ctx):
         take(hand, cid)
         st.players[p].battle_zone.append(cid)
     if st.fxon:
-        sync_limits(st)
+        sync_limits(st, ctx)
     cb["stage"] = "next"
     cb["queue"] = list(value)
     cb["pair"] = len(value) == 2
@@ -309,7 +309,7 @@ def catch_resolve(st, ctx):
     take(pl.hand, value)
     pl.battle_zone.append(value)
     if st.fxon:
-        sync_limits(st)
+        sync_limits(st, ctx)
     bt.used.append([p, value, "catch"])
     bt.catch = {"p": p, "card": value}
     bt.attack_used = True

@@ -333,7 +333,7 @@ def lock_ready(st, p, card_id):
     take(pl.hand, card_id)
     pl.battle_zone.append(card_id)
     if st.fxon:
-        cardfx.sync_limits(st)
+        cardfx.sync_limits(st)      # a smaller hand: any discard waits for step 13
 
 
 @step("ready.resolve")
@@ -474,7 +474,7 @@ def get_resolve(st, ctx):
         rule = "guide 3.5.4"
     pl.hand.append(cid)
     if st.fxon:
-        cardfx.sync_limits(st)
+        cardfx.sync_limits(st, ctx)
     ctx.emit(ev("get", rule, p=p, card=cid))
     if len(pl.hand) > pl.hand_limit:
         ctx.task({"t": "hand_limit", "p": p})

@@ -32,7 +32,7 @@ def break_card(st, ctx, p, card_id, src, why=None, replenish=True):
     pl = st.players[p]
     pl.break_zone.append(card_id)
     if st.fxon:
-        sync_limits(st)
+        sync_limits(st, ctx)
     ctx.emit(ev("break", "guide 3.9.1", p=p, card=card_id, src=src, **(why or {})))
     card = st.cards[card_id]
     if replenish and src in REPLENISH_FROM and card.kind != "special":
@@ -52,7 +52,7 @@ def to_list(st, ctx, p, card_id, src, rule="guide 5.3.4"):
         return
     pl.list.append(card_id)
     if st.fxon:
-        sync_limits(st)
+        sync_limits(st, ctx)
     ctx.emit(ev("move", rule, p=p, card=card_id, src=src, dst="list"))
 
 
@@ -65,7 +65,7 @@ def to_hand(st, ctx, p, card_id, src, rule="guide 5.3.4"):
     pl = st.players[p]
     pl.hand.append(card_id)
     if st.fxon:
-        sync_limits(st)
+        sync_limits(st, ctx)
     ctx.emit(ev("move", rule, p=p, card=card_id, src=src, dst="hand"))
     # while a card effect resolves, the discard waits until the effect is done (guide 3.3.1;
     # engine/windows.py checks the hand limit after each effect)
@@ -90,7 +90,7 @@ def do_replenish(st, ctx, p, card_id):
         return
     pl.list.append(card_id)
     if st.fxon:
-        sync_limits(st)
+        sync_limits(st, ctx)
     ctx.emit(ev("replenish", "guide 3.9.1", p=p, card=card_id))
 
 

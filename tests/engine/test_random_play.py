@@ -83,3 +83,42 @@ def test_state_json_roundtrip_through_text_mid_game(sample):
         text = json.dumps(st.to_json(), ensure_ascii=False)
         back = GameState.from_json(json.loads(text))   # card table rebuilt from the JSON itself
         assert back.to_json() == st.to_json()
+
+
+ZONE_FUNCTIONS = [
+    # guide 5.6.1: functions acting from every zone, and a trigger from the hand (ruling R44)
+    {"do": "hand_limit", "amount": 1, "zone": "hand"},
+    {"do": "hand_limit", "amount": 1, "zone": "list"},
+    {"do": "hand_limit", "amount": -1, "target": "opponent", "zone": "side_deck"},
+    {"do": "faster", "amount": 1, "zone": "list"},
+    {"do": "slower", "amount": 1, "target": "opponent", "zone": "any"},
+    {"do": "forbid", "action": "catch", "target": "opponent", "zone": "break_zone"},
+    {"do": "lose_health", "amount": 50, "target": "opponent", "timing": "on_opponent_hit", "zone": "hand"},
+    {"do": "fp", "amount": 1, "timing": "turn_end", "zone": "list", "optional": True},
+]
+
+
+def with_zone_functions(cs):
+    """The sample card table with one zone function added to each of the first attack/defense cards."""
+    from engine.cards import parse_card
+    cards = dict(cs.cards)
+    skills = sorted(cid for cid, c in cards.items() if c.kind in ("attack", "defense"))
+    for cid, extra in zip(skills[::3], ZONE_FUNCTIONS * 3):
+        d = cards[cid].to_json()
+        d["effects"] = list(d.get("effects") or []) + [extra]
+        card, problems = parse_card(d)
+        assert card is not None and not problems, problems
+        cards[cid] = card
+    return cards
+
+
+def test_random_games_with_functions_in_every_zone_keep_invariants(sample):
+    cs, da, db = sample
+
+    class Table:
+        cards = with_zone_functions(cs)
+    winners = Counter()
+    for seed in range(200):
+        st = play_one(Table, da, db, seed, json_every=5 if seed % 10 == 0 else 0)
+        winners[st.winner] += 1
+    assert sum(winners.values()) == 200
