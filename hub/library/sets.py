@@ -12,6 +12,7 @@ place (an atomic rename), so a refused edit changes nothing on disk and a crash 
 leaves the old file.
 """
 
+import copy
 import hashlib
 import json
 import os
@@ -80,6 +81,19 @@ class CardLibrary:
     def __init__(self, root=DEFAULT_ROOT, include_sample=True):
         self.root = root
         self.include_sample = include_sample
+        self._cache = {}      # (what, path) -> (file stamp, value): lint as you type re-reads nothing
+
+    def _cached(self, what, path, fn):
+        """``fn()`` once per version of the file at ``path`` (its inode, mtime and size: a save
+        renames a new file into place, an edit outside the hub changes mtime or size)."""
+        st = os.stat(path)
+        stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+        hit = self._cache.get((what, path))
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        value = fn()
+        self._cache[(what, path)] = (stamp, value)
+        return value
 
     # ------------------------------------------------------------ sets
     def set_dir(self, set_id):
@@ -109,12 +123,24 @@ class CardLibrary:
         return path
 
     def raw(self, set_id):
-        """The set file as plain data (what the editor edits)."""
-        return plain(load_yaml(self._set_path(set_id)))
+        """The set file as plain data (what the editor edits; a copy the caller may change)."""
+        path = self._set_path(set_id)
+        return copy.deepcopy(self._cached("raw", path, lambda: plain(load_yaml(path))))
 
     def load(self, set_id):
         """The engine's CardSet (or None) and the checker's problems."""
-        return load_cardset(self._set_path(set_id))
+        path = self._set_path(set_id)
+        return self._cached("load", path, lambda: load_cardset(path))
+
+    def _index(self, set_id):
+        """(character marks, card ids) of a set, for linting one card against it."""
+        path = self._set_path(set_id)
+
+        def build():
+            raw = self._cached("raw", path, lambda: plain(load_yaml(path)))
+            return ({c.get("mark") or c.get("id") for c in raw.get("characters") or []},
+                    {c.get("id") for c in raw.get("cards") or [] if isinstance(c, dict) and isinstance(c.get("id"), str)})
+        return self._cached("index", path, build)
 
     def cardset(self, set_id):
         cs, problems = self.load(set_id)
@@ -124,8 +150,12 @@ class CardLibrary:
         return cs
 
     def set_hash(self, set_id):
-        data = self.raw(set_id)
-        return content_hash({k: data.get(k) for k in ("set", "characters", "cards")})
+        path = self._set_path(set_id)
+
+        def build():
+            data = self._cached("raw", path, lambda: plain(load_yaml(path)))
+            return content_hash({k: data.get(k) for k in ("set", "characters", "cards")})
+        return self._cached("hash", path, build)
 
     def sets(self):
         out = []
@@ -212,15 +242,14 @@ class CardLibrary:
         out = [problem_json(p) for p in problems]
         if not isinstance(data, dict):
             return out
-        raw = self.raw(set_id) if set_id is not None else {"characters": [], "cards": []}
-        marks = {c.get("mark") or c.get("id") for c in raw.get("characters") or []}
+        marks, ids = self._index(set_id) if set_id is not None else (set(), set())
         mark = data.get("mark") or "neutral"
         if isinstance(mark, str) and mark != "neutral" and mark not in marks:
             out.append({"file": None, "line": None, "card": data.get("id"), "field": "mark",
                         "message": "mark %r is neither neutral nor a character's mark in this set (%s)"
                                    % (mark, ", ".join(sorted(m for m in marks if m)) or "no characters")})
         cid = data.get("id")
-        if cid is not None and cid != replaces and any(c.get("id") == cid for c in raw.get("cards") or []):
+        if isinstance(cid, str) and cid != replaces and cid in ids:
             out.append({"file": None, "line": None, "card": cid, "field": "id",
                         "message": "duplicate card id %r: another card of this set has it" % cid})
         return out
