@@ -8,7 +8,7 @@ WebSocket client (a second process) are not counted, everything the hub process 
 the web server, the display broadcast, the pod links, the record, the bots' button presses.
 
 * **idle**: a seated table as ``lumen hub`` runs it (web server with one display connected,
-  pods' links with serial auto-detection, the upkeep loop), a referee game waiting at its
+  pods' links with serial auto-detection), a referee game waiting at its
   first ready: instructions per wall-clock second.
 * **battle**: a whole referee game played through the pods by button-pressing bots, with
   the display connected; per battle, after taking off the background (the quiet rate of
@@ -57,7 +57,7 @@ class Hub:
         self.db = os.path.join(self.tmp, "games.sqlite3")
         self.table = Table(Store(self.db))
         self.sims, self.pods = {}, None
-        tasks = [self._upkeep]
+        tasks = []          # as hub/cli/hub.py without a status light: the pods' links only
         if pods:
             from hub.cli.demo import BOARD_IDS
             from hub.pods.sim import SimPod, build
@@ -76,15 +76,6 @@ class Hub:
 
     async def _pods_task(self, _display):
         await self.pods.run(serial_devices=None)      # auto-detect, rescan: as at a real table
-
-    async def _upkeep(self, _display):
-        # hub/cli/hub.py's upkeep loop: the status light's countdown and the next game
-        while True:
-            await asyncio.sleep(0.1)
-            s = self.table.session
-            if s is not None:
-                s.ready_status()
-                _ = s.state.winner if s.mode == "referee" else s.game.winner
 
     def call(self, fn, *args, **kw):
         return self.handle.call(fn, *args, **kw)

@@ -132,13 +132,23 @@ def run_hub(args, out=print):
         await hub.run(serial_devices=args.serial or None)
 
     async def upkeep(_display):
+        # the status light's countdown: redrawn every 0.1 s while a 10-second deadline runs,
+        # asleep until the table changes otherwise (an idle table does no work here)
+        changed = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        table.subscribe(lambda audience, msg: loop.call_soon_threadsafe(changed.set))
         while True:
-            await asyncio.sleep(0.1)
+            changed.clear()
             s = table.session
-            if light is not None and s is not None:
-                for seat, r in s.ready_status().items():
-                    if r["ms_left"] is not None:
-                        light.countdown(seat, r["ms_left"])
+            counting = False
+            for seat, r in (s.ready_status().items() if s is not None else ()):
+                if r["ms_left"] is not None:
+                    light.countdown(seat, r["ms_left"])
+                    counting = True
+            if counting:
+                await asyncio.sleep(0.1)
+            else:
+                await changed.wait()
 
     bridge, routers = None, ()
     if getattr(args, "broker", None):
@@ -149,7 +159,7 @@ def run_hub(args, out=print):
             await asyncio.sleep(0.1)
             bridge.tick()
 
-    tasks = (pods, upkeep) + ((tournament,) if bridge else ())
+    tasks = (pods,) + ((upkeep,) if light is not None else ()) + ((tournament,) if bridge else ())
     from hub.web import server as web
     try:
         from hub.library.sets import CardLibrary

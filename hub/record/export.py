@@ -14,6 +14,9 @@ def export_game(store, game_id, g):
     finished = g["status"] == "finished"
     if finished:
         records = [r.to_json() for r in store.records(game_id)]
+        start = records[0]["body"] if records and records[0]["kind"] == "start" else {}
+        if "card_table" in start:        # the export stands alone: its card table inline (issue 16)
+            records[0]["body"] = dict(start, cards=store.card_table(start["card_table"]))
     else:
         records = store.public_records(game_id)
     return {"format": EXPORT_FORMAT, "complete": finished, "game": dict(g, start=public_start(g["start"] or {})),

@@ -6,7 +6,7 @@ the log and arrives at the same state. Records are never updated or deleted
 (triggers refuse it); a game's status is derived from its records.
 
 Record kinds: ``start`` (mode, decks, seed: all the engine needs to rebuild the
-initial state), ``input`` (seat, decision kind, value), ``judge`` (the judge log:
+initial state; a referee game's card table by its content hash, see ``card_tables``), ``input`` (seat, decision kind, value), ``judge`` (the judge log:
 ready stamps, hash commitments, reveals, deadlines), ``result`` (public events
 after an input), ``finish`` (winner), ``reopen`` (an undo or a correction took the result
 back: the game goes on), ``timer`` (the match clock's anchor after a change), ``note``
@@ -21,6 +21,7 @@ must restore the lock. It is marked ``hidden`` and only the hub reads it;
 ``public_records`` leaves hidden bodies out until the reveal record exists.
 """
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -68,6 +69,15 @@ CREATE TABLE IF NOT EXISTS actions (        -- control action ids spent (idempot
     game_id     INTEGER,
     wall_ms     INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS card_tables (   -- each card table once, by content: games name it by hash
+    hash        TEXT PRIMARY KEY,      -- SHA-256 of body
+    body        TEXT NOT NULL,         -- the card definitions, a JSON list
+    created_ms  INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS card_tables_no_update BEFORE UPDATE ON card_tables
+    BEGIN SELECT RAISE(ABORT, 'the game record is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS card_tables_no_delete BEFORE DELETE ON card_tables
+    BEGIN SELECT RAISE(ABORT, 'the game record is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS records_no_update BEFORE UPDATE ON records
     BEGIN SELECT RAISE(ABORT, 'the game record is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS records_no_delete BEFORE DELETE ON records
@@ -140,6 +150,7 @@ class Store:
         self.path = path
         self.write_error = None      # the last write the record refused (RecordUnwritable), until one succeeds
         self._pending_action = None  # (table, action id) to keep with the next write (see spending)
+        self._card_tables = {}       # hash -> parsed JSON list (None: known stored, not read yet)
         try:
             if path != ":memory:":
                 os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
@@ -234,7 +245,30 @@ class Store:
     def _insert(self, gid, seq, kind, seat, mono_ms, hidden, body, now):
         self.db.execute(
             "INSERT INTO records (game_id, seq, kind, wall_ms, mono_ms, seat, hidden, body) VALUES (?,?,?,?,?,?,?,?)",
-            (gid, seq, kind, now, mono_ms, seat, 1 if hidden else 0, json.dumps(body, ensure_ascii=False, sort_keys=True)))
+            (gid, seq, kind, now, mono_ms, seat, 1 if hidden else 0, dumps(body)))
+
+    # ------------------------------------------------------------ card tables (each stored once)
+    def put_card_table(self, cards):
+        """Store a card table (a JSON list of card definitions) unless the same one is
+        stored already; returns its content hash, which a start record names."""
+        body = dumps(cards)
+        digest = hashlib.sha256(body.encode()).hexdigest()
+        if digest not in self._card_tables:
+            with self._tx():
+                self.db.execute("INSERT OR IGNORE INTO card_tables (hash, body, created_ms) VALUES (?, ?, ?)",
+                                (digest, body, int(time.time() * 1000)))
+            self._card_tables[digest] = None      # stored; parsed on first read
+        return digest
+
+    def card_table(self, digest):
+        """The card table stored under ``digest`` (a JSON list)."""
+        cards = self._card_tables.get(digest)
+        if cards is None:
+            row = self.db.execute("SELECT body FROM card_tables WHERE hash = ?", (digest,)).fetchone()
+            if row is None:
+                raise StoreError("no card table %r in this record" % (digest,))
+            cards = self._card_tables[digest] = json.loads(row[0])
+        return cards
 
     # ------------------------------------------------------------ pod seats (not part of the game record)
     def seat_of(self, table_name, board_id):
@@ -360,6 +394,11 @@ class Store:
                 d["body"] = {"hidden": True, "kind": r.body.get("kind")}
             out.append(d)
         return out
+
+
+def dumps(body):
+    """A record body as stored: compact JSON, keys sorted, UTF-8 text (Korean stays readable)."""
+    return json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def _refused_write(exc):

@@ -55,7 +55,7 @@ class RefereeSession(SessionBase):
             action=None):
         start = {
             "format": "lumen-referee/1", "seed": seed, "priority": priority,
-            "cards": [c.to_json() for c in cards.values()],
+            "card_table": store.put_card_table([c.to_json() for c in cards.values()]),   # stored once per content
             "decks": {"a": deck_json(deck_a), "b": deck_json(deck_b)},
             "meta": meta or {},
         }
@@ -76,7 +76,7 @@ class RefereeSession(SessionBase):
         if not recs or recs[0].kind != "start":
             raise SessionError("game %s has no start record" % game_id)
         start = recs[0].body
-        cards, decks = _rebuild(start)
+        cards, decks = _rebuild(start, store)
         st, events = new_game(cards, decks["a"], decks["b"], seed=start["seed"], priority=start["priority"])
         s = cls(store, game_id, st, clock)
         s._collect(events)
@@ -261,9 +261,16 @@ def _mark(items, input_seq):
             for kind, body, seat, mono, hidden in items]
 
 
-def _rebuild(start):
+def start_cards(start, store):
+    """A start record's card table: inline in records made before issue 16, else by hash."""
+    if "cards" in start:
+        return start["cards"]
+    return store.card_table(start["card_table"])
+
+
+def _rebuild(start, store):
     cards = {}
-    for cd in start["cards"]:
+    for cd in start_cards(start, store):
         card, problems = parse_card(cd)
         raise_if(problems)
         cards[card.id] = card

@@ -16,7 +16,7 @@ import time
 from engine.decks import load_sample
 
 from hub.record.export import export_game
-from hub.sessions.base import MonotonicClock, SessionError
+from hub.sessions.base import LINK_ALLOWANCE_MS, MonotonicClock, SessionError
 from hub.sessions.referee import RefereeSession
 from hub.record.store import RecordUnwritable, public_start
 from hub.sessions.timer import MatchTimer, TimerError
@@ -174,6 +174,18 @@ class Table:
                 self._timer_changed("time", by="hub")
             if self.session is not None:
                 self.session.tick(now)
+
+    def next_due_in_ms(self):
+        """How long until ``tick`` has something to do (ms), or None: the earliest 10-second
+        deadline past its link allowance, or the end of the running match clock. Until then a
+        tick changes nothing, so nobody needs to call it (issue 16: no work per idle tick)."""
+        due = []
+        if self.timer.state == "running":
+            due.append(self.timer.left(self.wall.now_ms()))
+        if self.session is not None and self.session.deadline:
+            now = self.clock.now_ms()
+            due += [d + LINK_ALLOWANCE_MS + 1 - now for d in self.session.deadline.values()]
+        return max(0, min(due)) if due else None
 
     @contextlib.contextmanager
     def _reporting(self):

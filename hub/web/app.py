@@ -42,8 +42,9 @@ log = logging.getLogger("lumen.web")
 
 
 def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0, tasks=(), routers=(), library=None):
-    """The FastAPI app for ``table``. A background task calls ``table.tick()`` every
-    ``tick_interval`` seconds (None: tests tick by hand) and pushes updates; ``bots=True``
+    """The FastAPI app for ``table``. A background task calls ``table.tick()`` when a
+    deadline or the match clock falls due, and sends the 1-second clock messages
+    (``tick_interval=None``: no task, tests tick by hand; any other value turns it on); ``bots=True``
     keeps bot referee games going (``lumen demo --bots``). ``tasks``: callables
     ``fn(hub) -> awaitable`` started with the server on its loop and cancelled when it stops
     (e.g. the serial links of the pods, which must call the table on this loop). ``library``:

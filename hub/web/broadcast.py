@@ -20,6 +20,8 @@ log = logging.getLogger("lumen.web")
 
 #: Live-update limits (issue 11.1): spectators on the LAN can't flood the hub. The pods' links
 #: don't share this loop, but the table's CPU does.
+#: The longest the ticker sleeps with nothing due (a safety net for a change nobody announced).
+MAX_SLEEP_S = 1.0
 WS_MAX_CLIENTS = 64          # open WebSocket connections in all
 WS_MAX_PER_HOST = 8          # from one address
 WS_OPENS_PER_S = 4           # new connections per address per second (burst WS_MAX_PER_HOST)
@@ -48,6 +50,7 @@ class DisplayHub:
         self._turn_seen = (None, None)
         self._tasks = []
         self._last_clock = 0.0
+        self._poke = None               # asyncio.Event: wakes the ticker when something changed
         self.sent = 0
         table.subscribe(self.on_table)
 
@@ -91,6 +94,7 @@ class DisplayHub:
             loop.call_soon_threadsafe(self._mark, cause)
 
     def _mark(self, cause):
+        self.poke()
         self._causes.append(cause)
         if not self._flush_scheduled:
             self._flush_scheduled = True
@@ -166,9 +170,34 @@ class DisplayHub:
     def tick(self):
         self.table.tick()
 
+    def poke(self):
+        """Something changed (a table message, a display connected): the ticker looks again
+        at when it is next needed. On the loop thread."""
+        if self._poke is not None:
+            self._poke.set()
+
+    def _next_wake_s(self):
+        """Seconds until the ticker has work: a deadline or the match clock falling due
+        (``Table.next_due_in_ms``) or the next 1-second clock message while a display watches
+        a running clock. Never more than ``MAX_SLEEP_S`` (a safety net, not a poll)."""
+        wait = MAX_SLEEP_S
+        due = self.table.next_due_in_ms()
+        if due is not None:
+            wait = min(wait, due / 1000)
+        if self.clients and self._clock_running():
+            wait = min(wait, self._last_clock + 1.0 - time.monotonic())
+        return max(wait, 0.001)
+
     async def _ticker(self):
+        """Ticks the table only when something falls due or changed: an idle table costs one
+        wake-up per ``MAX_SLEEP_S`` here, not one per ``tick_interval`` (issue 16)."""
+        self._poke = asyncio.Event()
         while True:
-            await asyncio.sleep(self.tick_interval)
+            self._poke.clear()
+            try:
+                await asyncio.wait_for(self._poke.wait(), self._next_wake_s())
+            except asyncio.TimeoutError:
+                pass
             try:
                 self.tick()
                 self._count_turns()

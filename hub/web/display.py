@@ -49,6 +49,19 @@ def _text(entry):
             "text": {"ko": entry.get("text_ko", ""), "en": entry.get("text_en", "")}}
 
 
+def _tail_lines(log):
+    """The display log: the last DISPLAY_LOG shown events, read from the end (the whole
+    game's log is long; this runs on every change)."""
+    out = []
+    for i in range(len(log) - 1, -1, -1):
+        if log[i].get("e") not in QUIET_EVENTS:
+            out.append(_text(log[i]))
+            if len(out) == DISPLAY_LOG:
+                break
+    out.reverse()
+    return out
+
+
 def _last_battle(log):
     """The most recent battle from the engine's public events: reveal, judgment with its
     reason and rule section, and what followed (FP, damage, combos, catches)."""
@@ -134,7 +147,7 @@ def _referee_display(session, view):
     last = _last_battle(session.log)
     if last and last["cards"]:
         _ids(list(last["cards"].values()), visible)
-    lines = [_text(e) for e in session.log if e.get("e") not in QUIET_EVENTS][-DISPLAY_LOG:]
+    lines = _tail_lines(session.log)
     visible.discard("?")
     cards = {cid: _card_info(st.cards[cid]) for cid in sorted(visible) if cid in st.cards}
     return {"seats": seats, "turn": view["turn"], "phase": view["phase"], "priority": view["priority"],

@@ -23,7 +23,7 @@ def replay_engine(store, gid):
     """The engine alone, fed the recorded inputs: what the game must have been."""
     recs = store.records(gid)
     start = recs[0].body
-    cards, decks = _rebuild(start)
+    cards, decks = _rebuild(start, store)
     st, _ = new_game(cards, decks["a"], decks["b"], seed=start["seed"], priority=start["priority"])
     for r in recs[1:]:
         if r.kind == "input":

@@ -53,6 +53,7 @@ def router(ctl):
         try:
             await websocket.accept()
             hub.clients.add(q)
+            hub.poke()          # a running clock now has someone to tell every second
             await websocket.send_text(json.dumps(dict(display_state(table), t="state", cause=["hello"]),
                                                  ensure_ascii=False))
 

@@ -1,0 +1,103 @@
+"""The card table is recorded once per content, not once per game (issue 16): a start
+record names it by hash; records made before that (the table inline) still resume."""
+
+import json
+import sqlite3
+
+import pytest
+
+from engine.bots import Bot
+from engine.cards import parse_card
+from engine.decks import load_sample
+from hub.record.store import Store, StoreError
+from hub.sessions.base import FakeClock
+from hub.sessions.referee import RefereeSession
+from hub.sessions.replay import replay_export
+from hub.sessions.table import Table
+
+
+@pytest.fixture(scope="module")
+def sample():
+    cs, decks = load_sample()
+    return cs.cards, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck()
+
+
+def play(session, seed, decisions=None):
+    bots = {"a": Bot(seed), "b": Bot(seed + 1)}
+    n = 0
+    while session.state.winner is None and (decisions is None or n < decisions):
+        req = session.state.pending[0]
+        session.submit(req["player"], *bots[req["player"]].answer(session.state, req))
+        n += 1
+
+
+def canon(state):
+    return json.dumps(state.to_json(), sort_keys=True)
+
+
+def test_games_with_the_same_cards_share_one_stored_card_table(tmp_path, sample):
+    store = Store(str(tmp_path / "g.sqlite3"))
+    cards, da, db = sample
+    games = [RefereeSession.new(store, cards, da, db, seed=s, clock=FakeClock()) for s in (1, 2, 3)]
+    starts = [store.records(g.game_id)[0].body for g in games]
+    assert all("cards" not in s for s in starts)
+    assert len({s["card_table"] for s in starts}) == 1
+    assert store.db.execute("SELECT COUNT(*) FROM card_tables").fetchone()[0] == 1
+    assert len(json.dumps(starts[0], ensure_ascii=False)) < 8000      # decks and seed, not ~30 KB of cards
+    # a different card table is a second entry
+    extra, problems = parse_card(dict(next(iter(cards.values())).to_json(), id="extra-test-card"))
+    assert not problems
+    RefereeSession.new(store, dict(cards, **{extra.id: extra}), da, db, seed=4, clock=FakeClock())
+    assert store.db.execute("SELECT COUNT(*) FROM card_tables").fetchone()[0] == 2
+    # and a fresh process (no cache) resumes from the stored table
+    play(games[0], 1, decisions=30)
+    store.close()
+    again = Store(str(tmp_path / "g.sqlite3"))
+    assert canon(RefereeSession.resume(again, games[0].game_id).state) == canon(games[0].state)
+    again.close()
+
+
+def test_a_record_with_the_card_table_inline_still_resumes(tmp_path, sample):
+    """Records written before issue 16 carry the card table in their start record."""
+    store = Store(str(tmp_path / "g.sqlite3"))
+    cards, da, db = sample
+    s = RefereeSession.new(store, cards, da, db, seed=5, clock=FakeClock())
+    play(s, 5, decisions=40)
+    recs = store.records(s.game_id)
+    old = dict(recs[0].body)
+    old["cards"] = store.card_table(old.pop("card_table"))
+    gid = store.new_game("referee", old)
+    for r in recs[1:]:
+        store.append(gid, r.kind, r.body, seat=r.seat, mono_ms=r.mono_ms, hidden=r.hidden)
+    assert "card_table" not in store.records(gid)[0].body
+    assert canon(RefereeSession.resume(store, gid).state) == canon(s.state)
+
+
+def test_an_unknown_card_table_is_named_in_the_error(tmp_path, sample):
+    store = Store(str(tmp_path / "g.sqlite3"))
+    cards, da, db = sample
+    s = RefereeSession.new(store, cards, da, db, seed=6, clock=FakeClock())
+    body = dict(store.records(s.game_id)[0].body, card_table="0" * 64)
+    gid = store.new_game("referee", body)
+    with pytest.raises(StoreError, match="no card table '0000"):
+        RefereeSession.resume(store, gid)
+
+
+def test_card_tables_are_append_only(tmp_path, sample):
+    store = Store(str(tmp_path / "g.sqlite3"))
+    cards, da, db = sample
+    RefereeSession.new(store, cards, da, db, seed=7, clock=FakeClock())
+    for sql in ("UPDATE card_tables SET body = '[]'", "DELETE FROM card_tables"):
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            store.db.execute(sql)
+
+
+def test_a_finished_game_exports_with_its_card_table_and_replays(tmp_path):
+    table = Table(Store(str(tmp_path / "g.sqlite3")), clock=FakeClock())
+    table.start_referee(seed=8)
+    play(table.session, 8)
+    data = json.loads(json.dumps(table.export(table.session.game_id)))
+    start = data["records"][0]["body"]
+    assert len(start["cards"]) == len(table.session.state.cards)
+    ok, message = replay_export(data, out=lambda line: None)
+    assert ok, message

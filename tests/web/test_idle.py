@@ -1,0 +1,48 @@
+"""An idle table costs nearly nothing (issue 16): the display's ticker wakes when a
+deadline or the match clock falls due or something changed, not ten times a second."""
+
+import time
+
+from fastapi.testclient import TestClient
+
+from hub.record.store import Store
+from hub.sessions.base import LINK_ALLOWANCE_MS, READY_MS, FakeClock
+from hub.sessions.table import Table
+from hub.web.app import create_app
+from hub.web.broadcast import MAX_SLEEP_S
+from tests.web.conftest import TOKEN, on_loop
+
+
+def test_next_due_is_the_earliest_deadline_or_the_end_of_the_match_clock():
+    clock = FakeClock()
+    table = Table(Store(":memory:"), clock=clock, admin_token=TOKEN)
+    assert table.next_due_in_ms() is None                      # nothing runs: never
+    table.start_tracker()
+    assert table.next_due_in_ms() is None
+    table.submit("a", "ready", True, source="pod")             # b's 10 seconds start
+    assert table.next_due_in_ms() == READY_MS + LINK_ALLOWANCE_MS + 1
+    clock.advance(4000)
+    assert table.next_due_in_ms() == READY_MS + LINK_ALLOWANCE_MS + 1 - 4000
+    table.timer_action("round_start", duration_ms=60_000)
+    assert table.next_due_in_ms() == READY_MS + LINK_ALLOWANCE_MS + 1 - 4000   # the deadline comes first
+    clock.advance(READY_MS)
+    assert table.next_due_in_ms() == 0                         # overdue: tick now
+    table.tick()
+    assert table.session.phase == "battle" and table.next_due_in_ms() == 60_000 - READY_MS
+
+
+def test_an_idle_table_is_not_ticked_ten_times_a_second():
+    table = Table(Store(":memory:"), admin_token=TOKEN)          # the real clock: the ticker runs
+    ticks = []
+    with TestClient(create_app(table, tick_interval=0.1)) as client:
+        hub = client.app.state.hub
+        real = hub.tick
+        hub.tick = lambda: (ticks.append(time.monotonic()), real())
+        on_loop(client, table.start_referee, seed=3)
+        time.sleep(0.5)
+        ticks.clear()
+        t0 = time.monotonic()
+        time.sleep(2.5)
+        span = time.monotonic() - t0
+    # the old 0.1 s ticker: 25 ticks here; a slower machine only ever ticks less
+    assert len(ticks) <= span / MAX_SLEEP_S + 1, ticks
