@@ -253,11 +253,14 @@ class Store:
         stored already; returns its content hash, which a start record names."""
         body = dumps(cards)
         digest = hashlib.sha256(body.encode()).hexdigest()
-        if digest not in self._card_tables:
+        if digest in self._card_tables:
+            return digest
+        # a write only when it is new: a game start costs no extra transaction once the table is in
+        if self.db.execute("SELECT 1 FROM card_tables WHERE hash = ?", (digest,)).fetchone() is None:
             with self._tx():
                 self.db.execute("INSERT OR IGNORE INTO card_tables (hash, body, created_ms) VALUES (?, ?, ?)",
                                 (digest, body, int(time.time() * 1000)))
-            self._card_tables[digest] = None      # stored; parsed on first read
+        self._card_tables[digest] = None      # stored; parsed on first read
         return digest
 
     def card_table(self, digest):
