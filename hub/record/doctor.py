@@ -8,6 +8,7 @@ the old one. ``lumen doctor --db DB [--salvage NEW]`` reports, and copies every 
 records all read back into a new record, under the same ids.
 """
 
+import hashlib
 import json
 import os
 import shutil
@@ -109,6 +110,7 @@ def salvage(path, dest):
             games = src.execute("SELECT id, created_ms, mode, table_name FROM games ORDER BY id").fetchall()
         except (sqlite3.DatabaseError, ValueError):
             games = []
+        _copy_card_tables(src, out)
         for gid, created, mode, table in games:
             try:
                 recs = _read_game(src, gid)
@@ -138,6 +140,22 @@ def salvage(path, dest):
         src.close()
         out.close()
     return copied, skipped
+
+
+def _copy_card_tables(src, out):
+    """The card tables games name by hash (issue 16): each one whose body still hashes to
+    its name. A game whose table is lost fails its resume with that table's name."""
+    try:
+        rows = src.execute("SELECT hash, body FROM card_tables").fetchall()
+    except (sqlite3.DatabaseError, ValueError):
+        return
+    for digest, body in rows:
+        try:
+            cards = json.loads(body)
+        except (TypeError, ValueError):
+            continue
+        if hashlib.sha256(body.encode()).hexdigest() == digest:
+            out.put_card_table(cards)
 
 
 def move_aside(path):

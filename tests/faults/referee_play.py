@@ -36,6 +36,8 @@ def copy_game(src, dst, game_id, skip=()):
     (how a record cut by an older hub version looks). Returns the new game id."""
     recs = src.records(game_id)
     g = src.game(game_id)
+    if "card_table" in recs[0].body:
+        dst.put_card_table(src.card_table(recs[0].body["card_table"]))
     gid = dst.new_game(g["mode"], recs[0].body, g["table"])
     for r in recs[1:]:
         if r.seq in skip:

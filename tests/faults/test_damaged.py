@@ -36,7 +36,7 @@ def _run(*args):
                           timeout=300)
 
 
-FIRST_FINISH = rb'\{"turn": \d+, "winner"'       # game 1's finish record, the first one written
+FIRST_FINISH = rb'\{"turn": ?\d+, ?"winner"'       # game 1's finish record, the first one written (compact JSON or not)
 
 
 def _flip(db, pattern):
