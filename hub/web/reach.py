@@ -34,7 +34,8 @@ def _svg(text):
 @router.get("/api/reach", tags=["public"], summary="Where phones can open this display (LAN addresses, mDNS name)")
 async def reach(request: Request):
     u = _urls(request)
-    return dict(u, spectator=spectator_url(request))
+    # phones: false when the hub listens on this machine only (the QR code would not open on a phone)
+    return dict(u, spectator=spectator_url(request), phones=bool(u["lan"]))
 
 
 @router.get("/api/reach/qr.svg", tags=["public"], summary="QR code of the display's address, for spectators' phones")

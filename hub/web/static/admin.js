@@ -67,7 +67,7 @@ window.LumenAdmin = (function () {
       if (img) { if (img.src.startsWith("blob:")) URL.revokeObjectURL(img.src); img.src = URL.createObjectURL(await r.blob()); }
       const u = await (await fetch("/api/reach", { cache: "no-store" })).json();
       const el = $("#reach-urls");
-      if (el) el.textContent = [].concat(u.lan || [], u.mdns ? [u.mdns] : []).join(" · ") || u.local;
+      if (el) el.textContent = u.phones ? [].concat(u.lan || [], u.mdns ? [u.mdns] : []).join(" · ") : t("qr_local_only");
     } catch (e) { /* offline: the banner says so */ }
   }
 

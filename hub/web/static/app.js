@@ -177,7 +177,8 @@
     else if (S.ahead) {
       const h = S.ahead.health;
       text = "TIME · " + (S.ahead.seat === "even" ? t("ahead_even", { a: h.a, b: h.b })
-        : t("ahead", { seat: seatLabel(S.ahead.seat), name: (S.seats[S.ahead.seat] || {}).player || "", a: h.a, b: h.b }));
+        : t("ahead", { seat: seatLabel(S.ahead.seat), name: (S.seats[S.ahead.seat] || {}).player || "", a: h.a, b: h.b })
+          .replace(/\s+/g, " "));
       kind = "time";
     }
     // the record refused a write: nothing of that change was kept or applied; say so first

@@ -56,7 +56,7 @@ window.I18N = {
     confirm_round_start: "라운드 시계가 이미 돌고 있습니다. 처음부터 다시 시작할까요?",
     confirm_new_game: "게임 #{n}이(가) 진행 중입니다. 새 게임을 시작할까요? (지금 게임은 최근 게임에서 이어할 수 있습니다)",
     player_name: "{seat} 이름", ahead: "{seat} {name} 체력 우세 ({a} : {b})", ahead_even: "체력 동점 ({a} : {b})",
-    phones_title: "휴대폰으로", qr_judge: "심판용 (토큰 포함 · 공유 금지)", qr_spectator: "관전 (휴대폰)",
+    phones_title: "휴대폰으로", qr_local_only: "이 허브는 이 기기에서만 열립니다 (휴대폰: lumen hub --host 0.0.0.0)", qr_judge: "심판용 (토큰 포함 · 공유 금지)", qr_spectator: "관전 (휴대폰)",
     fullscreen: "전체 화면", sound_on: "소리 켬", sound_off: "소리 끔",
     time: "타임"
   },
@@ -113,7 +113,7 @@ window.I18N = {
     confirm_round_start: "The round clock is already running. Restart it from the beginning?",
     confirm_new_game: "Game #{n} is in progress. Start a new game? (this one can be resumed from Recent games)",
     player_name: "{seat} name", ahead: "{seat} {name} ahead on health ({a} : {b})", ahead_even: "Health level ({a} : {b})",
-    phones_title: "Phones", qr_judge: "Judge (carries the token · do not share)", qr_spectator: "Spectators (phone)",
+    phones_title: "Phones", qr_local_only: "This hub opens on this machine only (phones: lumen hub --host 0.0.0.0)", qr_judge: "Judge (carries the token · do not share)", qr_spectator: "Spectators (phone)",
     fullscreen: "Fullscreen", sound_on: "Sound on", sound_off: "Sound off",
     time: "time"
   }

@@ -11,6 +11,12 @@
   const tv = new URLSearchParams(location.search).has("tv");
   root.classList.toggle("tv", tv);
   $("#tv-qr").hidden = !tv;
+  if (tv) {
+    // a hub listening on this machine only: say how to let phones in, instead of a code they cannot open
+    fetch("/api/reach", { cache: "no-store" }).then((r) => r.json()).then((u) => {
+      if (!u.phones) { const c = $("#tv-qr span"); c.dataset.i18n = "qr_local_only"; c.textContent = D.t("qr_local_only"); }
+    }).catch(() => { /* offline: the banner says so */ });
+  }
 
   // ------------------------------------------------------------ sounds: 1:00, 0:10, the last 3 s of the 10-s countdown
   let muted = localStorage.getItem(MUTE_KEY) === "1";
