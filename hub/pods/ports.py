@@ -56,19 +56,69 @@ class SimPort:
 
 def find_pod_ports():
     """Serial ports that look like pods: MicroPython on a Raspberry Pi RP2040/RP2350
-    (USB VID 0x2E8A), or the stable names our udev rule makes."""
+    (USB VID 0x2E8A), or the stable names our udev rule makes.
+
+    The hub calls this every second while it looks for pods, so on Linux it is one listing
+    of /dev: a USB serial device's ids are read from sysfs once per appearance (pyserial's
+    full ``comports()`` looks at every ttyS* too: ~4.5 M instructions a scan, most of an
+    idle table's cost before issue 16)."""
     found = []
-    try:
-        from serial.tools import list_ports
-        for p in list_ports.comports():
-            if p.vid == 0x2E8A:
-                found.append(p.device)
-    except Exception:   # no pyserial tools on this system
-        pass
-    if os.path.isdir("/dev"):
-        for n in sorted(os.listdir("/dev")):
-            if n.startswith("lumen-pod-"):
-                path = os.path.realpath(os.path.join("/dev", n))
-                if path not in found:
+    names = _dev_names()
+    if names is None:               # not Linux: pyserial's own scan
+        try:
+            from serial.tools import list_ports
+            found = [p.device for p in list_ports.comports() if p.vid == RPI_VID]
+        except Exception:   # no pyserial tools on this system
+            pass
+        names = []
+    else:
+        seen = set()
+        for n in names:
+            if n.startswith(USB_SERIAL):
+                path = "/dev/" + n
+                key = _identity(path)
+                if key is None:
+                    continue
+                seen.add(key)
+                if key not in _VIDS:
+                    _VIDS[key] = _usb_vid(path)
+                if _VIDS[key] == RPI_VID:
                     found.append(path)
+        for key in [k for k in _VIDS if k not in seen]:
+            del _VIDS[key]          # unplugged: a device that comes back is looked at again
+    for n in names:
+        if n.startswith("lumen-pod-"):
+            path = os.path.realpath(os.path.join("/dev", n))
+            if path not in found:
+                found.append(path)
     return found
+
+
+RPI_VID = 0x2E8A
+USB_SERIAL = ("ttyACM", "ttyUSB")     # how Linux names USB CDC-ACM and USB-serial devices
+_VIDS = {}                            # (path, device number, change time) -> USB VID or None
+
+
+def _dev_names():
+    if not os.path.isdir("/sys/class/tty"):
+        return None
+    try:
+        return sorted(os.listdir("/dev"))
+    except OSError:
+        return []
+
+
+def _identity(path):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (path, st.st_rdev, st.st_ctime_ns)
+
+
+def _usb_vid(path):
+    try:
+        from serial.tools.list_ports_linux import SysFS
+        return SysFS(path).vid
+    except Exception:       # no pyserial, or sysfs without the USB ids: not a pod we can tell
+        return None
