@@ -48,6 +48,8 @@ def judge(mine, theirs, fp=(0, 0), characters=(None, None), priority="a"):
     if not isinstance(mine, dict) or not isinstance(theirs, dict):
         raise TrialError("both cards must be card mappings")
     for seat, c in (("a", mine), ("b", theirs)):
+        if not isinstance(c.get("id"), str) or not c.get("id"):
+            raise TrialError("%s: a card needs an id (a non-empty string)" % seat)
         if c.get("kind") == "special":
             raise TrialError("%s: %s is a special skill; only attacks and defenses are readied (guide 3.3.3)"
                              % (seat, c.get("id")))
