@@ -95,7 +95,28 @@ class LocalBroker:
         self.host = host
         self.port = port or free_port(host if host != "0.0.0.0" else "127.0.0.1")
         self.proc = None
+        self.adopted = None              # pid of our broker left running by a TD that was killed
         self.conf = os.path.join(self.folder, "mosquitto.conf")
+        self.pid_path = os.path.join(self.folder, "mosquitto.pid")
+
+    def running_pid(self):
+        """The pid of a Mosquitto already running with this folder's config (a TD killed with
+        -9 leaves its broker running: the restarted TD adopts it, the hubs never notice)."""
+        try:
+            with open(self.pid_path) as f:
+                pid = int(f.read().strip())
+            with open("/proc/%d/cmdline" % pid, "rb") as f:
+                cmd = f.read().split(b"\0")
+        except (OSError, ValueError):
+            return None
+        return pid if self.conf.encode() in cmd else None
+
+    def adopt(self):
+        """Use the broker already running for this folder, if there is one; returns its pid."""
+        pid = self.running_pid()
+        if pid is not None:
+            self.adopted = pid
+        return pid
 
     def write_config(self):
         os.makedirs(os.path.join(self.folder, "data"), exist_ok=True)
@@ -125,6 +146,7 @@ class LocalBroker:
                 "autosave_interval 2",
                 "max_queued_messages 10000",
                 "max_inflight_messages 100",
+                "pid_file %s" % self.pid_path,
                 "log_dest file %s" % os.path.join(self.folder, "mosquitto.log"),
                 "log_type error",
                 "log_type warning",
@@ -160,10 +182,16 @@ class LocalBroker:
 
     @property
     def pid(self):
-        return self.proc.pid if self.proc else None
+        return self.proc.pid if self.proc else self.adopted
 
     def stop(self):
         """A clean stop (SIGTERM: mosquitto saves its persistence file)."""
+        if self.adopted:
+            try:
+                os.kill(self.adopted, signal.SIGTERM)
+            except OSError:
+                pass
+            self.adopted = None
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -175,6 +203,12 @@ class LocalBroker:
 
     def kill(self):
         """kill -9: what a crash or a pulled plug does."""
+        if self.adopted:
+            try:
+                os.kill(self.adopted, signal.SIGKILL)
+            except OSError:
+                pass
+            self.adopted = None
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()

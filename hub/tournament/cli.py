@@ -89,7 +89,11 @@ def run_td(args, out=print, ready=None, stop=None):
         if why:
             raise BrokerError(why)
         broker = LocalBroker(os.path.join(args.dir, "broker"), {k: v for k, v in creds.items() if k != "admin_token"},
-                             port=args.broker_port or _saved_port(args.dir), host=args.broker_host).start()
+                             port=args.broker_port or _saved_port(args.dir), host=args.broker_host)
+        if broker.adopt():
+            out("the event's broker is still running (pid %d): using it" % broker.adopted)
+        else:
+            broker.start()
         _save_port(args.dir, broker.port)
         host, port = "127.0.0.1", broker.port
     td = TD(os.path.join(args.dir, "event.sqlite"), make_url(host, port, "td", creds["td"])).start()

@@ -79,3 +79,49 @@ def test_new_then_run_with_its_own_broker(tmp_path):
     # the broker went with it
     assert subprocess.run(["pgrep", "-f", os.path.join(folder, "broker", "mosquitto.conf")],
                           capture_output=True).returncode == 1
+
+
+def test_a_td_killed_with_9_comes_back_on_the_same_broker(tmp_path):
+    need_mosquitto()
+    players = tmp_path / "players.txt"
+    players.write_text("\n".join("선수%d" % i for i in range(1, 9)) + "\n", encoding="utf-8")
+    folder = str(tmp_path / "ev")
+    assert lumen("tournament", "new", "cup", "--players", str(players), "--dir", folder).returncode == 0
+    conf = os.path.join(folder, "broker", "mosquitto.conf")
+    port = free_port()
+
+    def run():
+        return subprocess.Popen([sys.executable, "-m", "hub.cli", "tournament", "run", "--dir", folder, "--port",
+                                 str(port)], cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+
+    def up():
+        try:
+            return json.loads(urllib.request.urlopen("http://127.0.0.1:%d/api/state" % port, timeout=5).read())
+        except OSError:
+            return None
+
+    def broker_pids():
+        r = subprocess.run(["pgrep", "-f", conf], capture_output=True, text=True)
+        return r.stdout.split()
+
+    p = run()
+    try:
+        wait_for(up, 90, "the TD page")
+        first = broker_pids()
+        assert len(first) == 1
+        p.send_signal(signal.SIGKILL)
+        p.wait(30)
+        assert broker_pids() == first          # the broker outlives its TD: the hubs stay connected
+        p = run()
+        wait_for(up, 90, "the TD page again")
+        assert broker_pids() == first
+        p.send_signal(signal.SIGTERM)
+        p.wait(60)
+        assert "still running (pid %s)" % first[0] in p.stdout.read()
+        wait_for(lambda: not broker_pids(), 60, "the broker to stop with the TD")
+    finally:
+        if p.poll() is None:
+            p.kill()
+        for pid in broker_pids():
+            os.kill(int(pid), signal.SIGKILL)
