@@ -10,6 +10,8 @@ change in this module to be shown.
     lines(card_data, "ko")  ->  ["히트 시 FP +1", "카운터 시 FP +2, 콤보", "① 히트 시 상대의 패에서 1장을 브레이크한다"]
 """
 
+import json
+
 from .effects import REGISTRY, TIMING_KO
 from .events import OUTCOME_EN, OUTCOME_KO
 
@@ -277,7 +279,15 @@ def _conditions(cond, lang):
 
 
 def entry_text(e, lang="ko", cap=True):
-    """One effect entry as a line of card text."""
+    """One effect entry as a line of card text. The editor shows text for data being typed,
+    valid or not: an entry this cannot read comes back as its data, marked with "?"."""
+    try:
+        return _entry_text(e, lang, cap)
+    except (TypeError, AttributeError, KeyError, ValueError):
+        return "? " + json.dumps(e, ensure_ascii=False, default=str)
+
+
+def _entry_text(e, lang, cap):
     if not isinstance(e, dict):
         return str(e)
     ko = lang == "ko"
@@ -307,6 +317,13 @@ def entry_text(e, lang="ko", cap=True):
 def lines(card, lang="ko"):
     """Every line of a card's generated text: special judgments, defense judgments,
     the judgment-result area, then each effect entry."""
+    try:
+        return _lines(card, lang)
+    except (TypeError, AttributeError, KeyError, ValueError):      # data being typed: say what can be said
+        return ["? " + json.dumps(card, ensure_ascii=False, default=str)[:200]]
+
+
+def _lines(card, lang):
     if not isinstance(card, dict):
         return []
     out = []
@@ -322,7 +339,8 @@ def lines(card, lang="ko"):
         out += [t for t in (judgment_text(k, card.get(k), lang) for k in ("guard", "evade", "offset")) if t]
     res = card.get("results") if isinstance(card.get("results"), dict) else {}
     out += [result_text(k, v if isinstance(v, dict) else {}, lang) for k, v in res.items()]
-    for e in card.get("effects") or []:
+    effects = card.get("effects")
+    for e in effects if isinstance(effects, list) else []:
         out.append(entry_text(e, lang))
     return out
 

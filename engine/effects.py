@@ -402,7 +402,7 @@ def _check_entry(entry, kind, field, top, ultimate=False):
         yield ("an effect must be a mapping like {do: <primitive>, ...}", None, None, field)
         return
     name = entry.get("do")
-    if name not in REGISTRY:
+    if not isinstance(name, str) or name not in REGISTRY:     # `do: {..}` is a problem to name, not a crash
         yield ("unknown effect %r (known primitives: %s)" % (name, ", ".join(sorted(REGISTRY))), entry, "do", field)
         return
     prim = REGISTRY[name]

@@ -11,6 +11,7 @@ whose effect asks something shows it.
 """
 
 from . import game
+from .cards import parse_card
 from .errors import CardError, IllegalDecision, LumenError
 from .events import OUTCOME_EN, OUTCOME_KO, explain
 from .scenario import build
@@ -50,6 +51,9 @@ def judge(mine, theirs, fp=(0, 0), characters=(None, None), priority="a"):
     for seat, c in (("a", mine), ("b", theirs)):
         if not isinstance(c.get("id"), str) or not c.get("id"):
             raise TrialError("%s: a card needs an id (a non-empty string)" % seat)
+        _card, problems = parse_card(c)
+        if problems:
+            raise TrialError("%s: %s" % (seat, "; ".join(str(p) for p in problems)))
         if c.get("kind") == "special":
             raise TrialError("%s: %s is a special skill; only attacks and defenses are readied (guide 3.3.3)"
                              % (seat, c.get("id")))
