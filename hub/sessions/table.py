@@ -22,8 +22,6 @@ from hub.record.store import RecordUnwritable, public_start
 from hub.sessions.timer import MatchTimer, TimerError
 from hub.sessions.tracker import TrackerSession
 from hub.record.token import TokenKeeper
-#: clock actions a judge takes (each one an undo step); "time" and "turn_ended" also come from the hub
-JUDGE_TIMER_ACTIONS = ("round_start", "pause", "resume", "extend", "call_time", "turn_ended")
 TIMER_UNDO_LIMIT = 20
 
 

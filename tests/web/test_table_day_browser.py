@@ -277,6 +277,10 @@ def test_the_judges_phone_layout_with_both_hit(server, browser):
     try:
         open_page(browser, handle, fragment="#admin=" + TOKEN)
         wait_for(lambda: js(browser, "return !document.getElementById('mini').hidden"), what="the mini scoreboard")
+        width = js(browser, "return [document.scrollingElement.scrollWidth, innerWidth]")
+        assert width[0] <= width[1], width                 # nothing sticks out sideways on a 390-px phone
+        mini = js(browser, "var m = document.getElementById('mini'); return [m.scrollWidth, m.clientWidth]")
+        assert mini[0] <= mini[1], mini
         js(browser, "window.scrollTo(0, 600)")
         top = js(browser, "return document.getElementById('mini').getBoundingClientRect().top")
         assert top == 0                                 # sticky: still at the top after scrolling
