@@ -4,6 +4,7 @@ the MicroPython unix port, heap capped at 64 KB, over pseudo-terminals.
     python3 bench/pod.py                 # all figures, a Markdown table
     python3 bench/pod.py --presses 200   # quicker
     python3 bench/pod.py --json
+    python3 bench/pod.py --target rp2040 # on an emulated RP2040 instead (bench/pod_rp2040.py)
 
 Figures and targets (docs/performance.md "Pod (issue 4)"):
 - press-to-frame latency, median and worst of N presses (< 5 ms / < 20 ms),
@@ -25,6 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parent))  # after the project: bench/hub.py is not hub/
 
 from hub.pods import protocol as P  # noqa: E402
 from hub.pods.sim import Bench, SimPod, now_ms  # noqa: E402
@@ -191,7 +193,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--presses", type=int, default=1000)
     ap.add_argument("--countdowns", type=int, default=3)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--target", choices=("unix", "rp2040"), default="unix",
+                    help="unix: the MicroPython unix port over ptys; rp2040: MicroPython's rp2 port on rp2040js")
     a = ap.parse_args(argv)
+    if a.target == "rp2040":
+        import pod_rp2040
+
+        res = pod_rp2040.figures(min(a.presses, 200), a.countdowns)
+        print(json.dumps(res, indent=1) if a.json else "\n".join(pod_rp2040.table(res)))
+        return 0
     res = {"latency": latency(a.presses), "countdown": countdown(a.countdowns), "heap": heap(6.0),
            "wire": [{"type": k, "bytes": n, "ms_at_115200": round(ms, 3)} for k, n, ms in wire_sizes()]}
     if a.json:
