@@ -121,6 +121,7 @@ def countdown(files: Path, runs: int) -> dict[str, float]:
         "runs": runs,
         "error_ms_median": statistics.median(errors),
         "error_ms_worst": max(errors, key=abs),
+        "errors_ms": [round(e, 3) for e in errors],
         "frame_hz_min": min(rates),
         "frame_hz_median": statistics.median(rates),
         "cpu_busy_idle": idle_busy,

@@ -16,8 +16,11 @@ import board
 import pod
 
 _FRAME_MS = const(20)  # 50 Hz ring refresh, on an absolute grid
+_MERGE_MS = const(3)  # a timer frame this close to the grid is the grid frame (a frame costs ~2.5 ms on a Pico)
 _RX_BUDGET = const(64)  # link bytes per pass (more than one whole frame), then the loop gets a turn
 _HEAP_EVERY_MS = const(5000)  # gc.mem_alloc() walks the heap: 8 ms on a Pico
+_GC_EVERY_MS = const(30000)  # a collection (~3 ms on a Pico's 234 KB heap) at a time we choose; a frame allocates next to nothing
+_GC_THRESHOLD = const(32768)  # only a burst past this many bytes collects in between
 _LOG_MAX = const(4096)
 _LOG_GAP_MS = const(10000)  # at most one errors.log write per 10 s; the rest counted
 
@@ -78,6 +81,7 @@ class App:
             pass
         self.heap_peak = 0
         self.heap_at = now
+        self.gc_at = now
         self.log_path = "errors.log"
         self.log_at = now
         self.log_quiet = 0  # messages not written since the last write
@@ -160,7 +164,10 @@ class App:
         p = self.pod
         # long presses, repeats, and any edge an interrupt missed; the
         # press itself was queued by its interrupt
-        p.buttons.scan(now)
+        bt = p.buttons
+        bt.scan(now)
+        if bt.head != bt.tail:
+            p.input(now)  # a press that came in just now goes out before this frame's drawing
         p.tick(now)
         if self.wdt is not None:
             self.wdt.feed()
@@ -179,19 +186,31 @@ class App:
         # every later frame back; woken early for a countdown mark or link
         # timer, which does not move the grid.
         p = self.pod
-        gc.threshold(4096)  # bounded garbage: collect early, in small pauses
+        gc.threshold(_GC_THRESHOLD)
         due = clock.ms()
         while True:
             now = clock.ms()
             self.frame(now)
-            if clock.diff(now, due) >= 0:
+            await asyncio.sleep_ms(0)  # a press or link bytes that came in meanwhile go first
+            p.show()
+            if clock.diff(now, self.gc_at) >= _GC_EVERY_MS and p.buttons.head == p.buttons.tail \
+                    and p.cd.until_event(now) > 25:
+                # after a frame, not inside a press (an allocation that crosses
+                # a small threshold would collect in the middle of one), and
+                # not just before a countdown beep or the end
+                self.gc_at = now
+                await asyncio.sleep_ms(0)
+                gc.collect()
+            if clock.diff(now, due) >= -_MERGE_MS:  # on the grid, or close enough to stand for it
                 due = clock.add(due, _FRAME_MS)
                 if clock.diff(now, due) >= 0:
                     due = clock.add(now, _FRAME_MS)  # a whole frame behind: skip, no burst
             now = clock.ms()
             w = clock.diff(due, now)
             u = p.until_due(now)
-            await asyncio.sleep_ms(max(0, min(w, u)))
+            if u < w + _MERGE_MS:
+                w = u  # a countdown mark just after the grid frame: one frame, on the mark, not one before it
+            await asyncio.sleep_ms(w if w > 0 else 0)
 
     def enter_service(self):
         # Reboot into safe mode: main.py sees the flag file, removes it and

@@ -187,7 +187,7 @@ class Pod:
             self.set_bright(i)
 
     def tick(self, now):
-        # timers, countdown marks, then one ring frame
+        # timers, countdown marks, then one ring frame drawn (show() sends it)
         try:
             # times only compared against a few seconds stay a few seconds
             # old, so ticks_diff never crosses half of rp2's 2**30 ms period
@@ -210,9 +210,15 @@ class Pod:
             if d.n >= 4 and clock.diff(now, self.rx_t) > 150 and d.tool_request():
                 self.service_request = True  # mpremote is knocking: free the REPL
             views.draw(self, now)
-            self.ring.show()
         except Exception as e:
             self.fault(e, now)
+
+    def show(self):
+        # the drawn frame out to the LEDs (app.py lets waiting input go first)
+        try:
+            self.ring.show()
+        except Exception as e:
+            self.fault(e, clock.ms())
 
     def until_due(self, now):
         # ms the frame loop may sleep: to the next countdown mark or link timer

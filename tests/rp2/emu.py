@@ -89,6 +89,7 @@ class Rp2Pod:
         self.t_us = 0
         self.rx: list[tuple[int, bytes]] = []  # (emulated us, bytes) from the pod, not yet taken
         self.frames: list[int] = []  # emulated us of each WS2812 frame start
+        self.delivered: list[tuple[int, int]] = []  # (emulated us, bytes) handed to the pod
         self.stats_lines: list[str] = []
 
     def _cmd(self, line: str) -> None:
@@ -109,6 +110,8 @@ class Rp2Pod:
             if kind == "rx":
                 t, data = rest.split()
                 self.rx.append((int(t), bytes.fromhex(data)))
+            elif kind == "tx":
+                self.delivered.append(tuple(int(x) for x in rest.split()))
             elif kind == "px":
                 self.frames.append(int(rest))
             elif kind == "stats":

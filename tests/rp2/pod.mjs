@@ -5,8 +5,9 @@
 //   node pod.mjs BOOTROM FIRMWARE FSIMAGE [FS_OFFSET]
 //
 // commands                      replies (times are emulated microseconds)
-//   run MS                      rx T HEX (USB CDC bytes from the pod), px T
-//                               (a WS2812 frame began on the ring pin), then ok T
+//   run MS                      rx T HEX (USB CDC bytes from the pod), tx T N
+//                               (N bytes handed to the pod), px T (a WS2812
+//                               frame began on the ring pin), then ok T
 //   write HEX                   queued for the pod's USB bulk-OUT endpoint -> ok T
 //   pin GPIO 0|1                drive an input pin (buttons: 0 = pressed) -> ok T
 //   stats                       busy=NS idle=NS (CPU executing vs asleep in WFE
@@ -56,6 +57,7 @@ function serve() {
   if (armed < 0 || txq.length === 0) return;
   const n = Math.min(armed, txq.length);
   armed = -1;
+  events.push(`tx ${us()} ${n}`);
   mcu.usbCtrl.endpointReadDone(cdc.outEndpoint, Uint8Array.from(txq.splice(0, n)));
 }
 

@@ -84,6 +84,7 @@ class Harness:
         now = self.clk.ms()
         self.pod.buttons.scan(now)
         self.pod.tick(now)
+        self.pod.show()
         self.collect()
 
     def run(self, ms):
