@@ -154,10 +154,18 @@ def run_hub(args, out=print):
     if getattr(args, "broker", None):
         bridge, routers = _join_event(table, args, out)
 
+    if bridge:
+        hub.side = bridge            # the pods ask their players to confirm the result
+
     async def tournament(_display):
         while True:
             await asyncio.sleep(0.1)
             bridge.tick()
+            with hub.lock:           # a new result slip (or a confirmation) shows on the pods
+                hub.push("a")
+                hub.push("b")
+            if hub.links.running:
+                hub.links.wake()
 
     tasks = (pods,) + ((upkeep,) if light is not None else ()) + ((tournament,) if bridge else ())
     from hub.web import server as web

@@ -111,6 +111,9 @@ class PodHub:
         self.conflicts = {}             # board id -> a refused second claimant (issue 11.2), for the judge
         self._pending = {}              # board id -> its refused connection, until the judge decides
         self.takeover_ok = None         # (board id, conn) the judge let take over
+        # a question from outside the game, asked when the game asks nothing (a tournament's
+        # result to confirm: hub/tournament/bridge.py): .question(seat) -> label or None, .answer(seat)
+        self.side = None
         table.subscribe(self._on_table)
 
     # ------------------------------------------------------------ connections
@@ -379,6 +382,10 @@ class PodHub:
         pr = self.prompts[seat]
         if prompt_id != pr.id or pr.kind == "none":
             return      # an answer to a prompt that is no longer open
+        if pr.request_kind == "side":
+            if slot == 1 and self.side is not None:
+                self.side.answer(seat)
+            return
         s = self.table.session
         if s is None:
             return
@@ -530,6 +537,10 @@ class PodHub:
                 kind, request_kind = "ready", "ready"
                 flags = STATE_FLAG_LOCKED
                 locked = self.locked_slot.get(seat, 0)
+        if kind == "none" and self.side is not None:
+            label = self.side.question(seat)
+            if label:
+                kind, options, request_kind = "choose", [label], "side"
         # the same question asked again after an answer is a new prompt: the seat's answer count is in the key
         answered = getattr(s, "answered", {}).get(seat, 0) if s is not None else 0
         key = (kind, tuple(map(str, options)), pass_value, request_kind,
@@ -589,6 +600,8 @@ class PodHub:
                 c.link.send("countdown", t, prompt=pr.id, ms=min(left, 65535))
 
     def _labels(self, pr):
+        if pr.request_kind == "side":
+            return list(pr.options)
         s = self.table.session
         if s is None or s.mode != "referee":
             return []

@@ -152,6 +152,17 @@ class Bridge:
             self.confirm("a")
             self.confirm("b")
 
+    # the pods' side question (hub/pods/links.py PodHub.side): a seat confirms with READY
+    def question(self, seat):
+        slip = self.link.slip
+        if slip is None or seat in slip.confirmed:
+            return None
+        return "결과 %d-%d 확인" % (slip.body["a_wins"], slip.body["b_wins"])
+
+    def answer(self, seat):
+        if self.link.slip is not None:
+            self.confirm(seat)
+
     def confirm(self, who):
         body = self.link.confirm(who)
         if body is not None:
