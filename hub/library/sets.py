@@ -23,7 +23,10 @@ from engine import cardyaml
 from engine.cards import _Checker, parse_card, parse_character
 from engine.decks import SAMPLE_DIR, _cached_cardset_key, check_deck, load_cardset, load_deck
 from engine.effects import plain
+from engine.errors import Problem
 from engine.yamlio import load_yaml
+
+from . import problems_ko
 
 SET_FILE = "cards.yaml"
 DECKS = "decks"
@@ -43,8 +46,17 @@ class LibraryError(Exception):
 
 
 def problem_json(p):
-    return {"file": os.path.basename(p.file) if p.file else None, "line": p.line, "card": p.card,
-            "field": p.field, "message": p.message}
+    """A checker problem as JSON, with its message in Korean too where the form is known."""
+    out = {"file": os.path.basename(p.file) if p.file else None, "line": p.line, "card": p.card,
+           "field": p.field, "message": p.message}
+    k = problems_ko.ko(p.message)
+    if k:
+        out["message_ko"] = k
+    return out
+
+
+def _problem(message, field, card=None):
+    return problem_json(Problem(message, None, None, card, field))
 
 
 def content_hash(value):
@@ -245,13 +257,11 @@ class CardLibrary:
         marks, ids = self._index(set_id) if set_id is not None else (set(), set())
         mark = data.get("mark") or "neutral"
         if isinstance(mark, str) and mark != "neutral" and mark not in marks:
-            out.append({"file": None, "line": None, "card": data.get("id"), "field": "mark",
-                        "message": "mark %r is neither neutral nor a character's mark in this set (%s)"
-                                   % (mark, ", ".join(sorted(m for m in marks if m)) or "no characters")})
+            out.append(_problem("mark %r is neither neutral nor a character's mark in this set (%s)"
+                                % (mark, ", ".join(sorted(m for m in marks if m)) or "no characters"), "mark", data.get("id")))
         cid = data.get("id")
         if isinstance(cid, str) and cid != replaces and cid in ids:
-            out.append({"file": None, "line": None, "card": cid, "field": "id",
-                        "message": "duplicate card id %r: another card of this set has it" % cid})
+            out.append(_problem("duplicate card id %r: another card of this set has it" % cid, "id", cid))
         return out
 
     def save_card(self, set_id, data, replaces=None):
@@ -311,10 +321,9 @@ class CardLibrary:
         if isinstance(data, dict) and set_id is not None:
             cid = data.get("id")
             if not cid:
-                out.append({"file": None, "line": None, "card": None, "field": "id", "message": "a character needs an id"})
+                out.append(_problem("a character needs an id", "id"))
             elif cid != replaces and any(c.get("id") == cid for c in self.raw(set_id).get("characters") or []):
-                out.append({"file": None, "line": None, "card": None, "field": "id",
-                            "message": "duplicate character id %r: another character of this set has it" % cid})
+                out.append(_problem("duplicate character id %r: another character of this set has it" % cid, "id"))
         return out
 
     def save_character(self, set_id, data, replaces=None):

@@ -241,3 +241,17 @@ def test_the_vocabulary_holds_every_primitive_with_its_typed_parameters():
         assert all(x["type"] == p.params[x["name"]].type for x in prims[name]["params"])
     assert [x["name"] for x in v["timings"]] == list(TIMING_NAMES)
     assert all(x["en"] and x["ko"] for x in v["timings"])
+
+
+def test_the_common_checker_messages_have_a_korean_form(lib):
+    bad = {"id": "x", "kind": "attack", "speed": "fast", "position": "top", "mark": "villain", "colour": 1,
+           "results": {"hit": {"fp": "1"}}, "effects": [{"do": "fp", "timing": "on_gaurd", "amout": 1}, {"do": "shine"}]}
+    probs = lib.lint_card("club", bad)
+    assert len(probs) >= 8
+    missing = [p["message"] for p in probs if not p.get("message_ko")]
+    assert missing == []
+    ch = lib.lint_character("club", {"id": "", "health": [3000, 4000], "hand_limit": [6]})
+    assert all(p.get("message_ko") for p in ch), ch
+    # a message without a pattern stays English, never lost
+    from hub.library import problems_ko
+    assert problems_ko.ko("a brand new linter message") is None

@@ -141,14 +141,14 @@ def test_a_problem_shows_at_its_field_while_typing(server, browser):
     prob = wait_for(lambda: browser.execute_script(
         "const p = document.querySelector('#ed-form .frow[data-field=\"speed\"] .prob'); return p && p.textContent;"),
         what="the problem at the speed field")
-    assert "integer" in prob
+    assert "정수" in prob                       # the page is in Korean: the checker's message too
     js(browser, "document.querySelector('fieldset.effects > button.add').click();")
     pick(browser, "effects[1].timing", "on_evade")
     type_field(browser, "effects[1].amount", "0")
     prob = wait_for(lambda: browser.execute_script(
         "const p = document.querySelector('#ed-form [data-field=\"effects[1].amount\"]').closest('.frow').querySelector('.prob');"
         "return p && p.textContent;"), what="the problem at effects[1].amount")
-    assert "must not be 0" in prob
+    assert "0이 아니어야" in prob
 
 
 SHEET = "id,name,kind,mark,speed,position,damage,results\n" + "".join(

@@ -466,7 +466,7 @@ window.CardForm = (function () {
         if (!target) { loose.push(p); continue; }
         const holder = target.closest(".frow, .entry, fieldset, .cond, .rrow") || target;
         holder.classList.add("bad");
-        holder.append(el("div", { class: "prob", text: (p.field ? p.field + ": " : "") + p.message }));
+        holder.append(el("div", { class: "prob", text: (p.field ? p.field + ": " : "") + ((opts.lang() === "ko" && p.message_ko) || p.message) }));
       }
       return loose;
     }

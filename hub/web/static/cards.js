@@ -220,7 +220,8 @@
     box.textContent = problems.length ? t("lint_n", { n: problems.length }) : t("lint_ok");
     box.dataset.ok = problems.length ? "0" : "1";
     $("#ed-loose").textContent = "";
-    if (loose.length) $("#ed-loose").append(el("b", { text: t("problems_here") }), el("ul", {}, loose.map((p) => el("li", { text: (p.field ? p.field + ": " : "") + p.message }))));
+    const said = (p) => (S.lang === "ko" && p.message_ko) || p.message;
+    if (loose.length) $("#ed-loose").append(el("b", { text: t("problems_here") }), el("ul", {}, loose.map((p) => el("li", { text: (p.field ? p.field + ": " : "") + said(p) }))));
     if (S.what === "character") renderCharacterFace(S.card, r.json.text || { ko: [], en: [] });
     else renderFace(S.card, r.json.text || { ko: [], en: [] });
   }

@@ -119,7 +119,7 @@
     const r = await control("/api/control/cards/sets/" + encodeURIComponent(D.set) + "/decks/" + encodeURIComponent(id),
                             { deck: { name: D.name || id, name_en: D.name_en || null, character: D.character || "", cards: D.cards, ultimate: D.ultimate } });
     if (r && r.ok) { toast(t("saved")); await C.loadSets(); deckTab(); }
-    else if (r && r.problems) { const ul = $("#dk-status"); for (const p of r.problems) ul.append(el("li", { class: "bad", text: p.message })); }
+    else if (r && r.problems) { const ul = $("#dk-status"); for (const p of r.problems) ul.append(el("li", { class: "bad", text: (C.S.lang === "ko" && p.message_ko) || p.message })); }
   }
   async function showCode() {
     const r = await api("/api/admin/cards/sets/" + encodeURIComponent(D.set) + "/decks/" + encodeURIComponent(D.deckId) + "/code", undefined, true);
