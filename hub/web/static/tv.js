@@ -27,6 +27,7 @@
     if (muted) return;
     try {
       audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      if (audio.state === "suspended") audio.resume();
       for (let i = 0; i < (times || 1); i++) {
         const o = audio.createOscillator(), g = audio.createGain();
         const t0 = audio.currentTime + i * (ms / 1000 + 0.08);
@@ -39,6 +40,13 @@
       }
     } catch (e) { /* no audio device: the display still shows everything */ }
   }
+  // browsers start audio suspended until the page is touched: the first touch unlocks it
+  document.addEventListener("pointerdown", () => {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      if (audio.state === "suspended") audio.resume();
+    } catch (e) { /* no audio device */ }
+  }, { once: true });
   function renderMute() {
     const b = $("#mute-btn");
     b.textContent = muted ? D.t("sound_off") : D.t("sound_on");
