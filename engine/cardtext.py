@@ -117,7 +117,7 @@ def _count(n, lang):
     return ("%d장" % n) if lang == "ko" else ("%d card%s" % (n, "" if n == 1 else "s"))
 
 
-def _phrase(e, lang):
+def _phrase(e, lang, names=None):
     """The primitive itself, with its parameters."""
     do = e.get("do")
     tgt = e.get("target")
@@ -190,13 +190,13 @@ def _phrase(e, lang):
     if do == "combo":
         return "콤보 타임에 들어간다" if ko else "combo time"
     if do == "token":
-        name = e.get("name")
+        name = _token(e.get("name"), lang, names)
         if isinstance(a, int) and a < 0:
             return ("%s %d개를 소모한다" % (name, -a)) if ko else "spend %d %s" % (-a, name)
         return ("%s +%s" % (name, a)) if ko else "%s %s" % (a, name)
     if do == "choice":
         opts = e.get("options") if isinstance(e.get("options"), dict) else {}
-        inner = " / ".join("%s: %s" % (k, ", ".join(entry_text(x, lang, False) for x in v if isinstance(x, dict)))
+        inner = " / ".join("%s: %s" % (k, ", ".join(entry_text(x, lang, False, names) for x in v if isinstance(x, dict)))
                            for k, v in opts.items() if isinstance(v, list))
         return ("하나를 고른다 (%s)" % inner) if ko else "choose one (%s)" % inner
     if do == "use_special":
@@ -242,7 +242,7 @@ def _used(v, lang):
     return " ".join(parts) if ko else ", ".join(parts)
 
 
-def _conditions(cond, lang):
+def _conditions(cond, lang, names=None):
     if not isinstance(cond, dict):
         return []
     ko = lang == "ko"
@@ -254,7 +254,8 @@ def _conditions(cond, lang):
             f = FLAGS[k]
             out.append(f[0 if ko else 1] if v else f[2 if ko else 3])
         elif k == "tokens" and isinstance(v, dict):
-            for name, b in v.items():
+            for tid, b in v.items():
+                name = _token(tid, lang, names)
                 b = b if isinstance(b, dict) else {}
                 if "min" in b:
                     out.append(("%s %s개 이상이면" % (name, b["min"])) if ko else "%s or more %s" % (b["min"], name))
@@ -278,16 +279,16 @@ def _conditions(cond, lang):
     return out
 
 
-def entry_text(e, lang="ko", cap=True):
+def entry_text(e, lang="ko", cap=True, names=None):
     """One effect entry as a line of card text. The editor shows text for data being typed,
     valid or not: an entry this cannot read comes back as its data, marked with "?"."""
     try:
-        return _entry_text(e, lang, cap)
+        return _entry_text(e, lang, cap, names)
     except (TypeError, AttributeError, KeyError, ValueError):
         return "? " + json.dumps(e, ensure_ascii=False, default=str)
 
 
-def _entry_text(e, lang, cap):
+def _entry_text(e, lang, cap, names):
     if not isinstance(e, dict):
         return str(e)
     ko = lang == "ko"
@@ -297,8 +298,8 @@ def _entry_text(e, lang, cap):
     t = e.get("timing")
     if t:
         head.append(TIMING_KO.get(t, t) if ko else TIMING_EN.get(t, t.replace("_", " ")))
-    conds = _conditions(e.get("if"), lang)
-    body = _phrase(e, lang)
+    conds = _conditions(e.get("if"), lang, names)
+    body = _phrase(e, lang, names)
     if e.get("optional"):
         body = ("선택: " if ko else "you may: ") + body
     if conds:
@@ -306,7 +307,7 @@ def _entry_text(e, lang, cap):
     if e.get("duration"):
         body += " (%s)" % DURATION[lang].get(e["duration"], e["duration"])
     if isinstance(e.get("then"), list):
-        rest = ", ".join(entry_text(x, lang, False) for x in e["then"])
+        rest = ", ".join(entry_text(x, lang, False, names) for x in e["then"])
         body += (" → 그 후 %s" % rest) if ko else " -> then %s" % rest
     line = " ".join(head)
     if line:
@@ -314,16 +315,16 @@ def _entry_text(e, lang, cap):
     return body[:1].upper() + body[1:] if cap and not ko else body
 
 
-def lines(card, lang="ko"):
+def lines(card, lang="ko", names=None):
     """Every line of a card's generated text: special judgments, defense judgments,
     the judgment-result area, then each effect entry."""
     try:
-        return _lines(card, lang)
+        return _lines(card, lang, names)
     except (TypeError, AttributeError, KeyError, ValueError):      # data being typed: say what can be said
         return ["? " + json.dumps(card, ensure_ascii=False, default=str)[:200]]
 
 
-def _lines(card, lang):
+def _lines(card, lang, names):
     if not isinstance(card, dict):
         return []
     out = []
@@ -341,10 +342,25 @@ def _lines(card, lang):
     out += [result_text(k, v if isinstance(v, dict) else {}, lang) for k, v in res.items()]
     effects = card.get("effects")
     for e in effects if isinstance(effects, list) else []:
-        out.append(entry_text(e, lang))
+        out.append(entry_text(e, lang, True, names))
     return out
 
 
-def both(card):
-    """``{"ko": [...], "en": [...]}``."""
-    return {"ko": lines(card, "ko"), "en": lines(card, "en")}
+def both(card, names=None):
+    """``{"ko": [...], "en": [...]}``. ``names``: token id -> {"ko", "en"} (token_names)."""
+    return {"ko": lines(card, "ko", names), "en": lines(card, "en", names)}
+
+
+def token_names(characters):
+    """Token id -> {"ko", "en"} from a set's characters, so "ember +1" reads "불씨 +1"."""
+    out = {}
+    for ch in characters or ():
+        for t in (ch.get("tokens") or []) if isinstance(ch, dict) else ():
+            if isinstance(t, dict) and isinstance(t.get("id"), str):
+                out[t["id"]] = {"ko": t.get("name") or t["id"], "en": t.get("name_en") or t.get("name") or t["id"]}
+    return out
+
+
+def _token(tid, lang, names):
+    n = (names or {}).get(tid) if isinstance(tid, str) else None
+    return n[lang] if n else tid

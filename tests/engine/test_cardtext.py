@@ -76,3 +76,12 @@ def test_try_it_refuses_a_special_and_an_invalid_card():
         judge(CARDS["steady-breath"], CARDS["jab"])
     with pytest.raises(TrialError, match="speed"):
         judge({"id": "bad", "kind": "attack", "position": "mid"}, CARDS["jab"])
+
+
+def test_token_names_come_from_the_set_characters():
+    data = yaml.safe_load(open(SAMPLE_CARDS, encoding="utf-8"))
+    names = cardtext.token_names(data["characters"])
+    assert names["ember"] == {"ko": "불씨", "en": "Ember"}
+    line = cardtext.lines(CARDS["serin-skyward-leap"], "ko", names)[-1]
+    assert line == "사용 시 선택: 불씨 1개를 소모한다 → 그 후 2 빨라진다"
+    assert "ember" in cardtext.lines(CARDS["serin-skyward-leap"], "ko")[-1]      # without names: the id

@@ -141,6 +141,16 @@ def _characters(library, set_id, *ids):
     return tuple(chars.get(i) if i else None for i in ids)
 
 
+def _names(library, set_id):
+    """The set's token names for the generated text (none for an unknown set)."""
+    if set_id is None:
+        return None
+    try:
+        return cardtext.token_names(library.raw(set_id).get("characters"))
+    except LibraryError:
+        return None
+
+
 def router(ctl, library):
     table, bearer, claim, done = ctl.table, ctl.bearer, ctl.claim, ctl.done
     seats = {}        # seat -> {set, deck, hand, list}: admin-only until the game starts (hidden information)
@@ -181,17 +191,19 @@ def router(ctl, library):
     @r.get("/api/cards/sets/{set_id}/cards/{card_id}", tags=["cards"], summary="One card as data, with its generated text")
     async def get_card(set_id: SetId, card_id: str):
         c = library.card(set_id, card_id)
-        return {"set": set_id, "card": c, "text": cardtext.both(c)}
+        return {"set": set_id, "card": c, "text": cardtext.both(c, _names(library, set_id))}
 
     @r.post("/api/cards/lint", tags=["cards"], summary="Check a card as you type (nothing is saved): problems by field and the generated text")
     async def lint(body: LintBody):
-        return {"problems": library.lint_card(body.set, body.card, body.replaces), "text": cardtext.both(body.card)}
+        return {"problems": library.lint_card(body.set, body.card, body.replaces),
+                "text": cardtext.both(body.card, _names(library, body.set))}
 
     @r.post("/api/cards/lint-character", tags=["cards"], summary="Check a character as you type (nothing is saved)")
     async def lint_character(body: LintCharacter):
         effects = ((body.character.get("trait") or {}).get("effects") or []) if isinstance(body.character.get("trait"), dict) else []
         return {"problems": library.lint_character(body.set, body.character, body.replaces),
-                "text": {lang: [cardtext.entry_text(e, lang) for e in effects if isinstance(e, dict)] for lang in ("ko", "en")}}
+                "text": {lang: [cardtext.entry_text(e, lang, True, cardtext.token_names([body.character]))
+                                for e in effects if isinstance(e, dict)] for lang in ("ko", "en")}}
 
     @r.post("/api/cards/try", tags=["cards"], summary="Try it: the card against another, judged by the engine")
     async def try_it(body: TryBody):
