@@ -116,3 +116,53 @@ def test_time_is_called_and_every_table_ends_by_the_end_of_round_rule(broker, ev
     finally:
         drv.stop()
         td.stop()
+
+
+def test_a_restarted_hub_resumes_its_match_game_and_counts_earlier_games(broker, tmp_path):
+    """Best of 3: game 1 done, game 2 under way, the hub dies. The restarted hub (same record,
+    same outbox) resumes game 2, still counts game 1, and starts no stray game."""
+    import os
+    from hub.record.store import Store
+    from hub.sessions.table import Table
+    from hub.tournament.bridge import Bridge
+    from hub.tournament.broker import make_url
+    from hub.tournament.eventdir import new_event
+    from hub.tournament.tablelink import TableLink
+    folder = str(tmp_path / "bo3")
+    creds = new_event(folder, "cup", [{"id": "p%d" % i, "name": "p%d" % i} for i in range(4)], rounds=2, best_of=3,
+                      seed=1)
+    broker.credentials.update({k: v for k, v in creds.items() if k != "admin_token"})
+    broker.restart()
+    td = TD(folder + "/event.sqlite", broker.url("td")).start()
+    td.pair_next()
+    td.start_round()
+    url = make_url("127.0.0.1", broker.port, "table-1", creds["table-1"])
+    db, outbox = str(tmp_path / "games.sqlite3"), str(tmp_path / "outbox.sqlite3")
+
+    def join():
+        table = Table(Store(db), name="table-1")
+        link = TableLink(url, "cup", 1, outbox).start()
+        return table, link, Bridge(table, link, lambda t, m, n: t.start_tracker())
+
+    table, link, bridge = join()
+    try:
+        wait_for(lambda: (bridge.tick(), bridge.game_id is not None)[1], 60, "game 1")
+        table.submit("b", "action", {"action": "set_health", "seat": "b", "health": 0}, source="display")
+        wait_for(lambda: (bridge.tick(), bridge.games == ["a"] and bridge.game_id is not None)[1], 60, "game 2")
+        game2 = bridge.game_id
+        assert game2 not in bridge.counted and table.session.game_id == game2
+        link.stop(graceful=False)            # the hub dies
+        table.store.close()
+        table, link, bridge = join()
+        table.resume(game2)                  # `lumen hub --resume`
+        wait_for(lambda: (bridge.tick(), bridge.game_id is not None)[1], 60, "the match again")
+        assert bridge.game_id == game2 and bridge.games == ["a"]
+        table.submit("a", "action", {"action": "set_health", "seat": "a", "health": 0}, source="display")
+        wait_for(lambda: (bridge.tick(), bridge.games == ["a", "b"] and bridge.game_id not in (None, game2))[1], 60,
+                 "game 3")
+        table.submit("b", "action", {"action": "set_health", "seat": "b", "health": 0}, source="display")
+        wait_for(lambda: (bridge.tick(), link.slip is not None)[1], 60, "the slip")
+        assert (link.slip.body["a_wins"], link.slip.body["b_wins"]) == (2, 1)
+    finally:
+        link.stop()
+        td.stop()
