@@ -4,8 +4,16 @@
 # allocates nothing (colours are 0xRRGGBB ints, not tuples).
 from micropython import const
 
-# brightness cap: 12 px x 3 x 20 mA x 144/255 stays inside a 500 mA USB port
-_MAX_LEVEL = const(144)
+_MAX_LEVEL = const(144)  # the brightest of the 8 user steps (selection.BRIGHT_LEVELS)
+# Current limit, whatever the pixel count: a WS2812B colour channel draws
+# about 20 mA at 255, so a frame's current is sum(bytes) x 20 / 255 mA. Each
+# frame is dimmed as a whole to stay within _LED_MA: with the Pico (25 mA),
+# the LEDs' own 1 mA each, the motor (75 mA), the piezo and the OLED the pod stays
+# within the 250 mA MicroPython declares in its USB descriptor
+# (hardware/README.md "Power budget"). Unlimited, 16 px of white at the top
+# step would draw 540 mA.
+_LED_MA = const(110)
+_CH_MA = const(20)
 
 
 class Ring:
@@ -18,8 +26,6 @@ class Ring:
         self.first = rg.get("first", 0)
         self.reverse = rg.get("reverse", False)
         self.level = 48
-        self.tab = bytearray(256)  # value -> value at the current level, remade when the level changes
-        self.tab_lv = -1
         self.writes = 0
 
     def clear(self):
@@ -41,22 +47,21 @@ class Ring:
 
     def show(self):
         lv = self.level if self.level < _MAX_LEVEL else _MAX_LEVEL
-        t = self.tab
-        if lv != self.tab_lv:
-            # round up so a dim pixel stays visible
-            for v in range(256):
-                t[v] = (v * lv + 254) // 255
-            self.tab_lv = lv
         end = 3 * self.n
         img = self.img
+        s = 0
+        for j in range(end):
+            s += img[j]
+        if s * lv * _CH_MA > _LED_MA * 65025:
+            lv = _LED_MA * 65025 // (s * _CH_MA)  # a bright fill: dimmed to the budget
         buf = self.np.buf
         q = self.first * 3
         step = -3 if self.reverse else 3
         for j in range(0, end, 3):
-            # WS2812 order is G R B; one table lookup a byte (this runs 50 times a second)
-            buf[q] = t[img[j + 1]]
-            buf[q + 1] = t[img[j]]
-            buf[q + 2] = t[img[j + 2]]
+            # WS2812 order is G R B; round up so a dim pixel stays visible
+            buf[q] = (img[j + 1] * lv + 254) // 255
+            buf[q + 1] = (img[j] * lv + 254) // 255
+            buf[q + 2] = (img[j + 2] * lv + 254) // 255
             q += step
             if q >= end:
                 q = 0

@@ -50,7 +50,16 @@ def test_wiring_picture_and_readme() -> None:
     text = " ".join(t.firstChild.data for t in doc.getElementsByTagName("text") if t.firstChild)
     for label in ("GP10", "GP11", "GP12", "GP13", "GP14", "GP15", "GP16", "VBUS", "GND"):
         assert label in text
+    # the parts a safe build needs are drawn, not only listed
+    for part in ("74AHCT125", "/1OE", "VCC (14)", "330 Ω", "10 kΩ DIN pull-down", "10 µF", "AO3400A", "1N4148",
+                 "PS1240", "100 kΩ", "G", "D", "S", "DIAGONAL", "strain relief", "1.24"):
+        assert part in text, part
+    oled = [t for t in doc.getElementsByTagName("text") if t.firstChild and t.firstChild.data == "GND"]
+    assert len(oled) >= 2, "the OLED's GND pin is drawn besides the rail's"
+    assert "polygon" in {e.tagName for e in doc.getElementsByTagName("polygon")}  # the diode and FET arrow are drawn
     readme = (HW / "README.md").read_text()
+    assert "Level shifter for the ring data (required)" in readme and "레벨 시프터 필수" in readme
+    assert "250 mA" in readme and "542 mA" in readme and "1.24 or later" in readme and "1.24 이상" in readme
     for heading in ("Pod bill of materials", "Wiring table", "Enclosure", "Hub bill of materials", "Flashing",
                     "한국어"):
         assert heading in readme
