@@ -161,11 +161,14 @@ def test_a_table_game_with_registered_decks_and_openings(api):
     st = api.table.session.state
     assert sorted(st.players["a"].hand) == sorted(hand) and sorted(st.players["a"].list) == sorted(lst)
     assert st.players["a"].character.id == "hero"
-    # a spectator sees neither deck list nor the registration
+    # a spectator (the state and the live updates) sees neither the side deck nor the registration
     public = json.dumps(api.get("/api/state").json(), ensure_ascii=False)
-    for cid in ids:
-        if cid not in hand + lst:
-            assert cid not in public
+    with api.websocket_connect("/ws") as ws:
+        public += ws.receive_text()
+    side = [cid for cid in ids if cid not in hand + lst]
+    assert len(side) == 6
+    for cid in side:
+        assert '"%s"' % cid not in public
     assert api.get("/api/admin/cards/table").status_code == 401
 
 

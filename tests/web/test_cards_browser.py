@@ -293,3 +293,22 @@ def test_a_person_enters_cards_builds_a_deck_and_plays_it_in_referee_mode(server
     wait_for(lambda: browser.execute_script("return document.getElementById('conn').dataset.ok === '1'"), what="the display")
     browser.save_screenshot(str(ARTIFACTS / "cards-game-over.png"))
     assert not severe_console_errors(browser)
+
+
+def test_a_new_primitive_appears_in_the_editor_with_no_page_change(server, browser, monkeypatch):
+    from engine.effects import REGISTRY, Param, Prim
+    handle, table, lib = server
+    shine = Prim("shine", {"glow": Param("posint", 1, "how bright"), "colour": Param("enum", "gold", "its colour", ("gold", "blue"))},
+                 "instant", "빛난다", "it shines", "{do: shine, glow: 2, timing: on_hit}", "guide 9.9")
+    monkeypatch.setitem(REGISTRY, "shine", shine)      # the registry is read when the page asks for it
+    open_cards(browser, handle, admin=False)
+    js(browser, "await window.Cards.openCard('sample', 'jab');")
+    pick(browser, "effects[0].do", "shine")
+    fields = wait_for(lambda: browser.execute_script(
+        "return [...document.querySelectorAll('#ed-form [data-field^=\"effects[0].\"]')].map(e => e.dataset.field)"),
+        what="the new primitive's fields")
+    assert "effects[0].glow" in fields and "effects[0].colour" in fields
+    type_field(browser, "effects[0].glow", "3")
+    assert browser.execute_script("return window.Cards.S.card.effects[0]") == {"do": "shine", "glow": 3, "timing": "on_catch"}
+    wait_for(lambda: "빛난다" in browser.execute_script("return document.querySelector('#ed-face .gen li:last-child').textContent"),
+             what="the generated text to read the new primitive from the registry")
