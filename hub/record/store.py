@@ -63,6 +63,11 @@ CREATE TRIGGER IF NOT EXISTS table_log_no_update BEFORE UPDATE ON table_log
     BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS table_log_no_delete BEFORE DELETE ON table_log
     BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END;
+CREATE TABLE IF NOT EXISTS auto_games (     -- games the hub opened by itself (listed once something is entered)
+    game_id     INTEGER PRIMARY KEY REFERENCES games(id)
+);
+CREATE TRIGGER IF NOT EXISTS auto_games_no_delete BEFORE DELETE ON auto_games
+    BEGIN SELECT RAISE(ABORT, 'the record is append-only'); END;
 CREATE TABLE IF NOT EXISTS actions (        -- control action ids spent (idempotency keys), kept across restarts
     action_id   TEXT PRIMARY KEY,
     table_name  TEXT NOT NULL,
@@ -304,6 +309,8 @@ class Store:
                                   (table_name,)).fetchone()
             self.db.execute("INSERT INTO table_log (table_name, seq, wall_ms, kind, body) VALUES (?, ?, ?, 'current', ?)",
                             (table_name, row[0] + 1, int(time.time() * 1000), json.dumps({"game_id": game_id, "auto": bool(auto)})))
+            if auto:
+                self.db.execute("INSERT OR IGNORE INTO auto_games (game_id) VALUES (?)", (game_id,))
 
     def current_game(self, table_name):
         """The game ``table_name`` was last playing, or None."""
@@ -361,9 +368,8 @@ class Store:
         unless its id is in ``keep`` (the one on the table): a restart never pushes a played
         game off the list."""
         keep = [k for k in keep if k is not None]
-        q = ("SELECT id, created_ms, mode, table_name FROM games g WHERE (NOT EXISTS (SELECT 1 FROM table_log t "
-             "WHERE t.kind = 'current' AND json_extract(t.body, '$.game_id') = g.id AND json_extract(t.body, '$.auto')) "
-             "OR EXISTS (SELECT 1 FROM records r WHERE r.game_id = g.id AND r.kind = 'input')%s)" % (
+        q = ("SELECT id, created_ms, mode, table_name FROM games g WHERE (NOT EXISTS (SELECT 1 FROM auto_games a "
+             "WHERE a.game_id = g.id) OR EXISTS (SELECT 1 FROM records r WHERE r.game_id = g.id AND r.kind = 'input')%s)" % (
                  " OR g.id IN (%s)" % ",".join("?" * len(keep)) if keep else ""))
         args = list(keep)
         if table_name:
