@@ -10,9 +10,11 @@ the web server, the display broadcast, the pod links, the record, the bots' butt
 * **idle**: a seated table as ``lumen hub`` runs it (web server with one display connected,
   pods' links with serial auto-detection), a referee game waiting at its
   first ready: instructions per wall-clock second.
-* **battle**: a whole referee game played through the pods by button-pressing bots, with
-  the display connected; per battle, after taking off the background (the quiet rate of
-  the same process times the game's duration); and the record's size per game.
+* **battle**: whole referee games played through the pods by button-pressing bots, with
+  the display connected; per battle, after taking off the background (the rate of the same
+  process, the bots' 10 ms look at the pods included, with nothing to answer, times the
+  game's duration); and the record's size per game (the second game is the steady state:
+  the first also stores the card table).
 * **tracker**: tracker actions entered on the display (API path, no pods), per action.
 """
 
@@ -157,16 +159,21 @@ def work_battle(games, quiet_s):
             fut = asyncio.run_coroutine_threadsafe(drive(play), hub.handle.hub.loop)
             return fut.result(timeout)
 
-        # the background: the same process with the driver looking, nobody pressing
-        for p in players.values():
-            p.human = True
+        # the background: the same process, the driver looking at both pods every 10 ms as in
+        # the game, each bot taking the open prompt for one it has answered (nobody presses)
+        def answered_already():
+            for s, p in players.items():
+                pr, _, _ = hub.pods.current(s)
+                p.acted = (pr.id, len(pr.chosen))
+        hub.call(answered_already)
+
         def quiet():
             end = time.monotonic() + quiet_s
             run(lambda: time.monotonic() >= end, quiet_s + 600)
         wall, cpu, _ = span("quiet", quiet)
         info("quiet", {"wall_s": wall, "cpu_s": cpu})
         for p in players.values():
-            p.human = False
+            p.acted = None
         results = []
         for g in range(games):
             if g:
