@@ -80,7 +80,7 @@ class Hub:
         await self.pods.run(serial_devices=None)      # auto-detect, rescan: as at a real table
 
     def call(self, fn, *args, **kw):
-        return self.handle.call(fn, *args, **kw)
+        return self.handle.hub.call(fn, *args, timeout=600, **kw)      # slow under callgrind
 
     def wait(self, cond, timeout=60, what="condition"):
         end = time.monotonic() + timeout
@@ -204,6 +204,62 @@ def _db_bytes(hub):
     return hub.call(size)
 
 
+def work_parts(games):
+    """Where a battle's instructions go, without pods or web server: the same referee games
+    (inputs recorded once) through the engine alone, through the session (record, views,
+    explanations), and through the session plus one display state per decision (built and
+    serialized, as the broadcaster's coalesced flush does)."""
+    import json
+
+    from engine.bots import Bot
+    from engine.game import apply
+    from hub.record.store import Store
+    from hub.sessions.table import Table
+    from hub.web.display import display_state
+    tmp = tempfile.mkdtemp(prefix="lumen-bench-")
+    plays = []
+    for g in range(games):
+        t = Table(Store(os.path.join(tmp, "ref%d.sqlite3" % g)))
+        t.start_referee(seed=100 + g)
+        bots = {"a": Bot(7 + g, "greedy"), "b": Bot(8 + g, "greedy")}
+        s = t.session
+        while s.state.winner is None:
+            req = s.state.pending[0]
+            if req["kind"] == "setup":
+                pool = list(req["options"])
+                h, n = req["sizes"]["hand"], req["sizes"]["list"]
+                t.submit(req["player"], "setup", {"hand": pool[:h], "list": pool[h:h + n]}, source="hub")
+            else:
+                t.submit(req["player"], *bots[req["player"]].answer(s.state, req), source="pod")
+        plays.append((100 + g, [(r.seat, r.body["kind"], r.body["value"]) for r in t.store.records(s.game_id)
+                                if r.kind == "input"], s.state.battles))
+        t.store.close()
+    battles = sum(b for _, _, b in plays)
+
+    def engine():
+        for seed, inputs, _ in plays:
+            t = Table(Store(":memory:"))
+            t.start_referee(seed=seed)
+            st = t.session.state
+            for seat, kind, value in inputs:
+                st, _ = apply(st, seat, kind, value)
+
+    def session(display):
+        for i, (seed, inputs, _) in enumerate(plays):
+            t = Table(Store(os.path.join(tmp, "s%d%d.sqlite3" % (display, i))))
+            t.start_referee(seed=seed)
+            for seat, kind, value in inputs:
+                t.submit(seat, kind, value, source="pod")
+                if display:
+                    json.dumps(dict(display_state(t), t="state"), ensure_ascii=False)
+            t.store.close()
+
+    for name, fn in (("engine", engine), ("session", lambda: session(False)), ("display", lambda: session(True))):
+        fn()                    # warm up (imports, caches)
+        span(name, fn)
+    info("parts", {"battles": battles, "decisions": sum(len(i) for _, i, _ in plays)})
+
+
 def work_tracker(actions):
     hub = Hub(pods=False)
     try:
@@ -258,6 +314,14 @@ def report(idle_s=20, games=1, actions=200, out=print):
         out("  record of that game: %.1f KB of record bodies (%s); the database file grew %.1f KB"
             % (body / 1024, ", ".join("%s %d x %.1f KB" % (k, n, b / 1024) for k, (n, b) in sorted(r["record"].items())),
                r["db_growth"] / 1024))
+    counts, infos = icount.run_worker(me, ["--worker", "parts", "3"])
+    p = infos["parts"]
+    per = {k: None if counts[k] is None else counts[k] / p["battles"] for k in ("engine", "session", "display")}
+    out("where a referee battle goes (%d battles, %d decisions, no pods): engine %s; + session (record, views, "
+        "explanations) %s; + display state built and serialized per decision %s"
+        % (p["battles"], p["decisions"], icount.fmt(per["engine"]),
+           icount.fmt(None if per["session"] is None else per["session"] - per["engine"]),
+           icount.fmt(None if per["display"] is None else per["display"] - per["session"])))
     counts, infos = icount.run_worker(me, ["--worker", "tracker", str(actions)])
     t = infos["tracker"]
     per = None if counts["actions"] is None else (counts["actions"] - counts["none"]) / t["actions"]
@@ -278,6 +342,8 @@ def main():
             work_idle(float(rest[0]))
         elif name == "battle":
             work_battle(int(rest[0]), float(rest[1]))
+        elif name == "parts":
+            work_parts(int(rest[0]))
         elif name == "tracker":
             work_tracker(int(rest[0]))
         return

@@ -5,6 +5,8 @@ page renders: seats, zones, the last battle with its rule, the log and the cards
 public may see. Nothing here reads a seat's private channel.
 """
 
+import weakref
+
 from engine.events import OUTCOME_EN, OUTCOME_KO
 
 from hub.sessions import roster
@@ -47,6 +49,27 @@ def _text(entry):
         return line
     return {"e": entry.get("action"), "seat": entry.get("seat"), "rule": None, "turn": entry.get("turn"),
             "text": {"ko": entry.get("text_ko", ""), "en": entry.get("text_en", "")}}
+
+
+_LOG_PARTS = weakref.WeakKeyDictionary()     # session -> (log, length, last entry, last battle, lines)
+
+
+def _from_log(session):
+    """The last battle and the display log. The log only grows (its length and last entry
+    tell what is new), so a flush turns only the new events into lines; a flush with no
+    new event (the clock, a display connecting, a pod-side change) rebuilds nothing."""
+    log = session.log
+    hit = _LOG_PARTS.get(session)
+    same = hit is not None and hit[0] is log and 0 < hit[1] <= len(log) and log[hit[1] - 1] is hit[2]
+    if same and hit[1] == len(log):
+        return hit[3], hit[4]
+    if same:        # events were appended: only they become new lines
+        lines = (hit[4] + [_text(e) for e in log[hit[1]:] if e.get("e") not in QUIET_EVENTS])[-DISPLAY_LOG:]
+    else:
+        lines = _tail_lines(log)
+    last = _last_battle(log)
+    _LOG_PARTS[session] = (log, len(log), log[-1] if log else None, last, lines)
+    return last, lines
 
 
 def _tail_lines(log):
@@ -144,10 +167,9 @@ def _referee_display(session, view):
         if "count" in r:
             item["count"] = r["count"]
         pending.append(item)
-    last = _last_battle(session.log)
+    last, lines = _from_log(session)
     if last and last["cards"]:
         _ids(list(last["cards"].values()), visible)
-    lines = _tail_lines(session.log)
     visible.discard("?")
     cards = {cid: _card_info(st.cards[cid]) for cid in sorted(visible) if cid in st.cards}
     return {"seats": seats, "turn": view["turn"], "phase": view["phase"], "priority": view["priority"],

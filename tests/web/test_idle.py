@@ -46,3 +46,23 @@ def test_an_idle_table_is_not_ticked_ten_times_a_second():
         span = time.monotonic() - t0
     # the old 0.1 s ticker: 25 ticks here; a slower machine only ever ticks less
     assert len(ticks) <= span / MAX_SLEEP_S + 1, ticks
+
+
+def test_the_display_log_built_bit_by_bit_is_the_log_built_whole():
+    from engine.bots import Bot
+    from hub.web.display import _tail_lines, display_state
+    table = Table(Store(":memory:"), clock=FakeClock(), admin_token=TOKEN)
+    table.start_referee(seed=5)
+    s = table.session
+    bots = {"a": Bot(5, "greedy"), "b": Bot(6, "greedy")}
+    while s.state.winner is None:
+        req = s.state.pending[0]
+        if req["kind"] == "setup":
+            pool = list(req["options"])
+            h, n = req["sizes"]["hand"], req["sizes"]["list"]
+            table.submit(req["player"], "setup", {"hand": pool[:h], "list": pool[h:h + n]}, source="hub")
+        else:
+            table.submit(req["player"], *bots[req["player"]].answer(s.state, req), source="pod")
+        d = display_state(table)
+        assert d["log"] == _tail_lines(s.log)
+    assert len(d["log"]) == 40
