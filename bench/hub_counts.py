@@ -209,13 +209,12 @@ def work_parts(games):
     (inputs recorded once) through the engine alone, through the session (record, views,
     explanations), and through the session plus one display state per decision (built and
     serialized, as the broadcaster's coalesced flush does)."""
-    import json
 
     from engine.bots import Bot
     from engine.game import apply
     from hub.record.store import Store
     from hub.sessions.table import Table
-    from hub.web.display import display_state
+    from hub.web.display import display_json
     tmp = tempfile.mkdtemp(prefix="lumen-bench-")
     plays = []
     for g in range(games):
@@ -251,7 +250,7 @@ def work_parts(games):
             for seat, kind, value in inputs:
                 t.submit(seat, kind, value, source="pod")
                 if display:
-                    json.dumps(dict(display_state(t), t="state"), ensure_ascii=False)
+                    display_json(t, t="state")
             t.store.close()
 
     for name, fn in (("engine", engine), ("session", lambda: session(False)), ("display", lambda: session(True))):

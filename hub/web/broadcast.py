@@ -14,7 +14,7 @@ import threading
 import time
 
 from hub.web.bots import BotPlayers
-from hub.web.display import _ready, current_turn, display_state
+from hub.web.display import _ready, current_turn, display_json
 
 log = logging.getLogger("lumen.web")
 
@@ -105,14 +105,15 @@ class DisplayHub:
         causes, self._causes = self._causes, []
         try:
             self._count_turns()
-            msg = dict(display_state(self.table), t="state", cause=sorted(set(c for c in causes if c)))
+            text = display_json(self.table, t="state", cause=sorted(set(c for c in causes if c)))
         except Exception:       # a display bug must never take the table down
             log.exception("display state failed")
             return
-        self.broadcast(msg)
+        self.broadcast(text)
 
     def broadcast(self, msg):
-        text = json.dumps(msg, ensure_ascii=False)
+        """Send a message (a dict, or JSON text already) to every display."""
+        text = msg if isinstance(msg, str) else json.dumps(msg, ensure_ascii=False)
         for q in list(self.clients):
             if q.full():
                 while not q.empty():

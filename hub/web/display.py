@@ -5,6 +5,7 @@ page renders: seats, zones, the last battle with its rule, the log and the cards
 public may see. Nothing here reads a seat's private channel.
 """
 
+import json
 import weakref
 
 from engine.events import OUTCOME_EN, OUTCOME_KO
@@ -70,6 +71,35 @@ def _from_log(session):
     last = _last_battle(log)
     _LOG_PARTS[session] = (log, len(log), log[-1] if log else None, last, lines)
     return last, lines
+
+
+_JSON = weakref.WeakKeyDictionary()      # session -> {id(line): (line, its JSON)}, {card id: its JSON}
+
+
+def display_json(table, **extra):
+    """``display_state(table)`` with ``extra`` keys, as JSON text (the same object; keys in
+    another order). A referee game's log lines and card entries, most of the ~15 KB and
+    mostly the same from one change to the next, are serialized once each (issue 16: the
+    whole text's json.dumps was ~1.8 M instructions a decision)."""
+    d = display_state(table)
+    d.update(extra)
+    s = table.session
+    if s is None or s.mode != "referee" or _from_log(s)[1] is not d["log"]:
+        return json.dumps(d, ensure_ascii=False)
+    lines_js, cards_js = _JSON.setdefault(s, ({}, {}))
+    log, cards = d.pop("log"), d.pop("cards")
+    kept = {}
+    for line in log:
+        hit = lines_js.get(id(line))
+        kept[id(line)] = hit if hit is not None and hit[0] is line else (line, json.dumps(line, ensure_ascii=False))
+    lines_js.clear()
+    lines_js.update(kept)                    # only the lines still shown: the cache stays 40 long
+    for cid, info in cards.items():
+        if cid not in cards_js:              # a card's entry never changes within a game
+            cards_js[cid] = json.dumps(cid, ensure_ascii=False) + ":" + json.dumps(info, ensure_ascii=False)
+    head = json.dumps(d, ensure_ascii=False)
+    return "%s,\"log\":[%s],\"cards\":{%s}}" % (head[:-1], ",".join(kept[id(x)][1] for x in log),
+                                              ",".join(cards_js[c] for c in cards))
 
 
 def _tail_lines(log):

@@ -66,3 +66,27 @@ def test_the_display_log_built_bit_by_bit_is_the_log_built_whole():
         d = display_state(table)
         assert d["log"] == _tail_lines(s.log)
     assert len(d["log"]) == 40
+
+
+def test_the_display_text_is_the_display_state_as_json():
+    import json
+
+    from engine.bots import Bot
+    from hub.web.display import display_json, display_state
+    table = Table(Store(":memory:"), clock=FakeClock(), admin_token=TOKEN)
+    assert json.loads(display_json(table, t="state")) == dict(display_state(table), t="state")
+    table.start_referee(seed=6)
+    s = table.session
+    bots = {"a": Bot(6, "greedy"), "b": Bot(7, "greedy")}
+    while s.state.winner is None:
+        req = s.state.pending[0]
+        if req["kind"] == "setup":
+            pool = list(req["options"])
+            h, n = req["sizes"]["hand"], req["sizes"]["list"]
+            table.submit(req["player"], "setup", {"hand": pool[:h], "list": pool[h:h + n]}, source="hub")
+        else:
+            table.submit(req["player"], *bots[req["player"]].answer(s.state, req), source="pod")
+        text = display_json(table, t="state", cause=["state"])
+        assert json.loads(text) == dict(display_state(table), t="state", cause=["state"])
+    table.start_tracker()
+    assert json.loads(display_json(table, t="state")) == dict(display_state(table), t="state")
