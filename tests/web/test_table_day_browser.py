@@ -258,6 +258,12 @@ def test_the_tv_view_fits_1080p_without_controls(server, browser):
         assert qr_texts(ARTIFACTS / "tv-1920x1080-ko.png") == {handle.url + "/"}     # a phone opens the display
         # this test hub listens on 127.0.0.1 only: the TV says how to let phones in
         assert "--host 0.0.0.0" in js(browser, "return document.querySelector('#tv-qr span').textContent")
+        open_page(browser, handle, fragment="?tv", lang="en")
+        wait_for(lambda: text(browser, "battle-reason"), what="the last battle (en)")
+        size = js(browser, "var e = document.scrollingElement; return [e.scrollWidth, e.scrollHeight, innerWidth, innerHeight]")
+        assert size[0] <= size[2] and size[1] <= size[3], size
+        shot(browser, "tv-1920x1080-en.png")
+        js(browser, "localStorage.setItem('lumen.lang', 'ko')")
         # the TV never shows controls, even with the admin token stored in its browser
         open_page(browser, handle, fragment="?tv", token=TOKEN)
         wait_for(lambda: js(browser, "return window.lumenDisplay.started()"), what="the TV page to start")
