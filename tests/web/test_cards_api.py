@@ -201,3 +201,12 @@ def test_the_editor_has_every_string_in_both_languages():
     used = {k for k in used if not k.endswith("_")}          # prefixes of keys built at run time: below
     assert used - keys(ko) == set()
     assert built - keys(ko) == set()
+
+
+def test_try_it_with_characters_applies_their_traits(api):
+    throw = api.get("/api/cards/sets/sample/cards/throw").json()["card"]
+    body = {"card": throw, "set": "sample", "against_set": "sample", "against_id": "dash"}
+    plain_hit = api.post("/api/cards/try", json=body).json()
+    assert plain_hit["outcome"]["a"] == "hit" and plain_hit["damage"]["b"] == 700
+    with_trait = api.post("/api/cards/try", json=dict(body, character_a="gangcheol", character_b="serin")).json()
+    assert with_trait["damage"]["b"] == 800            # 강철's trait: a grab that hits deals +100

@@ -213,7 +213,8 @@ def router(ctl, library):
                 return _fail(422, "invalid_request", "name the opposing card (against_set and against_id) or give it",
                              "상대 카드를 고르세요")
             other = library.card(body.against_set, body.against_id)
-        chars = _characters(library, body.set, body.character_a, body.character_b)
+        chars = (_characters(library, body.set, body.character_a)[0],
+                 _characters(library, body.against_set or body.set, body.character_b)[0])
         try:
             return judge(body.card, other, fp=(body.fp_a, body.fp_b), characters=chars)
         except TrialError as e:

@@ -191,6 +191,7 @@
   function edit(setId, card, replaces, what) {
     S.setId = setId; S.card = card; S.replaces = replaces || null; S.what = what || "card";
     $("#try-panel").hidden = S.what !== "card";
+    fillTryCharacters();
     const info = setInfo(setId) || {};
     $("#ed-where").textContent = (info.name || setId) + (info.writable === false ? " · " + t("read_only") : "") + (replaces ? " · " + replaces : " · " + t(S.what === "character" ? "new_character" : "new_card"));
     S.form = window.CardForm.build($("#ed-form"), card, S.vocab, {
@@ -297,12 +298,23 @@
       s.append(el("option", { value: c.id, text: c.name + " · " + t("kind_" + c.kind) + (c.speed != null ? " " + c.speed + " " + t("pos_" + c.position) : "") }));
     }
   }
-  $("#try-set").addEventListener("change", fillTryCards);
+  // the characters whose traits apply in the try (none: a plain character without a trait)
+  function fillTryCharacters() {
+    for (const [sel, sid, who] of [["#try-char-a", S.setId, "me"], ["#try-char-b", $("#try-set").value, "them"]]) {
+      const s = $(sel), keep = s.value;
+      s.textContent = "";
+      s.append(el("option", { value: "", text: t(who) + ": " + t("no_character") }));
+      for (const c of (setInfo(sid) || { characters: [] }).characters) s.append(el("option", { value: c.id, text: t(who) + ": " + (c.name || c.id) }));
+      if ([...s.options].some((o) => o.value === keep)) s.value = keep;
+    }
+  }
+  $("#try-set").addEventListener("change", () => { fillTryCards(); fillTryCharacters(); });
   $("#try-go").addEventListener("click", async () => {
     const out = $("#try-out");
     out.textContent = "";
     const r = await api("/api/cards/try", { card: S.card, set: S.setId, against_set: $("#try-set").value, against_id: $("#try-card").value,
-                                           fp_a: parseInt($("#try-fp-a").value, 10) || 0, fp_b: parseInt($("#try-fp-b").value, 10) || 0 });
+                                           fp_a: parseInt($("#try-fp-a").value, 10) || 0, fp_b: parseInt($("#try-fp-b").value, 10) || 0,
+                                           character_a: $("#try-char-a").value || null, character_b: $("#try-char-b").value || null });
     if (!r.ok) { out.append(el("p", { class: "warn", text: msgOf(r.json) })); return; }
     const j = r.json;
     const side = (s, who) => el("div", { class: "bside " + s }, el("small", { text: t(who) }),
