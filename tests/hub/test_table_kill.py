@@ -232,3 +232,12 @@ def test_the_admin_token_survives_kill_9_and_rotates_only_on_request(tmp_path):
         hub.kill()
     # the overrides did not replace the stored token
     assert open(token_file(db)).read().strip() == new
+    # --rotate-token makes a new one, kept from then on; the old one stops working
+    hub = HubProcess(db, "--resume", "--rotate-token")
+    try:
+        rotated = open(token_file(db)).read().strip()
+        assert rotated != new and stat.S_IMODE(os.stat(token_file(db)).st_mode) == 0o600
+        assert hub.request("GET", "/api/admin/check", token=rotated)[0] == 200
+        assert hub.request("GET", "/api/admin/check", token=new)[0] == 403
+    finally:
+        hub.kill()
