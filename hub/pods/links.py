@@ -67,6 +67,7 @@ class PodConn:
         self.closed = False
         self.sent_state = None      # the last state tuple pushed
         self.was_up = False
+        self.repl_resets = 0        # seen of link.repl_resets, to say so once each
 
     @property
     def name(self):
@@ -238,6 +239,9 @@ class PodHub:
     def _service_out(self, c, t):
         """Link timers and output for ``c``: acks, resends, heartbeats, a dead link."""
         was = c.was_up
+        if c.link.repl_resets != c.repl_resets:
+            c.repl_resets = c.link.repl_resets
+            self.out("포드가 REPL에 멈춰 있어 다시 시작함 / pod was at the REPL, soft reset: %s" % c.name)
         out = c.link.poll(t)
         if out:
             try:

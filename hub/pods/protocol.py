@@ -28,6 +28,17 @@ DEAD_MS = 1500  # nothing valid received for this long -> link lost
 RESEND_MS = 250  # unacked sequenced messages are resent after this
 WINDOW = 8  # at most this many unacked sequenced messages in flight
 SERVICE_MAGIC = 0x5AFE
+# A pod at the MicroPython REPL (after a crash, or a Ctrl-C that got through)
+# prints a prompt instead of hellos, and a frame means nothing to a REPL: the
+# hub types Ctrl-C twice (stop what runs), Ctrl-B (leave the raw REPL) and
+# Ctrl-D (soft reset), and main.py starts the firmware again. Not when the pod
+# said it is in safe mode (kept at the REPL on purpose, for flashing), at most
+# every REPL_RESET_MS, and at most REPL_RESETS times until a hello comes.
+REPL_PROMPTS = (b">>> ", b"raw REPL; CTRL-B to exit")
+REPL_SAFE_MODE = b"safe mode, REPL free"
+REPL_RESET = b"\r\x03\x03\x02\x04"
+REPL_RESET_MS = 5000
+REPL_RESETS = 3
 
 # name -> (code, struct format, fields, sequenced, has text tail)
 SCHEMA: dict[str, tuple[int, str, tuple[str, ...], bool, bool]] = {
@@ -324,13 +335,22 @@ class HubLink:
         self._welcome: Message | None = None
         self.resends = 0
         self.duplicates = 0
+        self.repl_resets = 0  # soft resets sent to a pod found at the REPL
+        self._repl_tail = b""
+        self._repl_at: int | None = None
+        self._repl_tries = 0
+        self._safe_mode = False
 
     # -- receiving
     def feed(self, data: bytes, now_ms: int) -> list[Message]:
         delivered: list[Message] = []
+        if not self.up:
+            self._watch_repl(data, now_ms)
         for msg in self.decoder.feed(data):
             self._last_rx = now_ms
             if msg.type == "hello":
+                self._repl_tries = 0
+                self._safe_mode = False
                 delivered.extend(self._on_hello(msg, now_ms))
                 continue
             if not self.up:
@@ -349,6 +369,21 @@ class HubLink:
                 self.duplicates += 1
             self._need_ack = True
         return delivered
+
+    def _watch_repl(self, data: bytes, now_ms: int) -> None:
+        tail = self._repl_tail + data
+        self._repl_tail = tail[-64:]  # a prompt may come split over two reads
+        if REPL_SAFE_MODE in tail:
+            self._safe_mode = True
+        if self._safe_mode or not any(p in tail for p in REPL_PROMPTS) or self._repl_tries >= REPL_RESETS:
+            return
+        if self._repl_at is not None and now_ms - self._repl_at < REPL_RESET_MS:
+            return
+        self._out += REPL_RESET
+        self._repl_at = now_ms
+        self._repl_tries += 1
+        self.repl_resets += 1
+        self._repl_tail = b""
 
     def _on_hello(self, msg: Message, now_ms: int) -> list[Message]:
         f = msg.fields

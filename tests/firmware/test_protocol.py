@@ -130,3 +130,28 @@ def test_encode_rejects_bad_messages() -> None:
         P.encode(P.Message("ready", {"prompt": 1}, 1, 0))
     with pytest.raises(P.ProtocolError):
         P.encode(P.Message("nope", {}, 0, 0))
+
+
+def test_a_pod_at_the_repl_gets_a_soft_reset_now_and_then() -> None:
+    link = P.HubLink()
+    link.feed(b"Traceback (most recent call last):\r\nValueError: x\r\nMicroPython v1.22.2\r\n>", 0)
+    assert link.poll(0) == b""
+    link.feed(b">> ", 5)  # the prompt split over two reads
+    assert link.poll(5) == P.REPL_RESET and link.repl_resets == 1
+    link.feed(b"\r\n>>> ", 100)
+    assert link.poll(100) == b""  # not again within REPL_RESET_MS
+    for i in range(1, 5):
+        link.feed(b">>> ", i * P.REPL_RESET_MS + 10)
+    assert link.repl_resets == P.REPL_RESETS  # then it gives up: a firmware that crashes at once
+    link.feed(_hello(), 30_000)  # a hello: the firmware runs again, tries start afresh
+    link.welcome(30_000, 1, "referee")
+    link.take_output()
+    link.feed(b">>> ", 30_010)
+    assert link.poll(30_010) != P.REPL_RESET  # while the link is up, text is just bad frames
+
+
+def test_a_pod_in_safe_mode_is_not_reset() -> None:
+    link = P.HubLink()
+    link.feed(b"lumen pod: safe mode, REPL free (reset to run)\r\n", 0)
+    link.feed(b"MicroPython v1.22.2\r\n>>> ", 1)
+    assert link.poll(1) == b"" and link.repl_resets == 0

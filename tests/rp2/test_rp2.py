@@ -6,6 +6,7 @@ does not depend on how busy this machine is."""
 
 from __future__ import annotations
 
+from hub.pods.protocol import HubLink
 from tests.rp2.emu import Rp2Hub
 
 STATE = dict(kind=1, options=5, flags=0, locked=0, priority=1, fp=0, hp=5000, hand=5)
@@ -88,3 +89,56 @@ def test_a_stream_of_nonzero_bytes_starves_neither_frames_nor_the_watchdog(rp2_p
     hub.link = type(hub.link)()  # the old link died meanwhile: a fresh hub side
     assert hub.run_until(lambda: hub.link.up, 5000)
     assert hub.link.pod.boot == boot  # the same power-up: the watchdog never fired
+
+
+# main.py that crashes to the REPL while GP22 is high (a transient start-up
+# fault; the emulated flash cannot be written, so no flag file), and starts
+# the firmware once it is low
+CRASH_WHILE_GP22 = b"""
+import machine
+if machine.Pin(22, machine.Pin.IN).value():
+    raise ValueError("a transient start-up fault")
+import app
+app.run()
+"""
+
+
+def test_the_hub_brings_a_pod_back_from_the_repl(rp2_pod) -> None:
+    pod = rp2_pod(extra={"main.py": CRASH_WHILE_GP22})
+    pod.pin(22, 1)
+    seen = bytearray()
+    for _ in range(100):
+        pod.run(20)
+        seen.extend(b"".join(d for _, d in pod.rx))
+        if b">>> " in seen:
+            break
+    assert b"transient start-up fault" in seen and b">>> " in seen, bytes(seen[-300:])
+    pod.pin(22, 0)  # the fault is gone; only a reset brings the firmware back
+    hub = Rp2Hub(pod)
+    assert hub.run_until(lambda: hub.link.up, 10_000)
+    assert hub.link.repl_resets == 1  # the hub saw the prompt and soft-reset the pod once
+    hub.send("state", prompt=4, **STATE)
+    hub.run(100)
+    press(hub, "ready")
+    assert hub.run_until(lambda: hub.of("ready"), 2000)
+
+
+def test_a_pod_in_safe_mode_is_left_at_the_repl(rp2_pod) -> None:
+    pod = rp2_pod()
+    pod.down("back")  # held while plugging in: safe mode, on purpose
+    link = HubLink()
+    seen = bytearray()
+    prompt_at = None
+    for _ in range(300):  # the prompt, then 1 s in which a reset would have been sent at once
+        pod.run(20)
+        for t, data in pod.take():
+            seen.extend(data)
+            link.feed(data, t // 1000)
+        pod.write(link.poll(pod.ms))
+        if prompt_at is None and b">>> " in seen:
+            prompt_at = pod.ms
+            pod.up("back")
+        if prompt_at is not None and pod.ms - prompt_at > 1000:
+            break
+    assert b"safe mode" in seen and b">>> " in seen, bytes(seen[-300:])
+    assert link.repl_resets == 0 and link.pod is None  # left alone: no reset, no hello
