@@ -295,7 +295,7 @@ def show(f):
           % (f["broker_cpu_per_min"], f["broker_rss_mb"], f["td_cpu_per_min"], f["td_rss_mb"]), flush=True)
 
 
-def pairing_times(sizes, rounds=4):
+def pairing_times(sizes, rounds=4, compare=False):
     """Seconds to pair each Swiss round of an event of N players (random results)."""
     import random
     from hub.tournament.event import Event
@@ -317,6 +317,24 @@ def pairing_times(sizes, rounds=4):
                                     "draws": 0, "result_id": "%d-%d" % (r, m["table"])})
         print("pairing %d players: %s" % (n, ", ".join("round %d %.2f s" % (i + 1, x) for i, x in enumerate(times))),
               flush=True)
+        if compare:
+            # the next round on the sparse graph and on the full graph: time, and the floats
+            # (pairs across score groups) and their squared point differences
+            from hub.tournament import pairing
+            rank = ev.pairing_ranking()
+            pts = {r["player"]: r["points"] for r in ev.standings()}
+            met = [(m["a"], m["b"]) for r in ev.rounds for m in r["pairings"]]
+            had = [r["bye"] for r in ev.rounds if r["bye"]]
+            saved = pairing.SPARSE_ABOVE
+            for label, above in (("sparse", saved), ("full graph", 10 ** 9)):
+                pairing.SPARSE_ABOVE = above
+                t = time.perf_counter()
+                pairs, _ = pairing.swiss(rank, pts, met, had, seed=1, round_no=rounds + 1)
+                dt = time.perf_counter() - t
+                print("  round %d, %s: %.2f s, %d floats, penalty %d" % (
+                    rounds + 1, label, dt, sum(pts[a] != pts[b] for a, b in pairs),
+                    sum((pts[a] - pts[b]) ** 2 for a, b in pairs)), flush=True)
+            pairing.SPARSE_ABOVE = saved
 
 
 def main(argv=None):
@@ -329,9 +347,10 @@ def main(argv=None):
     ap.add_argument("--cut-seconds", type=float, default=60)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--pairing", help="only time the pairing of events of these sizes (players), e.g. 128,1000")
+    ap.add_argument("--compare", action="store_true", help="with --pairing: the next round on the full graph too")
     args = ap.parse_args(argv)
     if args.pairing:
-        pairing_times([int(x) for x in args.pairing.split(",")])
+        pairing_times([int(x) for x in args.pairing.split(",")], compare=args.compare)
         return 0
     out = []
     for n in [int(x) for x in args.tables.split(",")]:
