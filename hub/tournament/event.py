@@ -15,6 +15,7 @@ Record kinds and bodies:
   result      {round, table, result_id, a_wins, b_wins, draws, source, confirmed_by, detail}
   override    {round, table, a_wins, b_wins, draws, reason, by}
   clock       {action, clock}                the round clock (``clock.py``), kept for resume
+  fix_table   {player, table}                always seat this player at this table (null: no more)
 Every check happens in ``check`` before anything changes: a refused record
 changes nothing, and its error names what was wrong.
 """
@@ -60,6 +61,7 @@ class Event:
         self.rounds = []           # [{number, stage, pairings, bye, started, results{table: result}}]
         self.clock = None          # the last clock record body (the TD restores its RoundClock from it)
         self.result_ids = {}       # result_id -> (round, table): a repeated report is recognised
+        self.fixed = {}            # player -> table (an accessible place)
 
     # ------------------------------------------------------------ reading
     @property
@@ -167,7 +169,9 @@ class Event:
             except pairing.PairingError as e:
                 raise EventError(str(e)) from None
             bye, stage = None, "cut"
-        return {"round": number, "stage": stage, "pairings": pairing.assign_tables(pairs), "bye": bye}
+        active = set(self.active())
+        fixed = {p: t for p, t in self.fixed.items() if p in active}
+        return {"round": number, "stage": stage, "pairings": pairing.assign_tables(pairs, fixed=fixed), "bye": bye}
 
     # ------------------------------------------------------------ records
     def check(self, kind, body):
@@ -247,6 +251,14 @@ class Event:
                 if nxt and (nxt["started"] or nxt["results"]):
                     raise EventError("round %d has started: a result of round %d can no longer change"
                                      % (nxt["number"], body["round"]))
+        elif kind == "fix_table":
+            if body.get("player") not in self.players:
+                raise EventError("no player %r" % (body.get("player"),))
+            t = body.get("table")
+            if t is not None and (not isinstance(t, int) or isinstance(t, bool) or not 1 <= t <= 9999):
+                raise EventError("table must be a table number or null, got %r" % (t,))
+            if t is not None and any(q != body["player"] and v == t for q, v in self.fixed.items()):
+                raise EventError("table %d is already kept for another player" % t)
         elif kind == "clock":
             if not isinstance(body.get("clock"), dict):
                 raise EventError("a clock record needs the clock")
@@ -284,6 +296,11 @@ class Event:
             r["results"][body["table"]] = dict(body, source="override", replaced=prev)
         elif kind == "clock":
             self.clock = body["clock"]
+        elif kind == "fix_table":
+            if body["table"] is None:
+                self.fixed.pop(body["player"], None)
+            else:
+                self.fixed[body["player"]] = body["table"]
 
     def _add(self, pid, name, entered):
         self.players[pid] = {"id": pid, "name": name, "dropped": False, "entered": entered}

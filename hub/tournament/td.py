@@ -191,6 +191,11 @@ class TD:
             self._commit("drop", {"player": player, "reason": reason})
             self.publish_room()
 
+    def fix_table(self, player, table):
+        """Seat a player at the same table every round (an accessible place); None undoes it."""
+        with self.lock:
+            self._commit("fix_table", {"player": player, "table": table})
+
     def add_player(self, name, pid=None):
         with self.lock:
             pid = pid or "late-%s" % uuid.uuid4().hex[:6]

@@ -58,6 +58,11 @@ class Drop(Body):
     reason: Annotated[str, Field(max_length=200)] = "dropped"
 
 
+class FixTable(Body):
+    player: Annotated[str, Field(min_length=1, max_length=80)]
+    table: Optional[Annotated[int, Field(ge=1, le=9999)]] = None
+
+
 class AddPlayer(Body):
     name: Annotated[str, Field(min_length=1, max_length=80)]
 
@@ -214,6 +219,11 @@ def create_app(td, admin_token):
     @ctl.post("/drop", summary="A player leaves the event (from the next round)")
     def drop(body: Drop):
         td.drop(body.player, body.reason)
+        return {"ok": True}
+
+    @ctl.post("/fix", summary="Seat a player at the same table every round (null: no more)")
+    def fix(body: FixTable):
+        td.fix_table(body.player, body.table)
         return {"ok": True}
 
     @ctl.post("/add", summary="A late entry (0 points, paired from the next round)")

@@ -78,3 +78,14 @@ def test_bad_requests_name_the_problem(client):
     r = client.post("/api/control/start", json={}, headers=AUTH)
     assert r.status_code == 409 and "pair a round first" in r.json()["detail"]
     assert client.get("/api/pairings", params={"by": "seat"}).status_code == 422
+
+
+def test_a_player_kept_at_one_table(client):
+    r = client.post("/api/control/fix", json={"player": "p3", "table": 2}, headers=AUTH)
+    assert r.status_code == 200
+    r = client.post("/api/control/fix", json={"player": "p4", "table": 2}, headers=AUTH)
+    assert r.status_code == 409 and "already kept" in r.json()["detail"]
+    rnd = client.post("/api/control/pair", json={}, headers=AUTH).json()
+    at2 = [m for m in rnd["tables"] if m["table"] == 2][0]
+    assert "p3" in (at2["a"], at2["b"]) or rnd["bye"] == "p3"
+    assert sorted(m["table"] for m in rnd["tables"]) == [1, 2, 3]

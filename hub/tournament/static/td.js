@@ -6,7 +6,7 @@
       print: "인쇄", csv: "CSV", json: "JSON", token: "관리자 토큰", pair: "다음 라운드 대진", repair: "다시 짜기",
       start: "라운드 시작", pause: "일시정지", resume: "재개", time: "타임", extend: "연장(분)",
       tableopt: "테이블(비우면 전체)", apply: "적용", result: "결과 입력 / 변경", table: "테이블", draws: "무",
-      reason: "사유", enter: "입력", override: "변경(사유)", players: "선수", add: "늦은 참가", drop: "기권",
+      reason: "사유", enter: "입력", override: "변경(사유)", players: "선수", add: "늦은 참가", drop: "기권", fix: "테이블 고정 (비우면 해제)",
       round: "라운드", swiss: "스위스", cut: "토너먼트", online: "연결됨", offline: "연결 끊김", pending: "결과 확인 대기",
       unsent: "미전송 결과", bye: "부전승", rank: "순위", name: "이름", points: "승점", record: "전적",
       omw: "상대 승률", gw: "게임 승률", ogw: "상대 게임 승률", opponent: "상대", seat: "자리",
@@ -18,7 +18,7 @@
       repair: "Re-pair", start: "Start round", pause: "Pause", resume: "Resume", time: "Time",
       extend: "Extend (min)", tableopt: "Table (empty: all)", apply: "Apply", result: "Enter / change a result",
       table: "Table", draws: "Draws", reason: "Reason", enter: "Enter", override: "Override (reason)",
-      players: "Players", add: "Late entry", drop: "Drop", round: "Round", swiss: "Swiss", cut: "Top cut",
+      players: "Players", add: "Late entry", drop: "Drop", fix: "Keep at table (empty: release)", round: "Round", swiss: "Swiss", cut: "Top cut",
       online: "online", offline: "offline", pending: "result awaiting confirmation", unsent: "unsent results",
       bye: "bye", rank: "#", name: "Name", points: "Points", record: "W-L-D", omw: "OMW%", gw: "GW%",
       ogw: "OGW%", opponent: "Opponent", seat: "Seat", turn: "turn", health: "health",
@@ -121,6 +121,7 @@
       override: () => ({ round: state.round.round, table: num("rtable"), a_wins: num("ra"), b_wins: num("rb"), draws: num("rd"), reason: $("rreason").value }),
       add: () => ({ name: $("pname").value }),
       drop: () => ({ player: $("pdrop").value }),
+      fix: () => ({ player: $("pdrop").value, table: $("fixtable").value ? num("fixtable") : null }),
       repair: () => ({ reason: $("rreason").value || "re-pair" }),
     };
     const body = bodies[name] ? bodies[name]() : {};
