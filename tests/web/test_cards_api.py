@@ -210,3 +210,16 @@ def test_try_it_with_characters_applies_their_traits(api):
     assert plain_hit["outcome"]["a"] == "hit" and plain_hit["damage"]["b"] == 700
     with_trait = api.post("/api/cards/try", json=dict(body, character_a="gangcheol", character_b="serin")).json()
     assert with_trait["damage"]["b"] == 800            # 강철's trait: a grab that hits deals +100
+
+
+def test_a_sample_deck_code_finds_the_sample_deck_and_the_read_only_set_takes_no_new_one(api):
+    code = api.get("/api/admin/cards/sets/sample/decks/serin/code", headers=AUTH).json()["code"]
+    r = post(api, "/api/control/cards/deck-code", {"code": code, "deck_id": "mine"})
+    assert r.status_code == 200 and r.json()["saved"] is False and r.json()["deck_id"] == "serin"
+    from hub.library import deckcode
+    body = deckcode.decode(code)
+    body["d"] = body["d"][1:] + body["d"][:1]          # the same cards in another order: not a deck of the set
+    import base64, zlib
+    other = "LC1." + base64.urlsafe_b64encode(zlib.compress(json.dumps(body).encode())).decode().rstrip("=")
+    r = post(api, "/api/control/cards/deck-code", {"code": other, "deck_id": "mine"})
+    assert r.status_code == 403 and r.json()["error"] == "read_only"

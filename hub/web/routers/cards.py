@@ -305,9 +305,21 @@ def router(ctl, library):
             summary="Save a deck from a deck code (refused, naming the cards, if this hub's set differs)")
     async def from_code(body: DeckCode, _=Depends(bearer)):
         got = deckcode.resolve(library, body.code)
+        sid, want = got["set"], got["deck"]
+        if not library.writable(sid):
+            # a read-only set (the sample) takes no new deck: the code is fine if the deck is already there
+            key = lambda d: (d.get("character"), list(d.get("cards") or []), d.get("ultimate"))   # noqa: E731
+            same = next((did for did in library.deck_ids(sid) if key(library.deck_raw(sid, did)) == key(want)), None)
+            if same is None:
+                raise LibraryError("read_only", "set %r is read-only here and has no such deck: build it in your own set" % sid,
+                                   "세트 %r은(는) 읽기 전용이고 이 덱이 없습니다: 자신의 세트에 만드세요" % sid)
+            claim(body.action_id)
+            return {"ok": True, "action_id": body.action_id, "set": sid, "deck": library.deck_raw(sid, same),
+                    "deck_id": same, "saved": False, "same_set": got["same_set"]}
         claim(body.action_id)
-        d = library.save_deck(got["set"], body.deck_id, got["deck"])
-        return {"ok": True, "action_id": body.action_id, "set": got["set"], "deck": d, "same_set": got["same_set"]}
+        d = library.save_deck(sid, body.deck_id, want)
+        return {"ok": True, "action_id": body.action_id, "set": sid, "deck": d, "deck_id": body.deck_id, "saved": True,
+                "same_set": got["same_set"]}
 
     @r.post("/api/control/cards/table/seat", tags=["cards"],
             summary="Register a deck for a seat, with its opening (5 hand + 9 list, guide 3.4.1)")

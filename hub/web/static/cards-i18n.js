@@ -42,7 +42,7 @@ window.CARDS_I18N = {
     file: "파일", text: "텍스트", do_import: "가져오기", imported: "가져왔습니다: {n}", sample_note: "샘플 세트는 비공식 창작 카드이며 읽기 전용입니다. 공식 카드 텍스트는 포함하지 않습니다.",
     problems_here: "필드에 표시되지 않은 문제", characters: "캐릭터", new_character: "새 캐릭터", health_bands: "체력 구간 (예: 5000, 4000, 3000, 2000, 1000)",
     hand_limits: "구간별 패 상한 (예: 6, 7, 8, 9, 9)", trait: "특성", tokens: "토큰", add_token: "토큰 추가", token_start: "시작", token_max: "최대",
-    health: "체력", edit: "편집", no_character: "특성 없는 캐릭터",
+    health: "체력", edit: "편집", no_character: "특성 없는 캐릭터", already_here: "이 허브에 이미 있는 덱입니다",
   },
   en: {
     title: "Cards · decks", back: "Table display", admin: "Admin", admin_on: "Admin on", login: "OK", cancel: "Cancel",
@@ -85,6 +85,6 @@ window.CARDS_I18N = {
     file: "File", text: "Text", do_import: "Import", imported: "Imported: {n}", sample_note: "The sample set holds invented, unofficial cards and is read-only. No official card text ships.",
     problems_here: "Problems not shown at a field", characters: "Characters", new_character: "New character", health_bands: "Health bands (e.g. 5000, 4000, 3000, 2000, 1000)",
     hand_limits: "Hand limit per band (e.g. 6, 7, 8, 9, 9)", trait: "Trait", tokens: "Tokens", add_token: "Add a token", token_start: "start", token_max: "max",
-    health: "Health", edit: "Edit", no_character: "a character without a trait",
+    health: "Health", edit: "Edit", no_character: "a character without a trait", already_here: "This hub has this deck already",
   },
 };

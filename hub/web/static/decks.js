@@ -73,7 +73,7 @@
     const codeGo = el("button", { type: "button", id: "dk-code-go" }, t("import_code"));
     codeGo.addEventListener("click", async () => {
       const r = await control("/api/control/cards/deck-code", { code: codeIn.value.trim(), deck_id: (D.deckId || "imported").trim() });
-      if (r && r.ok) { toast(t("saved")); await C.loadSets(); D.set = r.set; await loadSet(); await openDeck(r.deck ? D.deckId || "imported" : ""); }
+      if (r && r.ok) { toast(t(r.saved ? "saved" : "already_here")); await C.loadSets(); D.set = r.set; await loadSet(); await openDeck(r.deck_id); }
     });
     root.append(head,
       el("div", { class: "deckgrid" },
