@@ -78,3 +78,37 @@ def test_lumen_hub_on_a_read_only_record_says_so_and_exits(read_only_dir):
     from hub.cli.hub import run_hub
     assert run_hub(args, out=lines.append) != 0
     assert any("can't be written" in line for line in lines), lines
+
+
+def test_a_referee_decision_the_full_record_refuses_is_not_applied(tmp_path):
+    """The same as a full disk, without root: SQLite's max_page_count caps the file where it is."""
+    from hub.record.store import RecordUnwritable
+    from hub.sessions.referee import RefereeSession
+    from tests.faults.referee_play import next_decision, state_json
+    db = str(tmp_path / "g.sqlite3")
+    t = Table(Store(db))
+    t.start_referee(seed=9)
+    s = t.session
+    pages = t.store.db.execute("PRAGMA page_count").fetchone()[0]
+    t.store.db.execute("PRAGMA max_page_count = %d" % pages)
+    for _ in range(2000):
+        seat, kind, value = next_decision(s, 9)
+        before = (state_json(s), len(s.log), dict(s.answered), dict(s.locked), dict(s.deadline))
+        try:
+            t.submit(seat, kind, value)
+        except RecordUnwritable as e:
+            assert "full" in str(e) and "can't be written" in str(e)
+            break
+        assert s.state.winner is None, "the game ended before the record filled up"
+    else:
+        pytest.fail("the capped record never refused a decision")
+    assert (state_json(s), len(s.log), dict(s.answered), dict(s.locked), dict(s.deadline)) == before
+    assert t.store.write_error is not None
+    t.store.db.execute("PRAGMA max_page_count = 1073741823")
+    t.submit(seat, kind, value)             # room again: the same decision is accepted now
+    assert t.store.write_error is None
+    live = state_json(s)
+    t.store.close()
+    again = Store(db)
+    assert state_json(RefereeSession.resume(again, s.game_id)) == live
+    again.close()
