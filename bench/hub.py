@@ -30,7 +30,8 @@ from hub.pods.ports import SimPort  # noqa: E402
 from hub.pods.protocol import Decoder  # noqa: E402
 from hub.sessions.referee import RefereeSession  # noqa: E402
 from hub.record.store import Store  # noqa: E402
-from hub.sessions.table import Table  # noqa: E402
+from hub.sessions.base import FakeClock  # noqa: E402
+from hub.sessions.table import Table, WallClock  # noqa: E402
 
 
 def pct(xs, p):
@@ -56,7 +57,9 @@ class WatchPort(SimPort):
 def press_to_countdown(n):
     build()
     tmp = tempfile.mkdtemp(prefix="lumen-bench-")
-    table = Table(Store(os.path.join(tmp, "b.sqlite3")))
+    # a clock the bench moves: "next turn" twice within a second is one double tap (issue 12)
+    clock = FakeClock()
+    table = Table(Store(os.path.join(tmp, "b.sqlite3")), clock=clock, wall=WallClock())
     sims = {s: SimPod(board_id=BOARD_IDS[s]) for s in "ab"}
     ports = {s: WatchPort(sims[s]) for s in "ab"}
     hub = PodHub(table, mode="tracker", out=lambda t: None)
@@ -66,10 +69,10 @@ def press_to_countdown(n):
     ready_rx = [None]
     orig = hub._on_pod
 
-    def spy(c, m, t):
+    def spy(c, m, t, *stamp):
         if m.type == "ready":
             ready_rx[0] = time.perf_counter()
-        return orig(c, m, t)
+        return orig(c, m, t, *stamp)
     hub._on_pod = spy
 
     async def wait(cond, timeout=10):
@@ -105,6 +108,7 @@ def press_to_countdown(n):
             lat.append((pod_us / 1000 + hub_ms, pod_us / 1000, hub_ms, (ports["b"].countdown_at - t0) * 1000))
             await press("b", "ready")
             await wait(lambda: sess.phase == "battle")
+            clock.advance(1500)
             table.submit(None, "action", {"action": "next_turn"}, source="display")
         task.cancel()
 

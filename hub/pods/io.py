@@ -16,9 +16,10 @@ tick) first takes everything that arrived until that moment (``PodHub.drain``), 
 that reached the hub in time is always applied before its deadline's expiry, with the
 stamp of its arrival, however late the table's thread gets to it.
 
-Locks: ``lock`` guards the links and the connection list (this thread, and the table's
-thread when it sends); ``stamp_lock`` guards ``raw`` only. Order: ``lock`` then
-``stamp_lock``, never the other way.
+Locks, all held only for a few lines, never while the table works: each link has its own
+(``SharedLink``: this thread runs its timers and feeds it, the table's thread sends on it);
+``lock`` guards the connection list; ``feed_lock`` keeps the inbox in arrival order;
+``stamp_lock`` guards ``raw``. Order: ``feed_lock``, then a link's, then ``stamp_lock``.
 """
 
 import collections
@@ -27,6 +28,8 @@ import os
 import selectors
 import threading
 import time
+
+from hub.pods.protocol import HubLink
 
 log = logging.getLogger("lumen.pods")
 
@@ -39,10 +42,44 @@ def now_ms():
     return time.monotonic_ns() // 1_000_000
 
 
+class SharedLink(HubLink):
+    """A HubLink used by two threads: the links' thread feeds it and runs its timers, the
+    table's thread sends on it. Each call holds the link's own lock, briefly."""
+
+    def __init__(self):
+        super().__init__()
+        self.lock = threading.RLock()
+
+    def feed(self, data, now_ms):
+        with self.lock:
+            return super().feed(data, now_ms)
+
+    def poll(self, now_ms):
+        with self.lock:
+            return super().poll(now_ms)
+
+    def send(self, msg_type, now_ms, /, text="", **fields):
+        with self.lock:
+            return super().send(msg_type, now_ms, text=text, **fields)
+
+    def send_unsequenced(self, msg_type, now_ms, /, **fields):
+        with self.lock:
+            return super().send_unsequenced(msg_type, now_ms, **fields)
+
+    def welcome(self, now_ms, seat, mode, brightness=0):
+        with self.lock:
+            return super().welcome(now_ms, seat, mode, brightness)
+
+    def next_due(self):
+        with self.lock:
+            return super().next_due()
+
+
 class LinkThread:
     def __init__(self, hub):
         self.hub = hub
-        self.lock = threading.RLock()
+        self.lock = threading.RLock()           # the connection list
+        self.feed_lock = threading.Lock()       # feeding the links, in arrival order, into the inbox
         self.stamp_lock = threading.Lock()
         self.raw = []                       # (conn, bytes, link ms, stamp) read, not yet fed
         self.inbox = collections.deque()    # (conn, message, link ms, stamp) for the table's thread
@@ -131,25 +168,26 @@ class LinkThread:
             # ended, its USB port vanished) is noticed even though its fd never became readable
             self._next_probe = now_ms() + PROBE_MS
             readable = [c for c in list(hub.conns) if not c.closed]
-        # read and stamp first, before any lock the table's thread may hold for long
+        # read and stamp first
         self.read(readable)
-        with self.lock:
+        with self.feed_lock:
             self.feed()
-            t = now_ms()
-            for c in list(hub.conns):
-                if not c.closed:
-                    hub._service_out(c, t)
             if self._deadline_due():
-                self.inbox.append((None, "expire", t, hub.table.clock.now_ms()))
-            if self.rescan and t >= self._next_scan:
-                self._next_scan = t + RESCAN_MS
-                hub._scan(auto)
-            hub.conns = [c for c in hub.conns if not c.closed]
+                self.inbox.append((None, "expire", now_ms(), hub.table.clock.now_ms()))
             post = bool(self.inbox) and not self._posted
             if post:
                 self._posted = True
         if post:
             self._post()
+        t = now_ms()
+        for c in list(hub.conns):
+            if not c.closed:
+                hub._service_out(c, t)
+        with self.lock:
+            if self.rescan and t >= self._next_scan:
+                self._next_scan = t + RESCAN_MS
+                hub._scan(auto)
+            hub.conns = [c for c in hub.conns if not c.closed]
 
     def read(self, conns):
         """Read what arrived and stamp it now (``stamp_lock``: the expiry takes these too)."""
@@ -166,8 +204,8 @@ class LinkThread:
                     self.raw.append((c, data, now_ms(), self.hub.table.clock.now_ms()))
 
     def feed(self):
-        """Run the link protocol over what was read (under ``lock``): application messages
-        go to the inbox with their stamps."""
+        """Run the link protocol over what was read (under ``feed_lock``): application
+        messages go to the inbox with their stamps."""
         with self.stamp_lock:
             raw, self.raw = self.raw, []
         for c, data, t, stamp in raw:
@@ -180,7 +218,7 @@ class LinkThread:
 
     def take(self):
         """Everything that arrived until now, for the table's thread: (items, now)."""
-        with self.lock:
+        with self.feed_lock:
             self.feed()
             with self.stamp_lock:
                 now = self.hub.table.clock.now_ms()

@@ -40,7 +40,7 @@ from engine.errors import IllegalDecision
 
 from hub.pods.protocol import (ADJUST, FEATURE_OLED, MODES, NOTICES, OUTCOMES, PROMPT_KINDS, PROTO, STATE_FLAG_LOCKED,
                                STATE_FLAG_PASS, HubLink, ProtocolError)
-from hub.pods.io import LinkThread
+from hub.pods.io import LinkThread, SharedLink
 from hub.pods.ports import SerialPort, find_pod_ports
 from hub.sessions.base import SessionError
 
@@ -60,7 +60,7 @@ def now_ms():
 class PodConn:
     def __init__(self, port):
         self.port = port
-        self.link = HubLink()
+        self.link = SharedLink()      # fed on the links' thread, sent on from the table's
         self.board_id = None
         self.seat = None            # "a" / "b" once seated
         self.incompatible = None    # a message when the pod speaks another protocol
@@ -107,7 +107,7 @@ class PodHub:
         self.messages_to = {"a": [], "b": []}   # what each seat was sent (kept for tests)
         self.record = False
         self.links = LinkThread(self)
-        self.lock = self.links.lock     # the links and conns: the links' thread and the table's thread
+        self.lock = self.links.lock     # the connection list (each link has its own lock)
         self._draining = False
         self.conflicts = {}             # board id -> a refused second claimant (issue 11.2), for the judge
         self._pending = {}              # board id -> its refused connection, until the judge decides
@@ -177,14 +177,12 @@ class PodHub:
         self._draining = True
         try:
             items, now = self.links.take()
-            with self.lock:
-                for c, m, t, stamp in items:
-                    if m == "expire":
-                        s = self.table.session
-                        if s is not None:
-                            self.table.tick(now=stamp)
-                    else:
-                        self._on_pod(c, m, t, stamp)
+            for c, m, t, stamp in items:
+                if m == "expire":
+                    if self.table.session is not None:
+                        self.table.tick(now=stamp)
+                else:
+                    self._on_pod(c, m, t, stamp)
         finally:
             self._draining = False
         self.links.wake()               # frames the table queued for the pods go out now
@@ -192,18 +190,16 @@ class PodHub:
 
     def pump(self):
         """One synchronous pass over every pod (for callers without the links' thread)."""
-        with self.lock:
-            self.links.read([c for c in self.conns if not c.closed])
-            t = now_ms()
-            for c in list(self.conns):
-                if not c.closed:
-                    self._service_out(c, t)
+        self.links.read([c for c in self.conns if not c.closed])
+        t = now_ms()
+        for c in list(self.conns):
+            if not c.closed:
+                self._service_out(c, t)
         self.drain()
-        with self.lock:
-            t = now_ms()
-            for c in list(self.conns):
-                if not c.closed:
-                    self._service_out(c, t)
+        t = now_ms()
+        for c in list(self.conns):
+            if not c.closed:
+                self._service_out(c, t)
 
     def _open_serial(self, dev):
         if any(isinstance(c.port, SerialPort) and c.port.device == dev and not c.closed for c in self.conns):
@@ -437,8 +433,7 @@ class PodHub:
 
     # ------------------------------------------------------------ table -> pods
     def _on_table(self, audience, msg):
-        with self.lock:
-            self._table_message(audience, msg)
+        self._table_message(audience, msg)
         if self.links.running and not self._draining:
             self.links.wake()
 
