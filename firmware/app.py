@@ -130,7 +130,7 @@ class App:
             try:
                 return await fn()
             except Exception as e:
-                self.log("task %s" % e)
+                self.log("task %s %s" % (pod.where(e), e))
                 await asyncio.sleep_ms(100)
 
     async def link_task(self):
@@ -268,7 +268,7 @@ def run(argv=None):
         try:
             asyncio.run(app.main())
         except Exception as e:  # tasks are guarded; this is the last net
-            app.log("task %s" % e)
+            app.log("task %s %s" % (pod.where(e), e))
         asyncio.new_event_loop()
         gc.collect()
         clock.sleep_ms(500)

@@ -37,6 +37,27 @@ _RESULT = const(4)
 _BRIGHT = const(3)  # brightness page
 
 
+def where(e):
+    # "module:line" of the innermost frame of e, for error logs ("" if none);
+    # lumen pod flash compiles with line numbers (-O2) so this names the line
+    try:
+        import io
+        import sys
+
+        s = io.StringIO()
+        sys.print_exception(e, s)  # pyright: ignore[reportArgumentType]  (the stubs' io.StringIO is not an IOBase_mp)
+        t = s.getvalue()  # pyright: ignore[reportAttributeAccessIssue]  (nor has it getvalue: MicroPython's has)
+        i = t.rfind('File "')
+        if i < 0:
+            return ""
+        j = t.find('"', i + 6)
+        k = t.find("line ", j)
+        m = t.find(",", k)
+        return "%s:%s" % (t[i + 6:j], t[k + 5:m] if m > k else t[k + 5:].strip())
+    except Exception:
+        return ""
+
+
 class Pod:
     def __init__(self, hw, port, boot, now):
         self.ring = ring.Ring(hw.np, hw.ring)
@@ -75,7 +96,7 @@ class Pod:
         try:
             self.snd.tick(now, True)
             gc.collect()
-            msg = "%s %s" % (type(e).__name__, e)
+            msg = "%s %s %s" % (where(e), type(e).__name__, e)
             self.link.send_log(1, msg.encode(), now)
             self.on_log(msg)
         except Exception:

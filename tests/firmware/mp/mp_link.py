@@ -87,6 +87,9 @@ def test_a_fault_is_logged_and_the_pod_keeps_going():
     assert h.pod.faults == 1
     logs = h.sent("log")
     assert logs and b"boom" in logs[0][4][1]
+    # where it happened: this module's line (built with line numbers, as lumen pod flash builds)
+    at = logs[0][4][1].split()[0]
+    assert at.startswith(b"mp_link:") and int(at.split(b":")[1]) > 1, logs[0]
     h.press("ready")
     assert h.sent("ready")
 
