@@ -90,7 +90,8 @@ def _entry(e):
     """One effect entry: ``do`` first, then the primitive's parameters, then the common keys."""
     if not isinstance(e, dict):
         return _flow(e)
-    prim = REGISTRY.get(e.get("do"))
+    do = e.get("do")
+    prim = REGISTRY.get(do) if isinstance(do, str) else None     # an invalid entry is written as it is
     order = ("do",) + (tuple(prim.params) if prim else ()) + ENTRY_TAIL
     out = _ordered(e, order, _Flow)
     for key in ("then",):

@@ -56,7 +56,7 @@ def test_random_cards_never_break_the_editor_endpoints(api, card, other):
     shape(api.post("/api/cards/lint-character", json={"set": "club", "character": card}))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=int(os.environ.get("CARD_EXAMPLES", "60")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(cards=st.lists(st.text(max_size=12) | st.sampled_from(["jab", "serin-flash-jab", "throw"]), max_size=25),
        character=st.none() | st.sampled_from(["serin", "gangcheol", "nobody"]), ultimate=st.none() | st.text(max_size=8))
 def test_random_decks_get_a_status_not_a_crash(api, cards, character, ultimate):
@@ -64,7 +64,7 @@ def test_random_decks_get_a_status_not_a_crash(api, cards, character, ultimate):
     assert "items" in j
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=int(os.environ.get("CARD_EXAMPLES", "40")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(card=CARD)
 def test_a_random_card_saved_is_refused_or_checked_and_nothing_else_changes(api, card):
     path = pathlib.Path(api.lib.root, "club", "cards.yaml")
