@@ -101,3 +101,23 @@ def test_a_finished_game_exports_with_its_card_table_and_replays(tmp_path):
     assert len(start["cards"]) == len(table.session.state.cards)
     ok, message = replay_export(data, out=lambda line: None)
     assert ok, message
+
+
+def test_long_results_are_stored_compressed_and_read_back_the_same(tmp_path, sample):
+    from hub.record.store import DamagedRecord, Record
+    store = Store(str(tmp_path / "g.sqlite3"))
+    cards, da, db = sample
+    s = RefereeSession.new(store, cards, da, db, seed=9, clock=FakeClock())
+    play(s, 9, decisions=40)
+    rows = store.db.execute("SELECT kind, typeof(body), body FROM records WHERE game_id = ?", (s.game_id,)).fetchall()
+    assert {k for k, t, _ in rows if t == "blob"} == {"result"}             # only results, only long ones
+    assert all(t == "text" for k, t, _ in rows if k != "result")
+    blob = next(b for k, t, b in rows if t == "blob")
+    events = json.loads(__import__("zlib").decompress(blob))["events"]
+    assert any(r.kind == "result" and r.body["events"] == events for r in store.records(s.game_id))
+    played = canon(s.state)
+    store.close()
+    again = Store(str(tmp_path / "g.sqlite3"))
+    assert canon(RefereeSession.resume(again, s.game_id).state) == played
+    with pytest.raises(DamagedRecord, match="damaged"):
+        Record((s.game_id, 5, "result", 0, None, None, 0, blob[:-3] + b"xyz"))
