@@ -138,16 +138,18 @@ class App:
         # pass of at most _RX_BUDGET bytes and yields: a continuous stream
         # cannot starve the frame task (and with it the watchdog feed).
         port = self.port
-        p = self.pod
-        buf = self.rx
         while not port.closed:
             if not port.any():
                 await readable(port.r)  # pyright: ignore[reportGeneralTypeIssues]  (a generator, as asyncio's own waits are)
-            n = port.read_into(buf, 0)  # n == 0: closed (simulation: the hub closed our pty)
-            now = clock.ms()
-            p.rx_buf(buf, n, now)
-            p.link.flush(now)
+            self.rx_pass()
             await asyncio.sleep_ms(0)
+
+    def rx_pass(self):
+        # one budgeted pass over the bytes waiting on the link
+        n = self.port.read_into(self.rx, 0)  # n == 0: closed (simulation: the hub closed our pty)
+        now = clock.ms()
+        self.pod.rx_buf(self.rx, n, now)
+        self.pod.link.flush(now)
 
     async def input_task(self):
         # woken by the pin interrupt (or scan) the moment an event is queued;
@@ -168,6 +170,8 @@ class App:
         bt.scan(now)
         if bt.head != bt.tail:
             p.input(now)  # a press that came in just now goes out before this frame's drawing
+        if self.port.any():
+            self.rx_pass()  # and a countdown that came in starts now, not after the drawing
         p.tick(now)
         if self.wdt is not None:
             self.wdt.feed()
