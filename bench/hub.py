@@ -1,13 +1,16 @@
 """Hub figures (issue 5). Prints figures; asserts nothing (targets: docs/performance.md).
 
-    python3 bench/hub.py [--presses 500] [--battles 500]
+    python3 bench/hub.py [--presses 500] [--battles 500] [--no-counts]
 
 1. press on pod A -> countdown frame on pod B's line, over the simulated link
    (two pods running the real firmware under MicroPython, tracker mode);
 2. ready -> result for a whole battle (the second ready's submit: engine,
    record writes, pod pushes), referee mode, sample decks;
 3. event-log write cost per battle (SQLite WAL);
-4. hub CPU and memory while a whole game is played through the pods.
+4. hub CPU and memory while a whole game is played through the pods;
+5. beside those wall-clock figures, instruction counts (bench/hub_counts.py: an idle seated
+   table per second, a referee battle through the pods, the record per game, a tracker
+   action), which a busy machine cannot spoil; ``--no-counts`` leaves them out.
 """
 
 import argparse
@@ -179,6 +182,7 @@ def main():
     ap.add_argument("--presses", type=int, default=500)
     ap.add_argument("--battles", type=int, default=500)
     ap.add_argument("--skip-game", action="store_true")
+    ap.add_argument("--no-counts", action="store_true")
     args = ap.parse_args()
     print("hub benchmark (this machine; simulated pods run the real firmware under MicroPython)")
     lat = press_to_countdown(args.presses)
@@ -198,6 +202,10 @@ def main():
         wall, cpu, rss = cpu_and_memory()
         print("a whole game through the pods at table pace: %.1f s wall, hub CPU %.1f s = %.1f%% of one core, "
               "max RSS %.0f MB" % (wall, cpu, 100 * cpu / wall, rss))
+    if not args.no_counts:
+        sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))
+        import hub_counts
+        hub_counts.report(games=2)
 
 
 if __name__ == "__main__":
