@@ -296,7 +296,7 @@ def report(idle_s=20, games=1, actions=200, out=print):
     counts, infos = icount.run_worker(me, ["--worker", "idle", str(idle_s)])
     i = infos["idle"]
     rate = counts["idle"] / i["wall_s"] if counts["idle"] is not None else None
-    out("seated idle table: %s per second (%.1f s; hub CPU %.0f%% of a core, ~50x more under callgrind)"
+    out("seated idle table: %s per second (%.1f s; hub CPU %.0f%% of a core meanwhile)"
         % (icount.fmt(rate), i["wall_s"], 100 * i["cpu_s"] / i["wall_s"]))
     counts, infos = icount.run_worker(me, ["--worker", "battle", str(games), "5"])
     q = infos["quiet"]
@@ -325,7 +325,7 @@ def report(idle_s=20, games=1, actions=200, out=print):
     t = infos["tracker"]
     per = None if counts["actions"] is None else (counts["actions"] - counts["none"]) / t["actions"]
     out("tracker action from the display (submit, record, display broadcast): %s per action "
-        "(%d actions, %.2f ms each, ~50x more under callgrind)" % (icount.fmt(per), t["actions"], 1000 * t["wall_s"] / t["actions"]))
+        "(%d actions, %.2f ms each as run)" % (icount.fmt(per), t["actions"], 1000 * t["wall_s"] / t["actions"]))
 
 
 def main():
