@@ -178,11 +178,15 @@ class PodHub:
         try:
             items, now = self.links.take()
             for c, m, t, stamp in items:
-                if m == "expire":
-                    if self.table.session is not None:
-                        self.table.tick(now=stamp)
-                else:
-                    self._on_pod(c, m, t, stamp)
+                try:
+                    if m == "expire":
+                        if self.table.session is not None:
+                            self.table.tick(now=stamp)
+                    else:
+                        self._on_pod(c, m, t, stamp)
+                except Exception as e:     # one message's failure (a record that can't be written) is said, not fatal
+                    log.exception("applying %s from the pods", getattr(m, "type", m))
+                    self.out("허브 오류 / hub error: %s" % e)
         finally:
             self._draining = False
         self.links.wake()               # frames the table queued for the pods go out now
