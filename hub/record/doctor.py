@@ -48,9 +48,10 @@ class Report:
         return out
 
 
-def quick_check(db):
-    """SQLite's quick_check: [] when the file is sound, else its findings."""
-    rows = [r[0] for r in db.execute("PRAGMA quick_check(20)").fetchall()]
+def quick_check(db, full=False):
+    """SQLite's quick_check (the hub's start) or its full integrity_check (``lumen doctor``:
+    indexes against their tables too): [] when the file is sound, else its findings."""
+    rows = [r[0] for r in db.execute("PRAGMA %s(20)" % ("integrity_check" if full else "quick_check")).fetchall()]
     return [] if rows == ["ok"] else rows
 
 
@@ -76,7 +77,7 @@ def examine(path):
     try:
         db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
         try:
-            rep.problems = quick_check(db)
+            rep.problems = quick_check(db, full=True)
             ids = [r[0] for r in db.execute("SELECT id FROM games ORDER BY id")]
         except (sqlite3.DatabaseError, ValueError) as e:
             rep.unopenable = True
