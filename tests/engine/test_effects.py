@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from engine import effects as fx
+from engine import effects_schema
 from engine.bots import Bot
 from engine.cards import parse_card, parse_character
 from engine.decks import SAMPLE_DIR, check_path, load_deck, load_sample
@@ -134,7 +135,7 @@ def test_a_special_function_cannot_name_the_hand():
 
 
 def test_the_zones_of_each_timing_are_documented():
-    text = fx.doc_tables()
+    text = effects_schema.doc_tables()
     assert "| `turn_end` | 턴 종료 시 | guide 3.5.5 | lumen_zone, hand, list, side_deck, ultimate |" in text
     assert "| `on_hit` | 히트 시 | guide 4.4 | battle, lumen_zone, hand, list, side_deck, ultimate |" in text
 
@@ -167,12 +168,12 @@ def test_cards_check_prints_file_and_line_for_an_effect_problem(tmp_path, capsys
 
 def test_the_json_schema_is_generated_from_the_registry():
     path = ROOT / "engine" / "data" / "card.schema.json"
-    assert path.read_text(encoding="utf-8") == fx.schema_text(), "run: python3 -m engine.effects"
+    assert path.read_text(encoding="utf-8") == effects_schema.schema_text(), "run: python3 -m engine.effects_schema"
 
 
 def test_the_sample_set_validates_against_the_schema_and_a_typo_does_not():
     jsonschema = pytest.importorskip("jsonschema")
-    schema = fx.card_schema()
+    schema = effects_schema.card_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     data = yaml.safe_load((pathlib.Path(SAMPLE_DIR) / "cards.yaml").read_text(encoding="utf-8"))
     jsonschema.validate(data, schema)
@@ -292,7 +293,7 @@ def test_a_game_without_effects_never_opens_a_window():
 
 def test_the_vocabulary_tables_in_the_docs_are_the_generated_ones():
     doc = (ROOT / "docs" / "card-format.md").read_text(encoding="utf-8")
-    assert fx.doc_tables() in doc, "run: python3 -m engine.effects --doc, paste into docs/card-format.md"
+    assert effects_schema.doc_tables() in doc, "run: python3 -m engine.effects_schema --doc, paste into docs/card-format.md"
 
 
 def test_the_effect_scenarios_pin_every_primitive_and_every_timing():
