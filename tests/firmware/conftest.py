@@ -1,4 +1,4 @@
-"""Firmware tests: the real `micropython` binary, heap capped at 80 KB (hub/podsim.HEAP).
+"""Firmware tests: the real `micropython` binary, heap capped at 80 KB (hub/pods/sim.HEAP).
 
 The firmware and the sim modules (firmware/sim) are compiled to .mpy with
 mpy-cross (hub/pods/sim.build, cached by content), as they are for a board;
