@@ -22,7 +22,7 @@ only; the other pod hears "opponent readied" and never which card. A prompt id
 changes whenever the question changes, so a late or resent answer to an old
 prompt is ignored.
 
-Options map to slots in the order the engine lists them, which for a ready is
+Prompts (hub/pods/prompts.py): options map to slots in the order the engine lists them, which for a ready is
 the order of the player's hand on the table display (1 = first). "pass",
 "end" and "skip" are the pod's extra pass slot. A discard of several cards is
 asked one card per prompt. Setups (game start, sudden-death rebuild) are not
@@ -33,26 +33,18 @@ non-special cards form the hand, the next nine the list; docs/referee.md).
 import asyncio
 import logging
 import os
-import time
-from collections import Counter
 
 from engine.errors import IllegalDecision
 
-from hub.pods.protocol import (ADJUST, FEATURE_OLED, MODES, NOTICES, OUTCOMES, PROMPT_KINDS, PROTO, STATE_FLAG_LOCKED,
-                               STATE_FLAG_PASS, HubLink, ProtocolError)
+from hub.pods.protocol import ADJUST, MODES, NOTICES, OUTCOMES, PROTO, ProtocolError
 from hub.pods.io import LinkThread, SharedLink
 from hub.pods.ports import SerialPort, find_pod_ports
+from hub.pods.prompts import SEAT_NUM, Prompt, SeatPrompts, now_ms
 from hub.sessions.base import SessionError
 
 log = logging.getLogger("lumen.pods")
 
-SEAT_NUM = {"a": 1, "b": 2}
 NUM_SEAT = {1: "a", 2: "b"}
-PASS_WORDS = ("pass", "end", "skip")
-
-
-def now_ms():
-    return time.monotonic_ns() // 1_000_000
 
 
 # ---------------------------------------------------------------- one pod
@@ -74,25 +66,9 @@ class PodConn:
         return "%s (%s)" % (self.port.name, self.board_id or "?")
 
 
-class Prompt:
-    """The question a seat is being asked right now, as the pod sees it."""
-
-    __slots__ = ("id", "key", "kind", "options", "pass_value", "request_kind", "discard_left", "chosen")
-
-    def __init__(self):
-        self.id = 0
-        self.key = None
-        self.kind = "none"
-        self.options = []
-        self.pass_value = None
-        self.request_kind = None
-        self.discard_left = 0
-        self.chosen = []
-
-
 # ---------------------------------------------------------------- the hub side
 
-class PodHub:
+class PodHub(SeatPrompts):
     def __init__(self, table, mode=None, out=None, brightness=0):
         self.table = table
         self.conns = []
@@ -514,113 +490,6 @@ class PodHub:
     def _notice_other(self, seat, code):
         other = "b" if seat == "a" else "a"
         self._send(other, "notice", code=NOTICES[code], arg=SEAT_NUM[seat])
-
-    def current(self, seat):
-        """(prompt, state fields) for a seat, updating the prompt when the question changed."""
-        s = self.table.session
-        pr = self.prompts[seat]
-        kind, options, pass_value, request_kind, flags, locked = "none", [], None, None, 0, 0
-        if s is not None:
-            reqs = [r for r in s.requests(seat) if r["kind"] != "setup"]
-            if reqs:
-                r = reqs[0]
-                request_kind = r["kind"]
-                opts = list(r["options"]) if isinstance(r["options"], list) else []
-                if request_kind == "discard":
-                    hand = Counter(s.state.players[seat].hand)
-                    hand.subtract(pr.chosen if pr.request_kind == "discard" else [])
-                    opts = [c for c in dict.fromkeys(s.state.players[seat].hand) if hand[c] > 0]
-                pass_value = next((o for o in opts if o in PASS_WORDS), None)
-                options = [o for o in opts if o not in PASS_WORDS]
-                kind = request_kind if request_kind in PROMPT_KINDS else "choose"
-                if s.mode == "tracker":
-                    kind, options = "ready", []
-            elif seat in getattr(s, "locked", {}) and (s.mode == "tracker" and s.phase == "ready"
-                                                       or s.mode == "referee" and s.state.phase == "ready"):
-                kind, request_kind = "ready", "ready"
-                flags = STATE_FLAG_LOCKED
-                locked = self.locked_slot.get(seat, 0)
-        if kind == "none" and self.side is not None:
-            label = self.side.question(seat)
-            if label:
-                kind, options, request_kind = "choose", [label], "side"
-        # the same question asked again after an answer is a new prompt: the seat's answer count is in the key
-        answered = getattr(s, "answered", {}).get(seat, 0) if s is not None else 0
-        key = (kind, tuple(map(str, options)), pass_value, request_kind,
-               len(pr.chosen) if request_kind == "discard" else 0, flags, answered if not flags else None)
-        if key != pr.key:
-            if not (flags & STATE_FLAG_LOCKED and pr.kind == "ready"):
-                pr.id = pr.id % 255 + 1
-            pr.key = key
-            pr.kind = kind
-            pr.options = options
-            pr.pass_value = pass_value
-            if request_kind != "discard":
-                pr.chosen = []
-            pr.request_kind = request_kind
-            if request_kind == "discard":
-                r = [x for x in s.requests(seat) if x["kind"] == "discard"][0]
-                pr.discard_left = r["count"]
-        if pass_value is not None:
-            flags |= STATE_FLAG_PASS
-        return pr, flags, locked
-
-    def push(self, seat, force=False, resume=False):
-        """Send a seat's pod its state if it changed (always on ``force``)."""
-        c = self.seated(seat)
-        if c is None or not c.link.up:
-            return
-        s = self.table.session
-        pr, flags, locked = self.current(seat)
-        fp = hp = hand = 0
-        priority = 0
-        if s is not None:
-            if s.mode == "referee":
-                pl = s.state.players[seat]
-                fp, hp, hand = pl.fp, pl.health, len(pl.hand)
-                priority = SEAT_NUM.get(s.state.priority, 0)
-            else:
-                st = s.game.seat(seat)
-                fp, hp, hand = st.fp, st.health, st.hand_count or 0
-                priority = SEAT_NUM.get(s.game.priority, 0)
-        fields = dict(prompt=pr.id, kind=PROMPT_KINDS.get(pr.kind, PROMPT_KINDS["choose"]), options=len(pr.options),
-                      flags=flags, locked=locked, priority=priority, fp=max(-128, min(127, fp)),
-                      hp=max(0, min(65535, hp)), hand=min(255, hand))
-        key = tuple(sorted(fields.items()))
-        if not force and key == c.sent_state:
-            return
-        c.sent_state = key
-        t = now_ms()
-        c.link.send("state", t, **fields)
-        if c.link.pod is not None and c.link.pod.features & FEATURE_OLED and not flags & STATE_FLAG_LOCKED:
-            # card names for an OLED: to this seat's own pod only
-            names = self._labels(pr)
-            for i, name in enumerate(names, 1):
-                c.link.send("label", t, text=name, prompt=pr.id, slot=i)
-        if resume and seat in self.countdown:
-            left = self.countdown[seat] - t
-            if left > 0:
-                c.link.send("countdown", t, prompt=pr.id, ms=min(left, 65535))
-
-    def _labels(self, pr):
-        if pr.request_kind == "side":
-            return list(pr.options)
-        s = self.table.session
-        if s is None or s.mode != "referee":
-            return []
-        out = []
-        for o in pr.options:
-            ids = o if isinstance(o, list) else [o]
-            out.append("+".join(s.state.cards[i].name if i in s.state.cards else str(i) for i in ids))
-        return out
-
-    def slot_of(self, seat, value):
-        """The slot a value has in the seat's current prompt (1..N, 0 = pass); for bots."""
-        pr, _, _ = self.current(seat)
-        if value == pr.pass_value:
-            return 0
-        return pr.options.index(value) + 1
-
 
 async def while_serving(hub, awaitable):
     """Await something while ``hub`` serves the pods it already has (no port scanning),
