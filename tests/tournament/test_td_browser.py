@@ -3,8 +3,6 @@ chromedriver): tiles per table, pairings by name, standings, a control action wi
 the language switch, and the projector view. A screenshot goes to artifacts/."""
 
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,39 +11,29 @@ from hub.tournament.broker import free_port
 from hub.tournament.eventdir import new_event
 from hub.tournament.td import TD
 from hub.tournament.web import serve
+from tests import chromium
 from tests.tournament.conftest import wait_for
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 TOKEN = "td-browser-token"
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM) and os.environ.get("CI") != "true",
+pytestmark = pytest.mark.skipif(not chromium.available() and os.environ.get("CI") != "true",
                                 reason="Debian's chromium is not installed at /usr/bin/chromium (CI installs it)")
 
 
 @pytest.fixture
 def page(tmp_path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     folder = str(tmp_path / "ev")
     new_event(folder, "봄 대회", [{"id": "p%d" % i, "name": "선수%02d" % i} for i in range(1, 10)], rounds=3, seed=3)
     td = TD(os.path.join(folder, "event.sqlite"))
     port = free_port()
     server = serve(td, TOKEN, port=port)
-    profile = tempfile.mkdtemp(prefix="lumen-chromium-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                "--user-data-dir=" + profile, "--window-size=1400,900", "--lang=ko-KR"):
-        opts.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    driver = chromium.start(1400, 900)
     driver.set_page_load_timeout(30)
     wait_for(lambda: _up(port), 30, "the TD page")
     yield driver, td, "http://127.0.0.1:%d" % port
     driver.quit()
     server.should_exit = True
-    shutil.rmtree(profile, ignore_errors=True)
 
 
 def _up(port):
@@ -97,9 +85,6 @@ def test_the_hub_display_shows_the_match_and_the_players_confirm_there(broker, e
     """A hub in the event (in this process): its display shows the pairing, and the result
     slip's confirm buttons work for both players."""
     import asyncio
-    import uuid
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from hub.record.store import Store
     from hub.sessions.table import Table
@@ -122,35 +107,28 @@ def test_the_hub_display_shows_the_match_and_the_players_confirm_there(broker, e
             await asyncio.sleep(0.1)
             bridge.tick()
     handle = start_in_thread(table, tasks=(ticker,), routers=(router(bridge),))
-    profile = tempfile.mkdtemp(prefix="lumen-chromium-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--user-data-dir=" + profile, "--window-size=1400,900"):
-        opts.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    driver = chromium.start(1400, 900, lang=None)
     try:
         driver.get(handle.url + "/")
         driver.execute_script("localStorage.setItem('lumen.token', 'hub-token-123456')")
         driver.get(handle.url + "/")
         m = td.event.match(1, 1)
         names = td.event.names()
-        wait_for(lambda: names[m["a"]] in driver.find_element(By.ID, "tournament").text, 60, "the pairing shown")
+        wait_for(lambda: names[m["a"]] in chromium.text(driver, "tournament"), 60, "the pairing shown")
         wait_for(lambda: table.session is not None and table.session.mode == "tracker", 60, "the match's game")
         handle.call(lambda: table.submit("b", "action", {"action": "set_health", "seat": "b", "health": 0},
                                          source="display"))
         wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#tournament button[data-who=a]"), 60, "the slip")
-        driver.find_element(By.CSS_SELECTOR, "#tournament button[data-who=a]").click()
+        chromium.click(driver, "#tournament button[data-who=a]")
         wait_for(lambda: link.slip is not None and "a" in link.slip.confirmed, 60, "1P confirmed")
         wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#tournament button[data-who=b]"), 60, "2P's button")
-        driver.find_element(By.CSS_SELECTOR, "#tournament button[data-who=b]").click()
+        chromium.click(driver, "#tournament button[data-who=b]")
         wait_for(lambda: td.event.current()["results"].get(1), 60, "the TD to have the result")
         assert td.event.current()["results"][1]["confirmed_by"] == ["a", "b"]
         ARTIFACTS.mkdir(exist_ok=True)
         driver.save_screenshot(str(ARTIFACTS / "hub-tournament.png"))
     finally:
         driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
         handle.stop()
         link.stop()
         td.stop()

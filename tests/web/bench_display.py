@@ -6,7 +6,6 @@ page.  Run: python3 tests/web/bench_display.py"""
 import json
 import os
 import statistics
-import tempfile
 import sys
 import time
 from pathlib import Path
@@ -92,14 +91,8 @@ fetch('/api/control/tracker', {method: 'POST', headers: {'Content-Type': 'applic
 
 
 def browser_latency(handle, table):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    opts = webdriver.ChromeOptions()
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + tempfile.mkdtemp(prefix="lumen-bench-")):
-        opts.add_argument(arg)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    from tests import chromium
+    driver = chromium.start(lang=None, prefix="lumen-bench-")
     try:
         driver.get(handle.url + "/")
         time.sleep(1.5)

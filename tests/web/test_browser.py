@@ -5,8 +5,6 @@ the token and is refused without it, the language switch persists; screenshots o
 display mid-game go to artifacts/ (git-ignored)."""
 
 import os
-import shutil
-import tempfile
 import time
 from pathlib import Path
 
@@ -17,10 +15,10 @@ from hub.record.store import Store
 from hub.sessions.table import Table
 from hub.sessions.timer import MatchTimer
 from hub.web.server import start_in_thread
+from tests import chromium
 from tests.web.conftest import TOKEN
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+from tests.chromium import CHROMIUM
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
@@ -37,22 +35,11 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    profile = tempfile.mkdtemp(prefix="lumen-chromium-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + profile, "--window-size=1600,1000", "--lang=ko-KR"):
-        opts.add_argument(arg)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    driver = chromium.start(1600, 1000, console_log=True)
     driver.set_page_load_timeout(20)
     viewport(driver, 1600, 1000)
     yield driver
     driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
 
 
 def viewport(driver, width, height, mobile=False):

@@ -7,8 +7,6 @@ to the end."""
 
 import os
 import pathlib
-import shutil
-import tempfile
 
 import pytest
 import yaml
@@ -19,8 +17,9 @@ from hub.library.sets import CardLibrary
 from hub.record.store import Store
 from hub.sessions.table import Table
 from hub.web.server import start_in_thread
+from tests import chromium
 from tests.web.conftest import TOKEN
-from tests.web.test_browser import ARTIFACTS, CHROMEDRIVER, CHROMIUM, severe_console_errors, viewport, wait_for
+from tests.web.test_browser import ARTIFACTS, CHROMIUM, severe_console_errors, viewport, wait_for
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                 reason="Debian's chromium is not installed at /usr/bin/chromium (CI installs it)")
@@ -38,23 +37,12 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    profile = tempfile.mkdtemp(prefix="lumen-cards-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + profile, "--window-size=1500,1000", "--lang=ko-KR"):
-        opts.add_argument(arg)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    driver = chromium.start(1500, 1000, console_log=True, prefix="lumen-cards-")
     driver.set_page_load_timeout(20)
     driver.set_script_timeout(120)
     viewport(driver, 1500, 1000)
     yield driver
     driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
 
 
 def open_cards(driver, handle, tab="library", admin=True):
@@ -157,7 +145,6 @@ SHEET = "id,name,kind,mark,speed,position,damage,results\n" + "".join(
 
 
 def test_a_person_enters_cards_builds_a_deck_and_plays_it_in_referee_mode(server, browser):
-    from selenium.webdriver.common.keys import Keys
     handle, table, lib = server
     open_cards(browser, handle)
     # a new set and its character, with the forms
