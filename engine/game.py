@@ -17,7 +17,7 @@ from .events import ev
 from .state import GameState, PlayerState
 from .turn import Ctx, lock_ready, run
 
-__all__ = ["new_game", "apply", "advance", "public_view", "requests_for", "IllegalDecision"]
+__all__ = ["new_game", "apply", "advance", "public_view", "public_views", "requests_for", "IllegalDecision"]
 
 
 def new_game(cards, deck_a, deck_b, seed=0, priority=None, rules=None, until=()):
@@ -92,8 +92,21 @@ def public_view(state, viewer=None):
     hidden decision. The card catalogue is left out (see ``catalogue``). ``viewer`` ("a"/"b") may see
     their own hidden information; None is a spectator.
     """
-    d = state.to_json(cards=False)      # the card catalogue is static: serve it once, not in every view
+    return public_views(state, (viewer,))[viewer]
+
+
+def public_views(state, viewers=(None, "a", "b")):
+    """``public_view`` for several viewers from one serialization of the state (the costly
+    part): each view copies only what its filter changes and shares the rest (read-only)."""
+    base = state.to_json(cards=False)   # the card catalogue is static: serve it once, not in every view
+    return {v: _filtered(state, base, v) for v in viewers}
+
+
+def _filtered(state, base, viewer):
+    d = dict(base)
     del d["cards"]
+    d["players"] = {p: dict(pd) for p, pd in base["players"].items()}
+    d["tasks"] = [dict(t) for t in base["tasks"]]
     before_reveal = state.phase == "ready"
     for p, pd in d["players"].items():
         mine = viewer == p
@@ -110,14 +123,14 @@ def public_view(state, viewer=None):
                 pd["list"] = len(pd["list"])
                 pd["battle_zone"] = len(pd["battle_zone"])
     d["pending"] = [_public_request(r, viewer) for r in state.pending]
-    d["inbox"] = {k: ("?" if k != viewer else v) for k, v in d["inbox"].items() if k in ("a", "b")}
+    d["inbox"] = {k: ("?" if k != viewer else v) for k, v in base["inbox"].items() if k in ("a", "b")}
     for t in d["tasks"]:
         if "answer" in t and t.get("p") != viewer:
             t["answer"] = "?"
     d["decks"] = None
     d.pop("rng", None)
     if d.get("fx"):
-        d["fx"] = _public_window(d["fx"], viewer)
+        d["fx"] = _public_window(dict(d["fx"]), viewer)
     return d
 
 

@@ -24,7 +24,7 @@ import secrets
 from engine.cards import parse_card, parse_character, raise_if
 from engine.errors import IllegalDecision
 from engine.events import explain
-from engine.game import apply, new_game, public_view
+from engine.game import apply, new_game, public_views
 from engine.state import other
 
 from hub.sessions.base import LINK_ALLOWANCE_MS, READY_MS, SessionBase, SessionError
@@ -48,6 +48,7 @@ class RefereeSession(SessionBase):
         self.state = state
         self.log = []             # public events of this game, explained (ko/en)
         self._nonce = {}          # seat -> nonce of the current hidden ready
+        self._views_of, self._views = None, {}    # the engine's views of that state (see _engine_view)
 
     # ------------------------------------------------------------ creation and resume
     @classmethod
@@ -214,17 +215,26 @@ class RefereeSession(SessionBase):
 
     # ------------------------------------------------------------ views
     def public_view(self):
-        v = public_view(self.state)
+        v = dict(self._engine_view(None))
         v["ready"] = self.ready_status()
         v["game_id"] = self.game_id
         v["mode"] = self.mode
         return v
 
     def view_for(self, seat):
-        v = public_view(self.state, seat)
+        v = dict(self._engine_view(seat))
         v["ready"] = self.ready_status()
         return v
 
+    def _engine_view(self, viewer):
+        """The engine's view of the current state for a viewer, built once per state: the
+        session publishes three views a decision and the display reads the public one again.
+        ``apply`` returns a new state, so the state object is the version; the three views
+        come from one serialization (engine public_views). Callers get a fresh top level
+        (ready, game_id, mode are added per call) over shared, read-only contents."""
+        if self._views_of is not self.state:
+            self._views_of, self._views = self.state, public_views(self.state)
+        return self._views[viewer]
 
 
 def _asked(st, seat, kind):

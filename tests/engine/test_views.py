@@ -6,7 +6,7 @@ import json
 from engine.bots import Bot
 from engine.cards import Card
 from engine.decks import load_sample
-from engine.game import apply, new_game, public_view
+from engine.game import apply, new_game, public_view, public_views
 
 
 def mid_game(decisions=30, seed=2):
@@ -37,3 +37,34 @@ def test_the_state_without_its_card_table_is_the_rest_of_the_state_unchanged():
     full, lean = st.to_json(), st.to_json(cards=False)
     assert lean["cards"] is None
     assert {k: v for k, v in full.items() if k != "cards"} == {k: v for k, v in lean.items() if k != "cards"}
+
+
+def test_views_built_together_are_the_views_built_alone_and_independent():
+    """public_views serializes the state once and copies only what each viewer's filter
+    changes: every view must be what public_view gives that viewer alone, and changing one
+    view (a listener editing what it got) must not reach another view or the state."""
+    cs, decks = load_sample()
+    st, _ = new_game(cs.cards, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck(), seed=5)
+    bots = {"a": Bot(5), "b": Bot(6)}
+    phases = set()
+    for _ in range(300):
+        if st.winner is not None:
+            break
+        phases.add(st.phase)
+        state_before = json.dumps(st.to_json(cards=False), sort_keys=True)
+        together = public_views(st)
+        for viewer in (None, "a", "b"):
+            assert json.dumps(together[viewer], sort_keys=True) == json.dumps(public_view(st, viewer), sort_keys=True)
+        before = {v: json.dumps(together[v], sort_keys=True) for v in ("a", "b")}
+        spoiled = together[None]
+        for pd in spoiled["players"].values():
+            pd["hand"], pd["side_deck"], pd["battle_zone"] = "x", "x", "x"
+        for t in spoiled["tasks"]:
+            t["answer"] = "x"
+        if isinstance(spoiled.get("fx"), dict):
+            spoiled["fx"]["queue"], spoiled["fx"]["cur"] = "x", "x"
+        assert {v: json.dumps(together[v], sort_keys=True) for v in ("a", "b")} == before
+        assert json.dumps(st.to_json(cards=False), sort_keys=True) == state_before
+        req = st.pending[0]
+        st, _ = apply(st, req["player"], *bots[req["player"]].answer(st, req))
+    assert {"setup", "ready"} <= phases
