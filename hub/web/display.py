@@ -38,7 +38,10 @@ def _ids(value, out):
         out.add(value)
     elif isinstance(value, (list, tuple)):
         for v in value:
-            _ids(v, out)
+            if type(v) is str:       # zones are flat lists of ids: no call per id
+                out.add(v)
+            else:
+                _ids(v, out)
 
 
 def _text(entry):
@@ -52,7 +55,7 @@ def _text(entry):
             "text": {"ko": entry.get("text_ko", ""), "en": entry.get("text_en", "")}}
 
 
-_LOG_PARTS = weakref.WeakKeyDictionary()     # session -> (log, length, last entry, last battle, lines)
+_LOG_PARTS = weakref.WeakKeyDictionary()     # session -> (log, length, last entry, last battle, lines, closed)
 
 
 def _from_log(session):
@@ -68,12 +71,19 @@ def _from_log(session):
         lines = (hit[4] + [_text(e) for e in log[hit[1]:] if e.get("e") not in QUIET_EVENTS])[-DISPLAY_LOG:]
     else:
         lines = _tail_lines(log)
-    last = _last_battle(log)
-    _LOG_PARTS[session] = (log, len(log), log[-1] if log else None, last, lines)
+    if same and hit[5] and not any(e.get("e") == "judgment" for e in log[hit[1]:]):
+        last, closed = hit[3], True      # the panel's battle ended and no new one was judged: the same object
+    else:
+        last, closed = _last_battle(log)
+    _LOG_PARTS[session] = (log, len(log), log[-1] if log else None, last, lines, closed)
     return last, lines
 
 
-_JSON = weakref.WeakKeyDictionary()      # session -> {id(line): (line, its JSON)}, {card id: its JSON}
+# session -> {id(line): (line, its JSON)}, {card id: its JSON}, {part of the head: (it, its JSON)}
+_JSON = weakref.WeakKeyDictionary()
+#: Stand-ins for the parts of the head spliced in as JSON text: a JSON string can't hold them
+#: as written (a control character in a string is always escaped as \u0001).
+_PART = "\u0001%s\u0001"
 
 
 def display_json(table, **extra):
@@ -86,8 +96,22 @@ def display_json(table, **extra):
     s = table.session
     if s is None or s.mode != "referee" or _from_log(s)[1] is not d["log"]:
         return json.dumps(d, ensure_ascii=False)
-    lines_js, cards_js = _JSON.setdefault(s, ({}, {}))
+    lines_js, cards_js, parts_js = _JSON.setdefault(s, ({}, {}, {}))
     log, cards = d.pop("log"), d.pop("cards")
+    # the seats' traits (static) and the last battle's panel (the same object until a new
+    # battle is judged) are a third of the rest: serialized when they change only
+    parts = [("last", d, "last_battle")] + [("trait-" + seat, d["seats"][seat], "trait")
+                                            for seat in sorted(d["seats"])]
+    spliced = []
+    for name, holder, key in parts:
+        value = holder[key]
+        if value is None:
+            continue
+        hit = parts_js.get(name)
+        if hit is None or not (hit[0] is value or hit[0] == value):
+            hit = parts_js[name] = (value, json.dumps(value, ensure_ascii=False))
+        holder[key] = _PART % name
+        spliced.append((json.dumps(_PART % name), hit[1]))
     kept = {}
     for line in log:
         hit = lines_js.get(id(line))
@@ -98,6 +122,8 @@ def display_json(table, **extra):
         if cid not in cards_js:              # a card's entry never changes within a game
             cards_js[cid] = json.dumps(cid, ensure_ascii=False) + ":" + json.dumps(info, ensure_ascii=False)
     head = json.dumps(d, ensure_ascii=False)
+    for marker, text in spliced:
+        head = head.replace(marker, text, 1)
     return "%s,\"log\":[%s],\"cards\":{%s}}" % (head[:-1], ",".join(kept[id(x)][1] for x in log),
                                               ",".join(cards_js[c] for c in cards))
 
@@ -117,14 +143,15 @@ def _tail_lines(log):
 
 def _last_battle(log):
     """The most recent battle from the engine's public events: reveal, judgment with its
-    reason and rule section, and what followed (FP, damage, combos, catches)."""
+    reason and rule section, and what followed (FP, damage, combos, catches); and whether
+    its details are closed (an event that ends them follows: later events can't change it)."""
     j = None
     for i in range(len(log) - 1, -1, -1):
         if log[i].get("e") == "judgment":
             j = i
             break
     if j is None:
-        return None
+        return None, False
     ev = log[j]
     out = {"outcome": {s: ev.get(s) for s in ("a", "b")},
            "outcome_text": {s: {"ko": OUTCOME_KO.get(ev.get(s), ev.get(s)), "en": OUTCOME_EN.get(ev.get(s), ev.get(s))}
@@ -138,14 +165,16 @@ def _last_battle(log):
         if e == "turn_start":
             out["turn"] = log[k].get("turn")
             break
+    closed = False
     for k in range(j + 1, len(log)):
         e = log[k].get("e")
         if e in ("battle_end", "turn_end", "turn_start", "ready_start", "judgment"):
+            closed = True
             break
         if e in BATTLE_DETAIL_EVENTS:
             out["details"].append({"e": e, "seat": log[k].get("p"), "rule": log[k].get("rule"),
                                    "text": log[k]["text"]})
-    return out
+    return out, closed
 
 
 def _ready(ready):
@@ -162,6 +191,9 @@ def _referee_tokens(character, values):
         out.append({"id": key, "name": spec.get("name", key), "name_en": spec.get("name_en", spec.get("name", key)),
                     "value": value, "max": spec.get("max")})
     return out
+
+
+_INFOS = weakref.WeakKeyDictionary()     # session -> (its card table, {card id: display entry})
 
 
 def _referee_display(session, view):
@@ -201,7 +233,15 @@ def _referee_display(session, view):
     if last and last["cards"]:
         _ids(list(last["cards"].values()), visible)
     visible.discard("?")
-    cards = {cid: _card_info(st.cards[cid]) for cid in sorted(visible) if cid in st.cards}
+    infos = _INFOS.get(session)
+    if infos is None or infos[0] is not st.cards:
+        infos = _INFOS[session] = (st.cards, {})
+    known = infos[1]                 # a game's cards never change: each card's entry is built once
+    cards = {}
+    for cid in sorted(visible):
+        if cid in st.cards:
+            info = known.get(cid)
+            cards[cid] = info if info is not None else known.setdefault(cid, _card_info(st.cards[cid]))
     return {"seats": seats, "turn": view["turn"], "phase": view["phase"], "priority": view["priority"],
             "sudden_death": view["sudden_death"], "sd_turn": view.get("sd_turn"), "winner": view["winner"],
             "end_reason": None, "last_outcome": view.get("last_outcome"), "battles": view.get("battles"),

@@ -49,8 +49,10 @@ def test_an_idle_table_is_not_ticked_ten_times_a_second():
 
 
 def test_the_display_log_built_bit_by_bit_is_the_log_built_whole():
+    """The log lines and the last battle's panel, kept from one change to the next, are
+    what they would be built from the whole game's log."""
     from engine.bots import Bot
-    from hub.web.display import _tail_lines, display_state
+    from hub.web.display import _last_battle, _tail_lines, display_state
     table = Table(Store(":memory:"), clock=FakeClock(), admin_token=TOKEN)
     table.start_referee(seed=5)
     s = table.session
@@ -65,6 +67,7 @@ def test_the_display_log_built_bit_by_bit_is_the_log_built_whole():
             table.submit(req["player"], *bots[req["player"]].answer(s.state, req), source="pod")
         d = display_state(table)
         assert d["log"] == _tail_lines(s.log)
+        assert d["last_battle"] == _last_battle(s.log)[0]
     assert len(d["log"]) == 40
 
 
