@@ -267,17 +267,21 @@ class CardLibrary:
     def save_card(self, set_id, data, replaces=None):
         """Add a card, or replace card ``replaces`` (which may change its id). Returns the
         deck problems the change caused elsewhere (the card is saved; the decks are listed)."""
+        return self._save_entry(set_id, "cards", data, replaces, "card", "카드")
+
+    def _save_entry(self, set_id, key, data, replaces, what_en, what_ko):
+        """Append ``data`` to the set's ``key`` list, or put it in place of entry ``replaces``."""
         raw = self.raw(set_id)
-        cards = list(raw.get("cards") or [])
-        at = next((i for i, c in enumerate(cards) if c.get("id") == replaces), None) if replaces else None
+        entries = list(raw.get(key) or [])
+        at = next((i for i, c in enumerate(entries) if c.get("id") == replaces), None) if replaces else None
         if replaces and at is None:
-            raise LibraryError("not_found", "no card %r in set %r" % (replaces, set_id),
-                               "세트 %r에 카드 %r이(가) 없습니다" % (set_id, replaces))
+            raise LibraryError("not_found", "no %s %r in set %r" % (what_en, replaces, set_id),
+                               "세트 %r에 %s %r이(가) 없습니다" % (set_id, what_ko, replaces))
         if at is None:
-            cards.append(data)
+            entries.append(data)
         else:
-            cards[at] = data
-        raw["cards"] = cards
+            entries[at] = data
+        raw[key] = entries
         self._write_set(set_id, raw)
         return self.deck_problems(set_id)
 
@@ -328,19 +332,7 @@ class CardLibrary:
 
     def save_character(self, set_id, data, replaces=None):
         """Add a character, or replace character ``replaces``."""
-        raw = self.raw(set_id)
-        chars = list(raw.get("characters") or [])
-        at = next((i for i, c in enumerate(chars) if c.get("id") == replaces), None) if replaces else None
-        if replaces and at is None:
-            raise LibraryError("not_found", "no character %r in set %r" % (replaces, set_id),
-                               "세트 %r에 캐릭터 %r이(가) 없습니다" % (set_id, replaces))
-        if at is None:
-            chars.append(data)
-        else:
-            chars[at] = data
-        raw["characters"] = chars
-        self._write_set(set_id, raw)
-        return self.deck_problems(set_id)
+        return self._save_entry(set_id, "characters", data, replaces, "character", "캐릭터")
 
     def search(self, q=None, set_id=None, mark=None, kind=None, speed=None, position=None):
         """Card summaries matching every filter given: ``q`` in the name, English name, id or
