@@ -48,6 +48,21 @@ def test_an_idle_table_is_not_ticked_ten_times_a_second():
     assert len(ticks) <= span / MAX_SLEEP_S + 1, ticks
 
 
+def _each_decision(table, bots):
+    """Play the table's referee game to its end with ``bots``, the setups from the decks'
+    own order (as the pods' automatic setup does); yield after every decision."""
+    s = table.session
+    while s.state.winner is None:
+        req = s.state.pending[0]
+        if req["kind"] == "setup":
+            pool = list(req["options"])
+            h, n = req["sizes"]["hand"], req["sizes"]["list"]
+            table.submit(req["player"], "setup", {"hand": pool[:h], "list": pool[h:h + n]}, source="hub")
+        else:
+            table.submit(req["player"], *bots[req["player"]].answer(s.state, req), source="pod")
+        yield
+
+
 def test_the_display_log_built_bit_by_bit_is_the_log_built_whole():
     """The log lines and the last battle's panel, kept from one change to the next, are
     what they would be built from the whole game's log."""
@@ -57,14 +72,7 @@ def test_the_display_log_built_bit_by_bit_is_the_log_built_whole():
     table.start_referee(seed=5)
     s = table.session
     bots = {"a": Bot(5, "greedy"), "b": Bot(6, "greedy")}
-    while s.state.winner is None:
-        req = s.state.pending[0]
-        if req["kind"] == "setup":
-            pool = list(req["options"])
-            h, n = req["sizes"]["hand"], req["sizes"]["list"]
-            table.submit(req["player"], "setup", {"hand": pool[:h], "list": pool[h:h + n]}, source="hub")
-        else:
-            table.submit(req["player"], *bots[req["player"]].answer(s.state, req), source="pod")
+    for _ in _each_decision(table, bots):
         d = display_state(table)
         assert d["log"] == _tail_lines(s.log)
         assert d["last_battle"] == _last_battle(s.log)[0]
@@ -79,16 +87,8 @@ def test_the_display_text_is_the_display_state_as_json():
     table = Table(Store(":memory:"), clock=FakeClock(), admin_token=TOKEN)
     assert json.loads(display_json(table, t="state")) == dict(display_state(table), t="state")
     table.start_referee(seed=6)
-    s = table.session
     bots = {"a": Bot(6, "greedy"), "b": Bot(7, "greedy")}
-    while s.state.winner is None:
-        req = s.state.pending[0]
-        if req["kind"] == "setup":
-            pool = list(req["options"])
-            h, n = req["sizes"]["hand"], req["sizes"]["list"]
-            table.submit(req["player"], "setup", {"hand": pool[:h], "list": pool[h:h + n]}, source="hub")
-        else:
-            table.submit(req["player"], *bots[req["player"]].answer(s.state, req), source="pod")
+    for _ in _each_decision(table, bots):
         text = display_json(table, t="state", cause=["state"])
         assert json.loads(text) == dict(display_state(table), t="state", cause=["state"])
     table.start_tracker()
