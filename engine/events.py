@@ -8,6 +8,7 @@ let callers pause at those points.
 """
 
 import re
+import string
 
 POS_KO = {"high": "상단", "mid": "중단", "low": "하단"}
 SEAT_KO = {"a": "1P", "b": "2P"}
@@ -240,68 +241,143 @@ def josa(text):
 
 def explain(event, cards=None):
     """Render an event as {"ko": ..., "en": ...} one-line reasons (with the rule cited)."""
-    out = {}
-    for lang in ("ko", "en"):
-        out[lang] = _render(event, cards, lang)
-    return out
+    return {"ko": _render(event, cards, "ko"), "en": _render(event, cards, "en")}
+
+
+# How each template field is filled from an event: a field not named here is the event's own
+# value. Each returns _MISSING when the event lacks what it needs (the template then fails and
+# the text falls back to the event kind, as any missing field does).
+_MISSING = object()
+
+
+def _seat(key):
+    def get(event, cards, lang):
+        v = event.get(key, _MISSING)
+        if v is _MISSING:
+            return v
+        seats = SEAT_KO if lang == "ko" else SEAT_EN
+        return seats[v] if v in seats else v
+    return get
+
+
+def _card_name(key):
+    def get(event, cards, lang):
+        return _name(cards, event[key], lang) if key in event else _MISSING
+    return get
+
+
+def _by(event, cards, lang):
+    if "by_name" in event:      # a trait: not a card, its name travels with the event
+        return event["by_name"].get(lang) or event["by_name"].get("ko")
+    return _name(cards, event["by"], lang) if "by" in event else _MISSING
+
+
+def _token_name(event, cards, lang):
+    if "token_name" in event:
+        return event["token_name"].get(lang) or event["token_name"].get("ko")
+    return event.get("name", _MISSING)
+
+
+def _cards(event, cards, lang):
+    if "cards" in event:
+        return ", ".join(_name(cards, c, lang) for c in event["cards"])
+    return _MISSING
+
+
+def _mapped(key, table_ko, table_en=None, out=None):
+    """``key`` through a (ko, en) table; for a derived field ``out`` the event's own ``out``
+    when it has no ``key``."""
+    def get(event, cards, lang):
+        v = event.get(key, _MISSING)
+        if v is _MISSING:
+            return v if out is None else event.get(out, _MISSING)
+        return (table_ko if lang == "ko" or table_en is None else table_en).get(v, v)
+    return get
+
+
+def _pair(key, table, index, out):
+    """``action`` -> ``action_ko`` / ``action_en`` (a table of (ko, en)); the event's own
+    ``out`` field when it has no ``key``."""
+    def get(event, cards, lang):
+        if key in event:
+            v = event[key]
+            return table.get(v, (v, v))[index]
+        return event.get(out, _MISSING)
+    return get
+
+
+def _or_empty(key):
+    def get(event, cards, lang):
+        return event.get(key, "")
+    return get
+
+
+_FIELD = {
+    "p": _seat("p"), "picker": _seat("picker"), "winner": _seat("winner"), "tp": _seat("tp"),
+    "card": _card_name("card"), "target": _card_name("target"), "a_card": _card_name("a_card"),
+    "b_card": _card_name("b_card"), "by": _by, "name": _token_name, "cards": _cards,
+    "key": _mapped("key", OUTCOME_KO, OUTCOME_EN), "src": _mapped("src", ZONE_KO, ZONE_EN),
+    "dst": _mapped("dst", ZONE_KO, ZONE_EN),
+    "action_ko": _pair("action", ACTION_TEXT, 0, "action_ko"), "action_en": _pair("action", ACTION_TEXT, 1, "action_en"),
+    "until_ko": _pair("until", UNTIL_TEXT, 0, "until_ko"), "until_en": _pair("until", UNTIL_TEXT, 1, "until_en"),
+    "what_ko": _mapped("what", {"card": "카드", "effects": "효과"}, out="what_ko"),
+    "judgment_ko": _mapped("judgment", {"evade": "회피", "guard": "방어", "offset": "상쇄"}, out="judgment_ko"),
+    "why_ko": _or_empty("why_ko"), "why_en": _or_empty("why_en"),
+    "name_ko": _or_empty("name_ko"), "name_en": _or_empty("name_en"),
+}
+
+
+def _judgment_fields(event, cards, lang, f):
+    f["a_label"] = OUTCOME_KO[event["a"]]
+    f["b_label"] = OUTCOME_KO[event["b"]]
+    f["a_label_en"] = OUTCOME_EN[event["a"]]
+    f["b_label_en"] = OUTCOME_EN[event["b"]]
+    seats = SEAT_KO if lang == "ko" else SEAT_EN
+    r = JUDGMENT_REASONS[event["reason"]]
+    w, l = event.get("w"), event.get("l")
+    g = {"w": seats.get(w, ""), "l": seats.get(l, ""),
+         "wc": _name(cards, event.get("wc"), lang), "lc": _name(cards, event.get("lc"), lang),
+         "pos": (POS_KO if lang == "ko" else {}).get(event.get("pos"), event.get("pos")),
+         "ws": event.get("ws"), "ls": event.get("ls")}
+    f["reason_ko"] = r[0].format(**g) if lang == "ko" else ""
+    f["reason_en"] = r[1].format(**g) if lang == "en" else ""
+
+
+def _compile(tmpl):
+    """A template, the fields it takes as they are in the event and those filled by _FIELD."""
+    names = tuple(dict.fromkeys(name for _, name, _, _ in _FORMATTER.parse(tmpl) if name))
+    return (tmpl, tuple(n for n in names if n not in _FIELD),
+            tuple((n, _FIELD[n]) for n in names if n in _FIELD))
+
+
+_FORMATTER = string.Formatter()
+_COMPILED = {kind: {"ko": _compile(t[0]), "en": _compile(t[1])} for kind, t in TEMPLATES.items()}
 
 
 def _render(event, cards, lang):
+    """One language's sentence: only the fields its template names are looked up (the
+    templates are parsed once, at import)."""
     kind = event["e"]
-    tmpl = TEMPLATES.get(kind)
-    if tmpl is None:
+    spec = _COMPILED.get(kind)
+    if spec is None:
         text = kind
     else:
-        seats = SEAT_KO if lang == "ko" else SEAT_EN
-        zones = ZONE_KO if lang == "ko" else ZONE_EN
-        f = dict(event)
-        for key in ("p", "picker", "winner", "tp"):
-            if key in f and f[key] in seats:
-                f[key] = seats[f[key]]
-        for key in ("card", "target", "a_card", "b_card", "by"):
-            if key in event:
-                f[key] = _name(cards, event[key], lang)
-        if "by_name" in event:      # a trait: not a card, its name travels with the event
-            f["by"] = event["by_name"].get(lang) or event["by_name"].get("ko")
-        if "token_name" in event:
-            f["name"] = event["token_name"].get(lang) or event["token_name"].get("ko")
-        if "cards" in event:
-            f["cards"] = ", ".join(_name(cards, c, lang) for c in event["cards"])
-        if "key" in f:
-            f["key"] = (OUTCOME_KO if lang == "ko" else OUTCOME_EN).get(f["key"], f["key"])
-        for key in ("src", "dst"):
-            if key in f:
-                f[key] = zones.get(f[key], f[key])
+        tmpl, plain, derived = spec[lang]
+        f = {}
+        for name in plain:
+            if name in event:
+                f[name] = event[name]
+        for name, get in derived:
+            v = get(event, cards, lang)
+            if v is not _MISSING:
+                f[name] = v
         if kind == "judgment":
-            f["a_label"] = OUTCOME_KO[event["a"]]
-            f["b_label"] = OUTCOME_KO[event["b"]]
-            f["a_label_en"] = OUTCOME_EN[event["a"]]
-            f["b_label_en"] = OUTCOME_EN[event["b"]]
-            r = JUDGMENT_REASONS[event["reason"]]
-            w, l = event.get("w"), event.get("l")
-            g = {"w": seats.get(w, ""), "l": seats.get(l, ""),
-                 "wc": _name(cards, event.get("wc"), lang), "lc": _name(cards, event.get("lc"), lang),
-                 "pos": (POS_KO if lang == "ko" else {}).get(event.get("pos"), event.get("pos")),
-                 "ws": event.get("ws"), "ls": event.get("ls")}
-            f["reason_ko"] = r[0].format(**g) if lang == "ko" else ""
-            f["reason_en"] = r[1].format(**g) if lang == "en" else ""
-        if "action" in f:
-            f["action_ko"], f["action_en"] = ACTION_TEXT.get(f["action"], (f["action"], f["action"]))
-        if "until" in f:
-            f["until_ko"], f["until_en"] = UNTIL_TEXT.get(f["until"], (f["until"], f["until"]))
-        if "what" in f:
-            f["what_ko"] = {"card": "카드", "effects": "효과"}.get(f["what"], f["what"])
-        if "judgment" in f:
-            f["judgment_ko"] = {"evade": "회피", "guard": "방어", "offset": "상쇄"}.get(f["judgment"], f["judgment"])
-        for key in ("why_ko", "why_en"):
-            f.setdefault(key, "")
-        f.setdefault("name_ko", "")
-        f.setdefault("name_en", "")
+            _judgment_fields(event, cards, lang, f)
         try:
-            text = tmpl[0 if lang == "ko" else 1].format(**f)
+            text = tmpl.format_map(f)
         except (KeyError, ValueError, IndexError):
             text = kind
-        if lang == "ko":
+        if lang == "ko" and "(" in text:      # every particle tag has a "("
             text = josa(text)
     rule = event.get("rule")
     if rule:

@@ -48,6 +48,7 @@ class RefereeSession(SessionBase):
         self.state = state
         self.log = []             # public events of this game, explained (ko/en)
         self._nonce = {}          # seat -> nonce of the current hidden ready
+        self._texts = {}          # an event's items -> its explanation: a third of a game's events repeat
         self._views_of, self._views = None, {}    # the engine's views of that state (see _engine_view)
 
     # ------------------------------------------------------------ creation and resume
@@ -210,8 +211,18 @@ class RefereeSession(SessionBase):
             self._send(seat, {"t": "you", "view": self.view_for(seat), "requests": self.requests(seat)})
 
     def _collect(self, events):
+        texts = self._texts
         for e in events:
-            self.log.append(dict(e, text=explain(e, self.state.cards)))
+            try:
+                key = tuple(e.items())
+                text = texts.get(key)
+            except TypeError:             # a list or dict among its values: explained each time
+                key = text = None
+            if text is None:
+                text = explain(e, self.state.cards)
+                if key is not None:
+                    texts[key] = text
+            self.log.append(dict(e, text=text))
 
     # ------------------------------------------------------------ views
     def public_view(self):

@@ -121,3 +121,19 @@ def test_long_results_are_stored_compressed_and_read_back_the_same(tmp_path, sam
     assert canon(RefereeSession.resume(again, s.game_id).state) == played
     with pytest.raises(DamagedRecord, match="damaged"):
         Record((s.game_id, 5, "result", 0, None, None, 0, blob[:-3] + b"xyz"))
+
+
+def test_results_compressed_before_the_fast_level_still_read(tmp_path, sample):
+    # records written with zlib.compress(text, 9) (before the 4 KB-window stream) read the same
+    import zlib
+    from hub.record.store import Record, dumps, stored_body
+    store = Store(str(tmp_path / "g.sqlite3"))
+    cards, da, db = sample
+    s = RefereeSession.new(store, cards, da, db, seed=9, clock=FakeClock())
+    play(s, 9, decisions=40)
+    for r in store.records(s.game_id, kinds=("result",)):
+        text = dumps(r.body)
+        old = zlib.compress(text.encode(), 9)
+        new = stored_body("result", r.body)
+        assert Record((s.game_id, r.seq, "result", 0, None, None, 0, old)).body == r.body
+        assert isinstance(new, str) or zlib.decompress(new).decode() == text

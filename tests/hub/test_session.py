@@ -157,3 +157,15 @@ def test_the_readied_card_never_reaches_the_opponent_spectators_or_public_log(st
     s.submit("b", "ready", s.requests("b")[0]["options"][0])
     assert all(ok for _, ok in verify_commitments(store, s.game_id))
     assert token in json.dumps(store.public_records(s.game_id), ensure_ascii=False)
+
+
+def test_the_log_explains_every_event_as_the_engine_does(store, sample):
+    # the session keeps an event's explanation to reuse for the same event: each must still be
+    # what explain gives for it
+    from engine.events import explain
+    s = new(store, sample, seed=5)
+    play_out(s, seed=5)
+    assert len({json.dumps({k: v for k, v in e.items() if k != "text"}, sort_keys=True) for e in s.log}) < len(s.log)
+    for e in s.log:
+        bare = {k: v for k, v in e.items() if k != "text"}
+        assert e["text"] == explain(bare, s.state.cards)
