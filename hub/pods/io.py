@@ -30,6 +30,7 @@ import threading
 import time
 
 from hub.pods.protocol import HubLink
+from hub.sessions.base import LINK_ALLOWANCE_MS
 
 log = logging.getLogger("lumen.pods")
 
@@ -95,6 +96,8 @@ class LinkThread:
         os.set_blocking(self._wake_w, False)
         self._sel = None
         self._registered = {}               # fd -> conn
+        self._live = None                   # the open connections as last registered
+        self._woken = False                 # a wake-up byte is in the pipe, not yet seen
         self._posted = False
         self._expiry_sent = None            # the deadline whose expiry was handed over
         self._next_probe = 0
@@ -127,6 +130,9 @@ class LinkThread:
 
     def wake(self):
         """Make the thread look again now (new output to write, a new port, a new deadline)."""
+        if self._woken:
+            return      # the thread has not looked yet: it will see this too
+        self._woken = True
         try:
             os.write(self._wake_w, b"!")
         except (BlockingIOError, OSError):
@@ -150,12 +156,15 @@ class LinkThread:
     def _once(self, auto):
         hub = self.hub
         with self.lock:
-            self._register()
-            timeout = self._timeout()
+            live = [c for c in hub.conns if not c.closed]
+            if live != self._live:
+                self._register(live)
+            timeout = self._timeout(live)
         events = self._sel.select(timeout)
         readable = []
         for key, _ in events:
-            if key.fileobj == self._wake_r:
+            if key.data is None:        # the wake-up pipe
+                self._woken = False     # before the output is looked at below: no wake-up is lost
                 try:
                     while os.read(self._wake_r, 4096):
                         pass
@@ -163,11 +172,13 @@ class LinkThread:
                     pass
             else:
                 readable.append(key.data)
-        if not readable or now_ms() >= self._next_probe:
+        t = now_ms()
+        if not events or t >= self._next_probe:
             # woken by a timer: also read the others, so a pod that went away (its process
             # ended, its USB port vanished) is noticed even though its fd never became readable
-            self._next_probe = now_ms() + PROBE_MS
-            readable = [c for c in list(hub.conns) if not c.closed]
+            self._next_probe = t + PROBE_MS
+            self._live = None           # and register again what changed its fd meanwhile
+            readable = live
         # read and stamp first
         self.read(readable)
         with self.feed_lock:
@@ -180,14 +191,15 @@ class LinkThread:
         if post:
             self._post()
         t = now_ms()
-        for c in list(hub.conns):
+        for c in live:
             if not c.closed:
                 hub._service_out(c, t)
         with self.lock:
             if self.rescan and t >= self._next_scan:
                 self._next_scan = t + RESCAN_MS
                 hub._scan(auto)
-            hub.conns = [c for c in hub.conns if not c.closed]
+            if any(c.closed for c in hub.conns):
+                hub.conns = [c for c in hub.conns if not c.closed]
 
     def read(self, conns):
         """Read what arrived and stamp it now (``stamp_lock``: the expiry takes these too)."""
@@ -237,11 +249,11 @@ class LinkThread:
             pass
 
     # ------------------------------------------------------------ what is due
-    def _register(self):
+    def _register(self, conns):
+        """Watch the fds of ``conns`` (the open connections), and only theirs."""
+        self._live = conns
         live = {}
-        for c in self.hub.conns:
-            if c.closed:
-                continue
+        for c in conns:
             try:
                 fd = c.port.fileno()
             except (OSError, ValueError):
@@ -262,29 +274,27 @@ class LinkThread:
                 except (ValueError, OSError):
                     pass
 
-    def _timeout(self):
+    def _timeout(self, live):
         t = now_ms()
-        due = [t + int(IDLE_S * 1000)]
-        for c in self.hub.conns:
-            if not c.closed:
-                d = c.link.next_due()
-                if d is not None:
-                    due.append(d)
-        if self.rescan:
-            due.append(self._next_scan)
-        if self.hub.conns:
-            due.append(self._next_probe)
+        due = t + int(IDLE_S * 1000)
+        for c in live:
+            d = c.link.next_due()
+            if d is not None and d < due:
+                due = d
+        if self.rescan and self._next_scan < due:
+            due = self._next_scan
+        if live and self._next_probe < due:
+            due = self._next_probe
         s = self.hub.table.session
-        if s is not None:
+        if s is not None and s.deadline:
             left = self._ms_to_deadline(s)
-            if left is not None:
-                due.append(t + left)
-        return max(0.0, (min(due) - t) / 1000)
+            if left is not None and t + left < due:
+                due = t + left
+        return max(0.0, (due - t) / 1000)
 
     def _ms_to_deadline(self, s):
         """ms until the earliest running ready deadline (plus the link allowance) has passed;
         None if none runs or its expiry was already handed to the table's thread."""
-        from hub.sessions.base import LINK_ALLOWANCE_MS
         try:
             deadlines = list(s.deadline.values())
         except RuntimeError:       # changed size while the table's thread updates it: look again soon

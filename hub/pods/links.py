@@ -81,6 +81,8 @@ class PodHub(SeatPrompts):
         self._last = {"a": None, "b": None}    # (fp, hp) at the last result, for deltas
         self._rescan = []               # serial devices to reopen after an unplug
         self.messages_to = {"a": [], "b": []}   # what each seat was sent (kept for tests)
+        self.pushes = {"a": 0, "b": 0}  # state frames sent per seat
+        self._fresh = ()                # seats pushed for the public state just relayed
         self.record = False
         self.links = LinkThread(self)
         self.lock = self.links.lock     # the connection list (each link has its own lock)
@@ -165,7 +167,8 @@ class PodHub(SeatPrompts):
                     self.out("허브 오류 / hub error: %s" % e)
         finally:
             self._draining = False
-        self.links.wake()               # frames the table queued for the pods go out now
+        if items:
+            self.links.wake()           # frames the table queued for the pods go out now
         return now
 
     def pump(self):
@@ -247,6 +250,7 @@ class PodHub(SeatPrompts):
         seat = c.seat
         if seat is None:
             return
+        pushes = self.pushes[seat]
         try:
             if m.type == "ready":
                 self._on_choice(seat, m["prompt"], m["slot"], ready=True, at_ms=stamp)
@@ -262,7 +266,9 @@ class PodHub(SeatPrompts):
         except Exception as e:     # a hub bug must not silently eat a pod's press: say so, keep serving
             log.exception("handling %s from %s", m.type, c.name)
             self.out("허브 오류 / hub error handling %s from %s: %r" % (m.type, c.name, e))
-        self.push(seat, force=True)
+        # the pod hears what the hub wants now, once: again (forced) only if handling its
+        # message sent it nothing (an answer refused, or to a prompt that is gone)
+        self.push(seat, force=self.pushes[seat] == pushes)
 
     def _on_hello(self, c, m, t):
         info = c.link.pod
@@ -419,6 +425,7 @@ class PodHub(SeatPrompts):
 
     def _table_message(self, audience, msg):
         t = msg.get("t")
+        fresh, self._fresh = self._fresh, ()
         if audience in ("a", "b"):
             if self.record:
                 self.messages_to[audience].append(msg)
@@ -426,7 +433,12 @@ class PodHub(SeatPrompts):
                 self.countdown[audience] = now_ms() + msg["ms_left"]
                 self._send(audience, "countdown", prompt=self.prompts[audience].id, ms=msg["ms_left"])
             elif t == "you":
-                self.push(audience)
+                # a session relays its public state, then each seat's "you" for the same
+                # change: the state push made for the public one already holds it
+                if audience in fresh:
+                    self._fresh = tuple(x for x in fresh if x != audience)
+                else:
+                    self.push(audience)
             return
         if t == "game":
             self.prompts = {"a": Prompt(), "b": Prompt()}
@@ -477,6 +489,7 @@ class PodHub(SeatPrompts):
                 self._last[seat] = (pl.fp, pl.health)
         for seat in ("a", "b"):
             self.push(seat)
+        self._fresh = ("a", "b")
 
     def _send(self, seat, msg_type, text="", **fields):
         c = self.seated(seat)

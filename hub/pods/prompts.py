@@ -39,7 +39,7 @@ class Prompt:
 
 class SeatPrompts:
     """The prompt side of ``PodHub``: expects ``table``, ``prompts``, ``locked_slot``,
-    ``countdown``, ``side`` and ``seated(seat)`` from it."""
+    ``countdown``, ``side``, ``pushes`` (state frames sent per seat) and ``seated(seat)`` from it."""
 
     def current(self, seat):
         """(prompt, state fields) for a seat, updating the prompt when the question changed."""
@@ -116,6 +116,7 @@ class SeatPrompts:
         if not force and key == c.sent_state:
             return
         c.sent_state = key
+        self.pushes[seat] += 1
         t = now_ms()
         c.link.send("state", t, **fields)
         if c.link.pod is not None and c.link.pod.features & FEATURE_OLED and not flags & STATE_FLAG_LOCKED:

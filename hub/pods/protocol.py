@@ -16,6 +16,7 @@ Two layers:
 from __future__ import annotations
 
 import struct
+from binascii import crc_hqx
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +74,7 @@ SCHEMA: dict[str, tuple[int, str, tuple[str, ...], bool, bool]] = {
     "service": (0x8F, ">H", ("magic",), False, False),
 }
 BY_CODE = {v[0]: k for k, v in SCHEMA.items()}
+_STRUCTS = {k: struct.Struct(v[1]) for k, v in SCHEMA.items()}
 POD_TO_HUB = frozenset(k for k, v in SCHEMA.items() if v[0] < 0x80)
 
 # value tables (docs/protocol.md "Values")
@@ -131,44 +133,26 @@ class Message:
 
 
 # --- CRC and COBS -----------------------------------------------------------
-
-def _crc_table() -> list[int]:
-    table = []
-    for i in range(256):
-        c = i << 8
-        for _ in range(8):
-            c = ((c << 1) ^ 0x1021) if c & 0x8000 else (c << 1)
-        table.append(c & 0xFFFF)
-    return table
-
-
-_CRC = _crc_table()
-
+# Both run once per frame each way, so they are C-speed operations: binascii's crc_hqx
+# is CRC-16/CCITT with a given init value, and COBS splits the body at its zero bytes.
+# The bytes are the same as the byte-by-byte definitions (tests/firmware/test_protocol.py
+# checks both against the shared vectors and against those definitions).
 
 def crc16(data: bytes) -> int:
     """CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no xorout."""
-    c = 0xFFFF
-    for b in data:
-        c = ((c << 8) & 0xFFFF) ^ _CRC[(c >> 8) ^ b]
-    return c
+    return crc_hqx(data, 0xFFFF)
 
 
 def cobs_encode(data: bytes) -> bytes:
     out = bytearray()
-    block = bytearray()
-    for b in data:
-        if b == 0:
-            out.append(len(block) + 1)
-            out += block
-            block.clear()
-        else:
-            block.append(b)
-            if len(block) == 254:
-                out.append(255)
-                out += block
-                block.clear()
-    out.append(len(block) + 1)
-    out += block
+    for block in bytes(data).split(b"\x00"):
+        # a run of 254 non-zero bytes is a full block (code 255), which stands for no zero
+        while len(block) >= 254:
+            out.append(255)
+            out += block[:254]
+            block = block[254:]
+        out.append(len(block) + 1)
+        out += block
     return bytes(out)
 
 
@@ -189,16 +173,17 @@ def cobs_decode(data: bytes) -> bytes:
 
 # --- messages ---------------------------------------------------------------
 
-def encode(msg: Message) -> bytes:
-    """One message -> wire bytes (leading and trailing 00 included)."""
+def payload_of(msg: Message) -> bytes:
+    """A message's payload (its fields packed, then its text), checked: raises ProtocolError."""
     try:
-        code, fmt, names, sequenced, has_text = SCHEMA[msg.type]
+        _, _, names, sequenced, has_text = SCHEMA[msg.type]
     except KeyError:
         raise ProtocolError(f"unknown message type {msg.type!r}") from None
     if sequenced != (msg.seq != 0) or not 0 <= msg.seq <= 255 or not 0 <= msg.ack <= 255:
         raise ProtocolError(f"{msg.type}: bad seq {msg.seq}")
+    fields = msg.fields
     try:
-        payload = struct.pack(fmt, *(msg.fields[n] for n in names)) if fmt else b""
+        payload = _STRUCTS[msg.type].pack(*[fields[n] for n in names]) if names else b""
     except (KeyError, struct.error) as e:
         raise ProtocolError(f"{msg.type}: {e}") from None
     if has_text:
@@ -212,9 +197,19 @@ def encode(msg: Message) -> bytes:
         payload += t
     elif msg.text:
         raise ProtocolError(f"{msg.type} carries no text")
-    body = bytes((code, msg.seq, msg.ack)) + payload
-    body += crc16(body).to_bytes(2, "big")
-    return b"\x00" + cobs_encode(body) + b"\x00"
+    return payload
+
+
+def frame(code: int, seq: int, ack: int, payload: bytes) -> bytes:
+    """Wire bytes of one frame (leading and trailing 00 included)."""
+    body = bytes((code, seq, ack)) + payload
+    return b"\x00" + cobs_encode(body + crc_hqx(body, 0xFFFF).to_bytes(2, "big")) + b"\x00"
+
+
+def encode(msg: Message) -> bytes:
+    """One message -> wire bytes (leading and trailing 00 included)."""
+    payload = payload_of(msg)
+    return frame(SCHEMA[msg.type][0], msg.seq, msg.ack, payload)
 
 
 def decode_body(body: bytes) -> Message:
@@ -232,10 +227,11 @@ def decode_body(body: bytes) -> Message:
     _, fmt, names, sequenced, has_text = SCHEMA[kind]
     if sequenced != (seq != 0):
         raise ProtocolError(f"{kind}: bad seq {seq}")
-    size = struct.calcsize(fmt)
+    unpack = _STRUCTS[kind]
+    size = unpack.size
     if len(payload) < size or (not has_text and len(payload) != size) or len(payload) > size + MAX_TEXT:
         raise ProtocolError(f"{kind}: bad length {len(payload)}")
-    values = struct.unpack(fmt, payload[:size]) if fmt else ()
+    values = unpack.unpack(payload[:size]) if fmt else ()
     text = payload[size:].decode("utf-8", "replace") if has_text else ""
     return Message(kind, dict(zip(names, values)), seq, ack, text)
 
@@ -256,17 +252,20 @@ class Decoder:
 
     def feed(self, data: bytes) -> list[Message]:
         out: list[Message] = []
-        for b in data:
-            if b:
-                if len(self._buf) < MAX_ENC:
-                    self._buf.append(b)
-                else:
-                    self._over = True
-                continue
-            raw = bytes(self._buf)
-            self._buf.clear()
-            if self._over:
-                self._over = False
+        # each 00 ends a frame: split at them (C speed) instead of looking at every byte
+        parts = bytes(data).split(b"\x00")
+        tail = parts.pop()
+        for part in parts:
+            if self._buf:
+                seg = bytes(self._buf) + part
+                self._buf.clear()
+            else:
+                seg = part
+            # the pod's buffer: at most MAX_ENC bytes kept, a longer frame is rejected
+            over = self._over or len(seg) > MAX_ENC
+            self._over = False
+            raw = seg[:MAX_ENC]
+            if over:
                 self._reject(raw)
                 continue
             if not raw:
@@ -278,6 +277,12 @@ class Decoder:
                 continue
             self.frames += 1
             out.append(msg)
+        if tail:
+            room = MAX_ENC - len(self._buf)
+            if len(tail) > room:
+                self._over = True
+            if room > 0:
+                self._buf += tail[:room]
         return out
 
     def _reject(self, raw: bytes) -> None:
@@ -286,6 +291,9 @@ class Decoder:
 
 
 # --- reliable link ----------------------------------------------------------
+
+_PINGS: dict[int, bytes] = {}  # ack value -> the ping frame carrying it (a ping is only its ack)
+
 
 def _seq_next(s: int) -> int:
     return 1 if s >= 255 else s + 1
@@ -326,7 +334,7 @@ class HubLink:
         self._tx_seq = 1
         self._rx_expect = 1
         self._rx_last = 0  # last in-order seq received (our ack value)
-        self._outbox: list[Message] = []
+        self._outbox: list[tuple[Message, bytes]] = []  # sent, not acked yet: (message, payload)
         self._out = bytearray()
         self._last_rx = 0
         self._last_tx = 0
@@ -408,7 +416,7 @@ class HubLink:
         if ack == 0:
             return
         before = len(self._outbox)
-        self._outbox = [m for m in self._outbox if not _seq_le(m.seq, ack)]
+        self._outbox = [e for e in self._outbox if not _seq_le(e[0].seq, ack)]
         if len(self._outbox) != before:
             self._resend_at = now_ms + RESEND_MS
 
@@ -438,19 +446,28 @@ class HubLink:
             raise ProtocolError(f"{msg_type} is not a sequenced message")
         msg = Message(msg_type, fields, self._tx_seq, 0, text)
         self._tx_seq = _seq_next(self._tx_seq)
-        encode(msg)  # validate now, not at resend time
-        self._outbox.append(msg)
+        payload = payload_of(msg)  # checked now, not at resend time; packed once
+        self._outbox.append((msg, payload))
         if self.up and len(self._outbox) <= WINDOW:
-            self._emit(msg, now_ms)
+            self._emit(msg, now_ms, payload)
             self._resend_at = now_ms + RESEND_MS
         return msg
 
     def send_unsequenced(self, msg_type: str, now_ms: int, /, **fields: Any) -> None:
         self._emit(Message(msg_type, fields), now_ms)
 
-    def _emit(self, msg: Message, now_ms: int) -> None:
+    def _emit(self, msg: Message, now_ms: int, payload: bytes | None = None) -> None:
         msg.ack = self._rx_last
-        self._out += encode(msg)
+        self._out += frame(SCHEMA[msg.type][0], msg.seq, msg.ack, payload_of(msg) if payload is None else payload)
+        self._last_tx = now_ms
+        self._need_ack = False
+
+    def _emit_ping(self, now_ms: int) -> None:
+        ack = self._rx_last
+        wire = _PINGS.get(ack)
+        if wire is None:
+            wire = _PINGS[ack] = frame(0x00, 0, ack, b"")
+        self._out += wire
         self._last_tx = now_ms
         self._need_ack = False
 
@@ -462,12 +479,12 @@ class HubLink:
                 self._accepted = None
             else:
                 if self._outbox and now_ms >= self._resend_at:
-                    for m in self._outbox[:WINDOW]:
-                        self._emit(m, now_ms)
+                    for m, payload in self._outbox[:WINDOW]:
+                        self._emit(m, now_ms, payload)
                         self.resends += 1
                     self._resend_at = now_ms + RESEND_MS
                 if self._need_ack or now_ms - self._last_tx >= HEARTBEAT_MS:
-                    self._emit(Message("ping"), now_ms)
+                    self._emit_ping(now_ms)
         out = bytes(self._out)
         self._out.clear()
         return out

@@ -155,3 +155,91 @@ def test_a_pod_in_safe_mode_is_not_reset() -> None:
     link.feed(b"lumen pod: safe mode, REPL free (reset to run)\r\n", 0)
     link.feed(b"MicroPython v1.22.2\r\n>>> ", 1)
     assert link.poll(1) == b"" and link.repl_resets == 0
+
+
+# The codec runs at C speed (bytes.split, binascii.crc_hqx); these are the byte-by-byte
+# definitions it must keep matching on every input, not only on the shared vectors.
+
+def _cobs_by_byte(data: bytes) -> bytes:
+    out, block = bytearray(), bytearray()
+    for b in data:
+        if b == 0:
+            out.append(len(block) + 1)
+            out += block
+            block.clear()
+        else:
+            block.append(b)
+            if len(block) == 254:
+                out.append(255)
+                out += block
+                block.clear()
+    out.append(len(block) + 1)
+    out += block
+    return bytes(out)
+
+
+def _crc_by_bit(data: bytes) -> int:
+    c = 0xFFFF
+    for b in data:
+        c ^= b << 8
+        for _ in range(8):
+            c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else (c << 1) & 0xFFFF
+    return c
+
+
+class _DecoderByByte:
+    """The deframer's definition: bytes kept up to MAX_ENC, each 00 ends a frame."""
+
+    def __init__(self) -> None:
+        self.buf, self.over, self.errors, self.frames, self.garbage = bytearray(), False, 0, 0, bytearray()
+
+    def feed(self, data: bytes) -> list[P.Message]:
+        out = []
+        for b in data:
+            if b:
+                if len(self.buf) < P.MAX_ENC:
+                    self.buf.append(b)
+                else:
+                    self.over = True
+                continue
+            raw, over = bytes(self.buf), self.over
+            self.buf.clear()
+            self.over = False
+            if not over and not raw:
+                continue
+            try:
+                if over:
+                    raise P.ProtocolError("long")
+                out.append(P.decode_body(P.cobs_decode(raw)))
+                self.frames += 1
+            except P.ProtocolError:
+                self.errors += 1
+                self.garbage = (self.garbage + raw)[-256:]
+        return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.binary(max_size=600),
+                 st.lists(st.sampled_from([b"\x00", b"\x01", b"\xff" * 253, b"\x07" * 254, b"\x09" * 255]),
+                          max_size=6).map(b"".join)))
+def test_cobs_and_crc_match_their_byte_by_byte_definitions(data) -> None:
+    assert P.cobs_encode(data) == _cobs_by_byte(data)
+    assert P.cobs_decode(P.cobs_encode(data)) == data
+    assert P.crc16(data) == _crc_by_bit(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(messages.map(P.encode), st.binary(max_size=60),
+                          st.binary(max_size=60).map(lambda b: b"\x00" + b.replace(b"\x00", b"\x01")),
+                          st.integers(P.MAX_ENC - 2, P.MAX_ENC + 2).map(lambda n: b"\x00" + b"\x05" * n)),
+                max_size=8),
+       st.integers(1, 50))
+def test_the_decoder_splits_like_the_byte_by_byte_deframer(pieces, chunk) -> None:
+    wire = b"".join(pieces)
+    fast, slow = P.Decoder(), _DecoderByByte()
+    got, want = [], []
+    for i in range(0, len(wire), chunk):
+        got += fast.feed(wire[i:i + chunk])
+        want += slow.feed(wire[i:i + chunk])
+    assert [m.to_json() for m in got] == [m.to_json() for m in want]
+    assert (fast.errors, fast.frames, bytes(fast.garbage)) == (slow.errors, slow.frames, bytes(slow.garbage))
