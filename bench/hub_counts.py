@@ -206,9 +206,9 @@ def _db_bytes(hub):
 
 def work_parts(games):
     """Where a battle's instructions go, without pods or web server: the same referee games
-    (inputs recorded once) through the engine alone, through the session (record, views,
-    explanations), and through the session plus one display state per decision (built and
-    serialized, as the broadcaster's coalesced flush does)."""
+    (inputs recorded once) through the engine alone (in-place ``apply``, as the session runs
+    it), through the session (record, views, explanations), and through the session plus one
+    display state per decision (built and serialized, as the broadcaster's coalesced flush does)."""
 
     from engine.bots import Bot
     from engine.game import apply
@@ -241,7 +241,7 @@ def work_parts(games):
             t.start_referee(seed=seed)
             st = t.session.state
             for seat, kind, value in inputs:
-                st, _ = apply(st, seat, kind, value)
+                st, _ = apply(st, seat, kind, value, copy=False)     # in place, as the session does
 
     def session(display):
         for i, (seed, inputs, _) in enumerate(plays):

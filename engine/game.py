@@ -16,8 +16,9 @@ from .errors import CardError, IllegalDecision, Problem
 from .events import ev
 from .state import GameState, PlayerState
 from .turn import Ctx, lock_ready, run
+from .views import Views, public_view, public_views
 
-__all__ = ["new_game", "apply", "advance", "public_view", "public_views", "requests_for", "IllegalDecision"]
+__all__ = ["new_game", "apply", "check", "apply_checked", "advance", "public_view", "public_views", "Views", "requests_for", "IllegalDecision"]
 
 
 def new_game(cards, deck_a, deck_b, seed=0, priority=None, rules=None, until=()):
@@ -58,97 +59,43 @@ def apply(state, player, kind, value=True, until=(), copy=True):
     ``discard``, ``combo``, ``catch``, ``nullify``, ``replenish``, ``setup``,
     ``choose`` for a card effect's question, see docs/card-format.md).
     With ``copy=False`` the given state is advanced in place (for fast
-    simulation); by default it is left untouched.
+    simulation); by default it is left untouched. Either way an illegal answer
+    raises IllegalDecision before anything changes.
     """
+    answer = check(state, player, kind, value)
+    st = state.copy() if copy else state
+    return st, apply_checked(st, answer, until)
+
+
+def check(state, player, kind, value=True):
+    """Validate an answer to ``state`` without changing anything: raises IllegalDecision
+    with the reason, or returns the answer for ``apply_checked`` on this same state."""
     index, req = find_request(state, player, kind)
     validate(state, req, kind, value)
-    value = normalize(kind, value)
-    st = state.copy() if copy else state
-    ctx = Ctx(st, until)
-    st.pending.pop(index)
+    return (player, kind, index, req, normalize(kind, value))
+
+
+def apply_checked(state, answer, until=()):
+    """Advance ``state`` in place with an ``answer`` that ``check`` accepted for it (and
+    nothing changed since). Returns the events. The hub's referee uses this with its own
+    rollback (hub/sessions/referee.py) so that a decision costs no copy of the state."""
+    player, kind, index, req, value = answer
+    ctx = Ctx(state, until)
+    state.pending.pop(index)
     if req.get("task"):
-        st.tasks[0]["answer"] = value
+        state.tasks[0]["answer"] = value
     else:
-        st.inbox[player] = {"kind": kind, "value": value}
+        state.inbox[player] = {"kind": kind, "value": value}
         if kind == "ready":
-            lock_ready(st, player, value)   # final once declared (guide 3.5.2)
+            lock_ready(state, player, value)   # final once declared (guide 3.5.2)
             ctx.emit(ev("ready_locked", "guide 3.5.2", p=player))   # never which card
-    run(st, ctx)
-    return st, ctx.events
+    run(state, ctx)
+    return ctx.events
 
 
 def requests_for(state, player):
     """The decisions ``player`` must make now."""
     return [r for r in state.pending if r["player"] == player]
-
-
-def public_view(state, viewer=None):
-    """The state as JSON with hidden information removed.
-
-    Hidden: a ready card before the reveal (face down in the battle zone; the
-    hand is shown as it was before the ready, since hands are public and a
-    missing card would give the pick away), the side deck's contents (only its
-    size is public), a pending setup, and the options of another player's
-    hidden decision. The card catalogue is left out (see ``catalogue``). ``viewer`` ("a"/"b") may see
-    their own hidden information; None is a spectator.
-    """
-    return public_views(state, (viewer,))[viewer]
-
-
-def public_views(state, viewers=(None, "a", "b")):
-    """``public_view`` for several viewers from one serialization of the state (the costly
-    part): each view copies only what its filter changes and shares the rest (read-only)."""
-    base = state.to_json(cards=False)   # the card catalogue is static: serve it once, not in every view
-    return {v: _filtered(state, base, v) for v in viewers}
-
-
-def _filtered(state, base, viewer):
-    d = dict(base)
-    del d["cards"]
-    d["players"] = {p: dict(pd) for p, pd in base["players"].items()}
-    d["tasks"] = [dict(t) for t in base["tasks"]]
-    before_reveal = state.phase == "ready"
-    for p, pd in d["players"].items():
-        mine = viewer == p
-        if not mine:
-            pd["side_deck"] = len(pd["side_deck"])
-            if before_reveal and pd["battle_zone"]:
-                # hands are public in this game, so a hand that just lost a card would give the
-                # ready away: until the reveal show the hand as it was, and the lock as "?"
-                pd["hand"] = sorted(pd["hand"] + pd["battle_zone"])
-                pd["battle_zone"] = ["?"] * len(pd["battle_zone"])
-                pd["ready_hidden"] = True
-            if state.phase == "setup":
-                pd["hand"] = len(pd["hand"])
-                pd["list"] = len(pd["list"])
-                pd["battle_zone"] = len(pd["battle_zone"])
-    d["pending"] = [_public_request(r, viewer) for r in state.pending]
-    d["inbox"] = {k: ("?" if k != viewer else v) for k, v in base["inbox"].items() if k in ("a", "b")}
-    for t in d["tasks"]:
-        if "answer" in t and t.get("p") != viewer:
-            t["answer"] = "?"
-    d["decks"] = None
-    d.pop("rng", None)
-    if d.get("fx"):
-        d["fx"] = _public_window(dict(d["fx"]), viewer)
-    return d
-
-
-def _public_window(w, viewer):
-    """A hidden (side deck) trigger stays hidden until it resolves (guide 5.2.2)."""
-    w["queue"] = [i for i in w["queue"] if not i["hid"] or i["p"] == viewer]
-    cur = w.get("cur")
-    if cur is not None and cur["inst"]["hid"] and cur["inst"]["p"] != viewer and w.get("mode") == "opt":
-        w["cur"] = "?"
-    return w
-
-
-def _public_request(req, viewer):
-    r = dict(req)
-    if req.get("hidden") and req["player"] != viewer:
-        r["options"] = len(req["options"])
-        r.pop("about", None)
-    return r
 
 
 def catalogue(state):

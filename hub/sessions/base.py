@@ -14,6 +14,75 @@ READY_MS = 10_000
 LINK_ALLOWANCE_MS = 250   # latency a pod's ready may take to reach the hub and still count
 
 
+class LazyMessage(dict):
+    """A message whose ``key`` is built when a listener first reads it: most listeners of a
+    seat's ``you`` message never read its view (the pods' links look at the type only).
+    Every way of reading it (``m[key]``, ``get``, ``items``, ``values``, ``dict(m)``,
+    ``{**m}``, json.dumps, ``==``) builds it first. ``fill`` builds it now: the session calls
+    it, before its state moves on, for the messages a listener still holds (weak references)."""
+
+    __slots__ = ("_key", "_make", "__weakref__")
+
+    def __init__(self, fields, key, make):
+        super().__init__(fields)
+        self._key, self._make = key, make
+
+    def fill(self):
+        make = self._make
+        if make is not None:
+            self._make = None
+            dict.__setitem__(self, self._key, make())
+
+    def __getitem__(self, k):
+        if k == self._key:
+            self.fill()
+        return dict.__getitem__(self, k)
+
+    def get(self, k, default=None):
+        if k == self._key:
+            self.fill()
+        return dict.get(self, k, default)
+
+    def items(self):
+        self.fill()
+        return dict.items(self)
+
+    def values(self):
+        self.fill()
+        return dict.values(self)
+
+    def __iter__(self):         # overridden, so dict(m) and {**m} read through __getitem__
+        return dict.__iter__(self)
+
+    def copy(self):
+        self.fill()
+        return dict(self)
+
+    def pop(self, k, *default):
+        if k == self._key:
+            self.fill()
+        return dict.pop(self, k, *default)
+
+    def __eq__(self, other):
+        self.fill()
+        if isinstance(other, LazyMessage):
+            other.fill()
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    __hash__ = None
+
+    def __repr__(self):
+        self.fill()
+        return dict.__repr__(self)
+
+    def __reduce_ex__(self, protocol):       # copy, deepcopy, pickle: a plain dict
+        self.fill()
+        return (dict, (dict(self),))
+
+
 class SessionError(Exception):
     """A request the session cannot accept (names what was wrong; nothing changed)."""
 

@@ -1,8 +1,10 @@
 """A table's game in referee mode: the engine, the durable record and the 10-second rule.
 
 The session is the referee. Every accepted decision is committed to the store
-before it is applied; ``RefereeSession.resume`` rebuilds the same state by
-replaying the record. Hidden information (which card a player readied) stays
+before the session takes it or tells anyone; ``RefereeSession.resume`` rebuilds
+the same state by replaying the record. The engine advances the state in place
+(validated first: an illegal answer changes nothing); if the engine or the
+record fails part-way, the state is rolled back (``_restore``). Hidden information (which card a player readied) stays
 inside the session: listeners get public messages, and each seat only its own
 private ones.
 
@@ -20,14 +22,17 @@ publishes card and nonce so anyone can check the commitment from the record.
 
 import hashlib
 import secrets
+import weakref
+from functools import partial
 
 from engine.cards import parse_card, parse_character, raise_if
 from engine.errors import IllegalDecision
 from engine.events import explain
-from engine.game import apply, new_game, public_views
-from engine.state import other
+from engine import game as engine
+from engine.game import Views, apply_checked, check, new_game
+from engine.state import GameState, other
 
-from hub.sessions.base import LINK_ALLOWANCE_MS, READY_MS, SessionBase, SessionError
+from hub.sessions.base import LINK_ALLOWANCE_MS, READY_MS, LazyMessage, SessionBase, SessionError
 
 
 def commitment(game_id, seat, card, nonce):
@@ -45,11 +50,18 @@ class RefereeSession(SessionBase):
 
     def __init__(self, store, game_id, state, clock=None):
         super().__init__(store, game_id, clock)
+        # the state is advanced in place (no copy a decision): it stays the same object for the
+        # whole game, and ``version`` counts its changes (what a cache of it must key on)
         self.state = state
+        self.version = 0
+        self._origin = state.copy()   # the state before any input, and the inputs applied to it:
+        self._inputs = []             # a failed decision is rolled back by replaying them (_restore)
         self.log = []             # public events of this game, explained (ko/en)
         self._nonce = {}          # seat -> nonce of the current hidden ready
         self._texts = {}          # an event's items -> its explanation: a third of a game's events repeat
-        self._views_of, self._views = None, {}    # the engine's views of that state (see _engine_view)
+        self._views = Views()     # the engine's views of this game's states (see _engine_view)
+        self._seen = (None, None, {})   # (version, the views' base, {viewer: view}) of the current state
+        self._unread = []         # weak references to this version's lazy messages (see _publish)
 
     # ------------------------------------------------------------ creation and resume
     @classmethod
@@ -90,10 +102,10 @@ class RefereeSession(SessionBase):
         for i, r in enumerate(recs):
             if r.kind != "input":
                 continue
-            new_state, events = apply(s.state, r.seat, r.body["kind"], r.body["value"])
+            events = apply_checked(s.state, check(s.state, r.seat, r.body["kind"], r.body["value"]))
             items, book, _ = s._effects(r.seat, r.body["kind"], r.body["value"], r.body, r.seq, r.mono_ms or 0,
-                                        new_state, events)
-            s._take(r.seat, new_state, events, book)
+                                        s.state, events)
+            s._take(r.seat, r.body["kind"], r.body["value"], events, book)
             if items and r.seq not in already and not _produced(recs, i):
                 repairs += _mark(items, r.seq)
         if repairs:
@@ -110,7 +122,7 @@ class RefereeSession(SessionBase):
 
     # ------------------------------------------------------------ decisions
     def requests(self, seat):
-        return [r for r in self.state.pending if r["player"] == seat]
+        return [dict(r) for r in self.state.pending if r["player"] == seat]
 
     def submit(self, seat, kind, value=True, source="pod", at_ms=None, action=None, pre=()):
         """Accept a decision from a seat. Raises SessionError / IllegalDecision; nothing
@@ -135,16 +147,22 @@ class RefereeSession(SessionBase):
         if source == "display" and req.get("hidden"):
             raise SessionError("a hidden decision is answered only on the player's own pod")
         # validate before anything is written: an illegal answer changes nothing
-        new_state, events = apply(self.state, seat, kind, value)
+        answer = check(self.state, seat, kind, value)
         body = {"kind": kind, "value": value, "source": source}
         hidden = kind in ("ready", "setup", "replenish") or bool(req.get("hidden"))
         if kind == "ready":
             body["nonce"] = secrets.token_hex(16)
         pre = list(pre)
         seq = self.store.next_seq(self.game_id) + len(pre)
-        items, book, messages = self._effects(seat, kind, value, body, seq, now, new_state, events)
-        self.store.append_many(self.game_id, pre + [("input", body, seat, now, hidden)] + items, action=action)
-        self._take(seat, new_state, events, book)
+        self._fill_unread()          # the messages still held get this state's views before it moves on
+        try:
+            events = apply_checked(self.state, answer)
+            items, book, messages = self._effects(seat, kind, value, body, seq, now, self.state, events)
+            self.store.append_many(self.game_id, pre + [("input", body, seat, now, hidden)] + items, action=action)
+        except BaseException:
+            self._restore()          # the engine failed, or the record refused the write: nothing changed
+            raise
+        self._take(seat, kind, value, events, book)
         for audience, msg in messages:
             self._send(audience, msg)
         self._publish(events)
@@ -199,16 +217,48 @@ class RefereeSession(SessionBase):
             items.append(("finish", {"winner": new_state.winner, "turn": new_state.turn}, None, None, False))
         return items, (locked, nonce, deadline), messages
 
-    def _take(self, seat, new_state, events, book):
-        self.state = new_state
+    def _take(self, seat, kind, value, events, book):
+        """A decision applied to the state (in place) and recorded: the session takes it."""
+        self.version += 1
+        self._inputs.append((seat, kind, value))
         self.answered[seat] += 1
         self.locked, self._nonce, self.deadline = book
         self._collect(events)
 
+    def _restore(self):
+        """Put the state back as it was before the decision under way, after the engine or the
+        record failed part-way: the same inputs replayed from the start give the same state
+        (the engine is deterministic; resuming from the record relies on it too). Rare, so it
+        costs a replay instead of a copy of the state at every decision. The state object
+        stays the same: whoever holds it sees it restored."""
+        st = self._origin.copy()
+        for seat, kind, value in self._inputs:
+            engine.apply(st, seat, kind, value, copy=False)
+        for slot in GameState.__slots__:
+            setattr(self.state, slot, getattr(st, slot))
+
     def _publish(self, events):
         self._send("public", {"t": "state", "view": self.public_view(), "events": self.log[-len(events):] if events else []})
         for seat in ("a", "b"):
-            self._send(seat, {"t": "you", "view": self.view_for(seat), "requests": self.requests(seat)})
+            # a seat's view is built only if a listener reads it (the pods' links don't)
+            msg = LazyMessage({"t": "you", "view": None, "requests": self.requests(seat)}, "view",
+                              partial(self._view_at, self.version, seat))
+            self._unread.append(weakref.ref(msg))
+            self._send(seat, msg)
+
+    def _fill_unread(self):
+        """Before the state moves on: the lazy messages a listener still holds get their view of
+        this version (the others are gone: nothing to build)."""
+        for ref in self._unread:
+            msg = ref()
+            if msg is not None:
+                msg.fill()
+        self._unread = []
+
+    def _view_at(self, version, seat):
+        if version != self.version:      # _fill_unread runs before any change: never reached
+            raise SessionError("a view of state version %d asked at version %d" % (version, self.version))
+        return self.view_for(seat)
 
     def _collect(self, events):
         texts = self._texts
@@ -238,14 +288,19 @@ class RefereeSession(SessionBase):
         return v
 
     def _engine_view(self, viewer):
-        """The engine's view of the current state for a viewer, built once per state: the
-        session publishes three views a decision and the display reads the public one again.
-        ``apply`` returns a new state, so the state object is the version; the three views
-        come from one serialization (engine public_views). Callers get a fresh top level
-        (ready, game_id, mode are added per call) over shared, read-only contents."""
-        if self._views_of is not self.state:
-            self._views_of, self._views = self.state, public_views(self.state)
-        return self._views[viewer]
+        """The engine's view of the current state for a viewer, built once per state version
+        and viewer, when first asked (the display reads the public one; a seat's only if a
+        listener reads it); the viewers' views share one serialization of the state (engine
+        Views, which also serializes the characters once a game). Callers get a fresh top
+        level (ready, game_id, mode are added per call) over shared, read-only contents."""
+        version, base, views = self._seen
+        if version != self.version:
+            base, views = self._views.base(self.state), {}
+            self._seen = (self.version, base, views)
+        v = views.get(viewer)
+        if v is None:
+            v = views[viewer] = self._views.view(self.state, base, viewer)
+        return v
 
 
 def _asked(st, seat, kind):

@@ -68,3 +68,55 @@ def test_views_built_together_are_the_views_built_alone_and_independent():
         req = st.pending[0]
         st, _ = apply(st, req["player"], *bots[req["player"]].answer(st, req))
     assert {"setup", "ready"} <= phases
+
+
+def test_views_of_states_advanced_in_place_stay_as_built_and_equal_the_state_serialized():
+    """engine Views shares the static parts (characters, rules) between the views of one game
+    and copies the rest: every view equals the filtered ``to_json`` of its state, and stays so
+    while the state is advanced in place after it."""
+    from engine.game import Views, apply_checked, check
+    cs, decks = load_sample()
+    for seed in (1, 2):
+        st, _ = new_game(cs.cards, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck(), seed=seed)
+        views, kept, bots = Views(), [], {"a": Bot(seed), "b": Bot(seed + 7)}
+        for _ in range(400):
+            vs = views(st)
+            for viewer, v in vs.items():
+                kept.append((json.dumps(v, sort_keys=True), v))
+                # the reference: the whole state serialized, then the same filter
+                ref = public_view(GameStateCopy(st), viewer)
+                assert json.dumps(v, sort_keys=True) == json.dumps(ref, sort_keys=True)
+            assert vs["a"]["players"]["b"]["character"] is kept[0][1]["players"]["b"]["character"]
+            if st.winner is not None:
+                break
+            req = st.pending[0]
+            apply_checked(st, check(st, req["player"], *bots[req["player"]].answer(st, req)))
+        for text, v in kept:
+            assert json.dumps(v, sort_keys=True) == text
+
+
+def GameStateCopy(st):
+    """The state rebuilt from its whole JSON: nothing shared with the live one."""
+    from engine.state import GameState
+    return GameState.from_json(json.loads(json.dumps(st.to_json())), cards=st.cards)
+
+
+def test_check_then_apply_checked_is_apply_in_place():
+    from engine.game import apply_checked, check
+    from engine.errors import IllegalDecision
+    cs, decks = load_sample()
+    a, _ = new_game(cs.cards, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck(), seed=4)
+    b = a.copy()
+    bots = {"a": Bot(4), "b": Bot(5)}
+    while a.winner is None:
+        req = a.pending[0]
+        kind, value = bots[req["player"]].answer(a, req)
+        before = json.dumps(b.to_json(), sort_keys=True)
+        try:
+            check(b, req["player"], "discard", "no such card")
+        except IllegalDecision:
+            pass
+        assert json.dumps(b.to_json(), sort_keys=True) == before      # checking changes nothing
+        a, ea = apply(a, req["player"], kind, value)
+        eb = apply_checked(b, check(b, req["player"], kind, value))
+        assert ea == eb and json.dumps(a.to_json(), sort_keys=True) == json.dumps(b.to_json(), sort_keys=True)
