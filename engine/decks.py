@@ -260,12 +260,29 @@ def check_path(path):
 
 
 def load_sample():
-    """The bundled sample set and its two decks: (CardSet, {deck name: Deck})."""
+    """The bundled sample set and its two decks: (CardSet, {deck name: Deck}). Read once per
+    version of the files (as card sets are): a referee game starts from them, and reading the
+    deck files again was ~2 M instructions a game. Decks are shared: read them, don't change them."""
+    names = sorted(os.listdir(SAMPLE_DECKS))
+    cs, decks = _cached_sample(tuple((n, _mtime(os.path.join(SAMPLE_DECKS, n))) for n in names)
+                               + (_mtime(SAMPLE_CARDS),))
+    return cs, dict(decks)
+
+
+def _mtime(path):
+    try:
+        return os.path.getmtime(path)
+    except OSError:
+        return None
+
+
+@lru_cache(maxsize=4)
+def _cached_sample(files):
     cs, probs = _cached_cardset(SAMPLE_CARDS)
     if cs is None:
         raise CardError(probs)
     decks = {}
-    for n in sorted(os.listdir(SAMPLE_DECKS)):
+    for n, _ in files[:-1]:
         deck, probs = load_deck(os.path.join(SAMPLE_DECKS, n))
         if deck is None:
             raise CardError(probs)

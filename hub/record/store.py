@@ -96,6 +96,10 @@ CREATE TRIGGER IF NOT EXISTS games_no_delete BEFORE DELETE ON games
 """
 
 
+#: ids of a game's Card objects -> (those objects, their card table's hash, its JSON text): see put_cards
+_TABLES_OF = {}
+
+
 class StoreError(Exception):
     pass
 
@@ -259,7 +263,9 @@ class Store:
         """Store a card table (a JSON list of card definitions) unless the same one is
         stored already; returns its content hash, which a start record names."""
         body = dumps(cards)
-        digest = hashlib.sha256(body.encode()).hexdigest()
+        return self._put_table(hashlib.sha256(body.encode()).hexdigest(), body)
+
+    def _put_table(self, digest, body):
         if digest in self._card_tables:
             return digest
         # a write only when it is new: a game start costs no extra transaction once the table is in
@@ -269,6 +275,22 @@ class Store:
                                 (digest, body, int(time.time() * 1000)))
         self._card_tables[digest] = None      # stored; parsed on first read
         return digest
+
+    def put_cards(self, cards):
+        """``put_card_table`` for Card objects (a game's ``cards.values()``). Cards are immutable
+        and a card set is parsed once per file version (engine/decks.py), so the same objects
+        come back game after game: their table's text and hash are kept by the objects (held
+        in ``_TABLES_OF``, so their ids stay theirs) and the next game costs no serialization
+        (the ~24 KB table serialized and hashed was ~5 M instructions)."""
+        cards = list(cards)
+        key = tuple(map(id, cards))
+        hit = _TABLES_OF.get(key)
+        if hit is None:
+            body = dumps([c.to_json() for c in cards])
+            if len(_TABLES_OF) >= 8:        # a few card sets in play at once: keep it small
+                _TABLES_OF.clear()
+            hit = _TABLES_OF[key] = (cards, hashlib.sha256(body.encode()).hexdigest(), body)
+        return self._put_table(hit[1], hit[2])
 
     def card_table(self, digest):
         """The card table stored under ``digest`` (a JSON list)."""
@@ -410,9 +432,12 @@ class Store:
 _INSERT = "INSERT INTO records (game_id, seq, kind, wall_ms, mono_ms, seat, hidden, body) VALUES (?,?,?,?,?,?,?,?)"
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))   # built once
+
+
 def dumps(body):
     """A record body as stored: compact JSON, keys sorted, UTF-8 text (Korean stays readable)."""
-    return json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return _ENCODER.encode(body)
 
 
 #: ``result`` bodies longer than this are stored zlib-compressed (a BLOB): they are the

@@ -69,7 +69,7 @@ class RefereeSession(SessionBase):
             action=None):
         start = {
             "format": "lumen-referee/1", "seed": seed, "priority": priority,
-            "card_table": store.put_card_table([c.to_json() for c in cards.values()]),   # stored once per content
+            "card_table": store.put_cards(cards.values()),   # stored once per content
             "decks": {"a": deck_json(deck_a), "b": deck_json(deck_b)},
             "meta": meta or {},
         }
