@@ -58,7 +58,7 @@ class RefereeSession(SessionBase):
         self._inputs = []             # a failed decision is rolled back by replaying them (_restore)
         self.log = []             # public events of this game, explained (ko/en)
         self._nonce = {}          # seat -> nonce of the current hidden ready
-        self._texts = {}          # an event's items -> its explanation: a third of a game's events repeat
+        self._texts = _texts_for(state.cards)   # an event's items -> its explanation (see _texts_for)
         self._views = Views()     # the engine's views of this game's states (see _engine_view)
         self._seen = (None, None, {})   # (version, the views' base, {viewer: view}) of the current state
         self._unread = []         # weak references to this version's lazy messages (see _publish)
@@ -271,6 +271,8 @@ class RefereeSession(SessionBase):
             if text is None:
                 text = explain(e, self.state.cards)
                 if key is not None:
+                    if len(texts) >= _TEXTS_KEPT:
+                        texts.clear()
                     texts[key] = text
             self.log.append(dict(e, text=text))
 
@@ -301,6 +303,25 @@ class RefereeSession(SessionBase):
         if v is None:
             v = views[viewer] = self._views.view(self.state, base, viewer)
         return v
+
+
+#: ids of a game's Card objects -> (those objects, {an event's items: its explanation}). An
+#: explanation depends on the event and the cards it names only, and the same Card objects
+#: come back game after game (a card set is parsed once per file version): a third of a game's
+#: events repeat within it, more across the games of a table. The objects are held here, so
+#: their ids stay theirs. Explanations are shared: read them, never change them.
+_TEXTS = {}
+_TEXTS_KEPT = 2048      # explanations kept per card table (~0.5 KB each; a table sees ~1,400 in 30 games)
+
+
+def _texts_for(cards):
+    key = tuple(map(id, cards.values()))
+    hit = _TEXTS.get(key)
+    if hit is None:
+        if len(_TEXTS) >= 4:
+            _TEXTS.clear()
+        hit = _TEXTS[key] = (list(cards.values()), {})
+    return hit[1]
 
 
 def _asked(st, seat, kind):
