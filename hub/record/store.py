@@ -432,7 +432,8 @@ class Store:
 _INSERT = "INSERT INTO records (game_id, seq, kind, wall_ms, mono_ms, seat, hidden, body) VALUES (?,?,?,?,?,?,?,?)"
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))   # built once
+_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"),
+                            check_circular=False)   # built once; bodies are plain data (no cycles)
 
 
 def dumps(body):
