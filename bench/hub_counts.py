@@ -4,17 +4,30 @@
 
 Each figure comes from a worker process (this file, ``--worker NAME``) run under
 callgrind or perf (bench/icount.py); the simulated pods (MicroPython processes) and the
-WebSocket client (a second process) are not counted, everything the hub process does is:
-the web server, the display broadcast, the pod links, the record, the bots' button presses.
+WebSocket client (a second process) are not counted, everything the hub process does is.
 
 * **idle**: a seated table as ``lumen hub`` runs it (web server with one display connected,
   pods' links with serial auto-detection), a referee game waiting at its
   first ready: instructions per wall-clock second.
-* **battle**: whole referee games played through the pods by button-pressing bots, with
-  the display connected; per battle, after taking off the background (the rate of the same
-  process, the bots' 10 ms look at the pods included, with nothing to answer, times the
-  game's duration); and the record's size per game (the second game is the steady state:
-  the first also stores the card table).
+* **battle**: whole referee games played through the pods by the demo's button-pressing bots,
+  with the display connected; per battle, and per battle less the background; and the
+  record's size per game (the second game is the steady state: the first also stores the
+  card table).
+
+  Counted, per game: everything the hub process does from the first question shown to the
+  game over acked by both pods: the pod links' thread (reading and stamping the pods' frames,
+  acks, resends, heartbeats, writing frames), the table's loop (the pods' messages applied,
+  the session: engine, record, views; the pods' prompts and state frames; the display's
+  broadcast over the WebSocket; the web server's upkeep).
+  Not counted: the bots' thinking and the planning of their presses (``plan_games``: the same
+  game played ahead on a table of its own, before counting); the pods (other processes). The
+  presses themselves cost the counted process a few µs each (``Presser``, run from the hub's
+  ``on_settled`` hook when a pod has acked the hub's last frame: one write of the planned
+  buttons to the pod's simulator control channel); there is no polling driver.
+  The background is the same process for ``quiet`` seconds with the game waiting at its first
+  ready and nobody pressing (heartbeats both ways on both links, the web server's upkeep):
+  the cost of time passing, which a game under callgrind (~50x slower) has much more of than
+  a real one; "less the background" takes that rate times the game's wall time off.
 * **tracker**: tracker actions entered on the display (API path, no pods), per action.
 """
 
@@ -130,70 +143,237 @@ def work_idle(seconds):
         hub.close()
 
 
-def work_battle(games, quiet_s):
-    from concurrent.futures import ThreadPoolExecutor
-
+def plan_games(seeds, bot_seeds):
+    """The presses of referee games as the demo's bots play them through the pods (hub/cli/demo.py
+    PodPlayer: its decide()), worked out ahead on tables of their own with no pods, before
+    anything is counted. Per game and seat, in order: what the seat's pod will show for each
+    question (kind, options, pass slot: the state frame) and the buttons that answer it
+    (``plan["inputs"]``: the decisions the table took, in order). The
+    same players go on from game to game (their random draws too), as one pair at a table."""
     from hub.cli.demo import PodPlayer
+    from hub.pods.links import PodHub
+    from hub.pods.protocol import PROMPT_KINDS, STATE_FLAG_PASS
+    from hub.record.store import Store
+    from hub.sessions.table import Table
+    players = {s: PodPlayer(s, None, None, None, seed, 0.0, None) for s, seed in bot_seeds.items()}
+    plans = []
+    for seed in seeds:
+        table = Table(Store(":memory:"))
+        pods = PodHub(table, mode="referee", out=lambda text: None)   # its prompts only: no pod is seated
+        for p in players.values():
+            p.table, p.hub, p.acted = table, pods, None
+        table.start_referee(seed=seed)
+        plan = {"a": [], "b": []}
+        while table.session.state.winner is None:
+            moved = False
+            for seat, p in players.items():
+                pr, flags, _ = pods.current(seat)
+                buttons = p.decide()
+                if buttons is None:
+                    continue
+                shown = (PROMPT_KINDS.get(pr.kind, PROMPT_KINDS["choose"]), len(pr.options), flags & STATE_FLAG_PASS)
+                plan[seat].append((shown, buttons))
+                # what the pod's frame does: the slot the cursor ends on, answered
+                pods._on_choice(seat, pr.id, 0 if buttons[0] == "prev" else len(buttons), ready=pr.kind == "ready")
+                moved = True
+            if not moved:
+                raise RuntimeError("planning game %d: nobody is asked anything and nobody won" % seed)
+        # and the decisions it made, in order, for the same game without pods (work_pods)
+        plan["inputs"] = [(r.seat, r.body["kind"], r.body["value"], r.body.get("source", "pod"))
+                          for r in table.store.records(table.session.game_id) if r.kind == "input"]
+        table.store.close()
+        plans.append(plan)
+    return plans
+
+
+class Presser:
+    """Presses a planned game's buttons on the simulated pods, driven by the hub's own hook
+    (PodHub.on_settled: a pod acked everything the hub sent it): when a seat's pod shows a new
+    question, the planned buttons for it go to the pod's simulator control channel in one
+    write (SimPod.queue_presses). No polling, no thread of its own: between two questions it
+    does nothing at all. ``done`` is set once the game is over and both pods have acked it
+    (their last state asks nothing), or on an error (the pod showed something the plan did
+    not foresee: the bench fails rather than play another game)."""
+
+    def __init__(self, hub):
+        self.hub = hub
+        self.lock = threading.Lock()
+        self.plan = None
+        self.done = threading.Event()
+        self.error = None
+        hub.pods.on_settled = self.settled
+
+    def play(self, plan, timeout):
+        with self.lock:
+            self.plan, self.error = plan, None
+            self.next = {"a": 0, "b": 0}
+            self.answered = {"a": None, "b": None}      # the prompt id each seat last answered
+            self.done.clear()
+        for seat in "ab":       # the first questions are on the pods already
+            self.settled(self.hub.pods.seated(seat))
+        if not self.done.wait(timeout):
+            raise RuntimeError("the game did not end within %d s" % timeout)
+        if self.error:
+            raise RuntimeError(self.error)
+
+    def _shown(self, c):
+        with c.link.lock:
+            return None if c.link.unacked else c.link.last_state
+
+    def settled(self, c):
+        from hub.pods.protocol import STATE_FLAG_LOCKED, STATE_FLAG_PASS
+        seat = c.seat
+        st = self._shown(c) if c is not None and seat else None
+        if st is None:
+            return
+        with self.lock:
+            if self.plan is None or self.done.is_set():
+                return
+            if st["kind"] == 0 or st["flags"] & STATE_FLAG_LOCKED or st["prompt"] == self.answered[seat]:
+                if self._over():
+                    self.done.set()
+                return
+            steps, i = self.plan[seat], self.next[seat]
+            shown = (st["kind"], st["options"], st["flags"] & STATE_FLAG_PASS)
+            if i >= len(steps) or steps[i][0] != shown:
+                self.error = ("seat %s's pod shows (kind, options, pass) %r at its question %d; the plan has %r"
+                              % (seat, shown, i + 1, steps[i][0] if i < len(steps) else "no more questions"))
+                self.done.set()
+                return
+            self.next[seat] = i + 1
+            self.answered[seat] = st["prompt"]
+            self.hub.sims[seat].queue_presses(steps[i][1])
+
+    def _over(self):
+        for seat in "ab":
+            if self.next[seat] < len(self.plan[seat]):
+                return False
+            st = self._shown(self.hub.pods.seated(seat))
+            if st is None or st["kind"] != 0:
+                return False
+        return self.hub.table.session.state.winner is not None
+
+
+def work_battle(games, quiet_s):
+    plans = plan_games([7 + g for g in range(games)], {"a": 70, "b": 71})
     hub = Hub()
-    executor = ThreadPoolExecutor(max_workers=2)
     try:
         hub.seat_both()
-        players = {s: PodPlayer(s, hub.sims[s], hub.pods, hub.table, 70 + i, 0.0, executor)
-                   for i, s in enumerate("ab")}
+        presser = Presser(hub)
         page0 = _db_bytes(hub)
         hub.call(hub.table.start_referee, seed=7)
         hub.wait(hub.settled, 60, "the pods to show the first ready")
-        stop = threading.Event()
-
-        async def drive(play):
-            # tests/hub/rig.py's driver: look at both pods every 10 ms
-            while not stop.is_set():
-                if play():
-                    return
-                if hub.table.session.state.winner is None:
-                    for p in players.values():
-                        p.step()
-                await asyncio.sleep(0.01)
-
-        def run(play, timeout):
-            fut = asyncio.run_coroutine_threadsafe(drive(play), hub.handle.hub.loop)
-            return fut.result(timeout)
-
-        # the background: the same process, the driver looking at both pods every 10 ms as in
-        # the game, each bot taking the open prompt for one it has answered (nobody presses)
-        def answered_already():
-            for s, p in players.items():
-                pr, _, _ = hub.pods.current(s)
-                p.acted = (pr.id, len(pr.chosen))
-        hub.call(answered_already)
-
-        def quiet():
-            end = time.monotonic() + quiet_s
-            run(lambda: time.monotonic() >= end, quiet_s + 600)
-        wall, cpu, _ = span("quiet", quiet)
+        # the background: the same process with a game waiting at its first ready and nobody
+        # pressing: the hub's own work as time passes (heartbeats, the web server's upkeep)
+        wall, cpu, _ = span("quiet", lambda: time.sleep(quiet_s))
         info("quiet", {"wall_s": wall, "cpu_s": cpu})
-        for p in players.values():
-            p.acted = None
         results = []
         for g in range(games):
             if g:
                 page0 = _db_bytes(hub)
                 hub.call(hub.table.start_referee, seed=7 + g)
                 hub.wait(hub.settled, 60, "the pods to show the first ready")
-            wall, cpu, _ = span("game%d" % g, lambda: run(lambda: hub.table.session.state.winner is not None, 3600))
+            wall, cpu, _ = span("game%d" % g, lambda: presser.play(plans[g], 3600))
             s = hub.table.session
             gid = s.game_id
             rows = hub.call(lambda: s.store.db.execute(
                 "SELECT kind, COUNT(*), SUM(LENGTH(CAST(body AS BLOB))) FROM records WHERE game_id = ? GROUP BY kind",
                 (gid,)).fetchall())
-            hub.wait(hub.settled, 60, "the last frames")
             results.append({"wall_s": wall, "cpu_s": cpu, "battles": s.state.battles, "turns": s.state.turn,
                             "decisions": sum(n for k, n, _ in rows if k == "input"),
                             "record": {k: [n, b] for k, n, b in rows}, "db_growth": _db_bytes(hub) - page0})
         info("games", results)
     finally:
-        executor.shutdown(wait=False, cancel_futures=True)
         hub.close()
+
+
+class PodsOnly:
+    """The table and its pods' links as the hub runs them (hub/pods/links.py PodHub on the
+    table's asyncio loop, the links on their thread), without the web server: for the pods'
+    own share of a decision."""
+
+    def __init__(self):
+        from hub.cli.demo import BOARD_IDS
+        from hub.pods.links import PodHub
+        from hub.pods.ports import SimPort
+        from hub.pods.sim import SimPod, build
+        from hub.record.store import Store
+        from hub.sessions.table import Table
+        self.tmp = tempfile.mkdtemp(prefix="lumen-bench-")
+        self.table = Table(Store(os.path.join(self.tmp, "pods.sqlite3")))
+        build()
+        self.sims = {s: SimPod(board_id=BOARD_IDS[s]) for s in "ab"}
+        self.pods = PodHub(self.table, mode="referee", out=lambda text: None)
+        for s in "ab":
+            self.pods.add(SimPort(self.sims[s]))
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, name="table", daemon=True).start()
+        self.serving = asyncio.run_coroutine_threadsafe(self.pods.run(serial_devices=(), rescan=False), self.loop)
+
+    def call(self, fn, *args, **kw):
+        async def run():
+            return fn(*args, **kw)
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(600)
+
+    wait = Hub.wait
+    seat_both = Hub.seat_both
+    settled = Hub.settled
+
+    def close(self):
+        self.serving.cancel()
+        for sim in self.sims.values():
+            sim.close()
+
+
+def work_pods(games, quiet_s):
+    """The pods' own work per decision: the planned games through the pods (table, PodHub,
+    links, no web server), less the background of the same process (links' heartbeats) times
+    the game's wall time, less the same decisions submitted to a table without pods."""
+    from hub.record.store import Store
+    from hub.sessions.table import Table
+    plans = plan_games([7 + g for g in range(games)], {"a": 70, "b": 71})
+    hub = PodsOnly()
+    try:
+        hub.seat_both()
+        presser = Presser(hub)
+        hub.call(hub.table.start_referee, seed=7)
+        hub.wait(hub.settled, 60, "the pods to show the first ready")
+        wall, cpu, _ = span("quiet", lambda: time.sleep(quiet_s))
+        info("quiet", {"wall_s": wall})
+        results = []
+        for g in range(games):
+            if g:
+                hub.call(hub.table.start_referee, seed=7 + g)
+                hub.wait(hub.settled, 60, "the pods to show the first ready")
+            before = _pod_counters(hub.pods)
+            wall, cpu, _ = span("pods%d" % g, lambda: presser.play(plans[g], 3600))
+            after = _pod_counters(hub.pods)
+            decisions = len(plans[g]["inputs"])
+            # the same game on a table with no pods, on a thread of its own, right after
+            table = Table(Store(os.path.join(hub.tmp, "plain%d.sqlite3" % g)))
+            table.start_referee(seed=7 + g)
+
+            def replay():
+                for seat, kind, value, source in plans[g]["inputs"]:
+                    table.submit(seat, kind, value, source=source)
+            span("table%d" % g, replay)
+            if table.session.state.battles != hub.table.session.state.battles:
+                raise RuntimeError("the game without pods went another way")
+            table.store.close()
+            results.append({"wall_s": wall, "decisions": decisions, "battles": table.session.state.battles,
+                            "counters": {k: after[k] - before[k] for k in after}})
+        info("pods", results)
+    finally:
+        hub.close()
+
+
+def _pod_counters(pods):
+    """What the pods' path did so far: the links' thread's passes, frames each way, state
+    frames, drains on the table's thread."""
+    links = [c.link for c in pods.conns]
+    return {"wakes": pods.links.wakes, "frames_out": sum(k.frames_out for k in links),
+            "frames_in": sum(k.decoder.frames for k in links), "states": sum(pods.pushes.values()),
+            "drains": pods.drains}
 
 
 def _db_bytes(hub):
@@ -341,6 +521,8 @@ def main():
             work_idle(float(rest[0]))
         elif name == "battle":
             work_battle(int(rest[0]), float(rest[1]))
+        elif name == "pods":
+            work_pods(int(rest[0]), float(rest[1]))
         elif name == "parts":
             work_parts(int(rest[0]))
         elif name == "tracker":

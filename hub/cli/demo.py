@@ -119,20 +119,28 @@ class PodPlayer:
         """Press whatever the current prompt needs (referee mode)."""
         if self.human or not self.ready_to_act():
             return
+        buttons = self.decide()
+        if buttons:
+            self.press(buttons)
+
+    def decide(self):
+        """The buttons that answer the seat's open prompt as this player would (cursor to the
+        slot, READY), or None when nothing new is asked. Also what bench/hub_counts.py plans
+        a game's presses with, ahead of the game."""
         s = self.table.session
         pr, flags, _ = self.hub.current(self.seat)
         if pr.kind == "none" or flags & 2:
-            return
+            return None
         key = (pr.id, len(pr.chosen))
         if key == self.acted:
-            return
+            return None
         reqs = [r for r in s.requests(self.seat) if r["kind"] != "setup"]
         if not reqs:
-            return
+            return None
         req = reqs[0]
         kind, value = self.bot.answer(s.state, req)
         if kind == "timeout":
-            return
+            return None
         if req["kind"] == "discard":
             left = list(value)
             for c in pr.chosen:
@@ -141,9 +149,7 @@ class PodPlayer:
             value = left[0]
         slot = self.hub.slot_of(self.seat, value)
         self.acted = key
-        if self.pace:
-            time.sleep(0)  # the think time is in press()
-        self.press(["prev", "ready"] if slot == 0 else ["next"] * (slot - 1) + ["ready"])
+        return ["prev", "ready"] if slot == 0 else ["next"] * (slot - 1) + ["ready"]
 
 
 class TableDemo:

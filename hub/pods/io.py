@@ -45,35 +45,8 @@ def now_ms():
 
 class SharedLink(HubLink):
     """A HubLink used by two threads: the links' thread feeds it and runs its timers, the
-    table's thread sends on it. Each call holds the link's own lock, briefly."""
-
-    def __init__(self):
-        super().__init__()
-        self.lock = threading.RLock()
-
-    def feed(self, data, now_ms):
-        with self.lock:
-            return super().feed(data, now_ms)
-
-    def poll(self, now_ms):
-        with self.lock:
-            return super().poll(now_ms)
-
-    def send(self, msg_type, now_ms, /, text="", **fields):
-        with self.lock:
-            return super().send(msg_type, now_ms, text=text, **fields)
-
-    def send_unsequenced(self, msg_type, now_ms, /, **fields):
-        with self.lock:
-            return super().send_unsequenced(msg_type, now_ms, **fields)
-
-    def welcome(self, now_ms, seat, mode, brightness=0):
-        with self.lock:
-            return super().welcome(now_ms, seat, mode, brightness)
-
-    def next_due(self):
-        with self.lock:
-            return super().next_due()
+    table's thread sends on it. Each call holds the link's own lock (``HubLink.lock``),
+    briefly."""
 
 
 class LinkThread:
@@ -101,6 +74,7 @@ class LinkThread:
         self._posted = False
         self._expiry_sent = None            # the deadline whose expiry was handed over
         self._next_probe = 0
+        self.wakes = 0                      # passes of the thread's loop (for the benches)
 
     # ------------------------------------------------------------ lifetime
     def start(self, loop, serial_devices=(), rescan=False):
@@ -154,6 +128,7 @@ class LinkThread:
                 time.sleep(0.05)
 
     def _once(self, auto):
+        self.wakes += 1
         hub = self.hub
         with self.lock:
             live = [c for c in hub.conns if not c.closed]
@@ -166,8 +141,7 @@ class LinkThread:
             if key.data is None:        # the wake-up pipe
                 self._woken = False     # before the output is looked at below: no wake-up is lost
                 try:
-                    while os.read(self._wake_r, 4096):
-                        pass
+                    os.read(self._wake_r, 4096)     # a byte or two: wake() writes one until seen
                 except (BlockingIOError, OSError):
                     pass
             else:
@@ -180,9 +154,11 @@ class LinkThread:
             self._live = None           # and register again what changed its fd meanwhile
             readable = live
         # read and stamp first
-        self.read(readable)
+        if readable:
+            self.read(readable)
         with self.feed_lock:
-            self.feed()
+            if self.raw:
+                self.feed()
             if self._deadline_due():
                 self.inbox.append((None, "expire", now_ms(), hub.table.clock.now_ms()))
             post = bool(self.inbox) and not self._posted
@@ -190,9 +166,10 @@ class LinkThread:
                 self._posted = True
         if post:
             self._post()
-        t = now_ms()
+            t = now_ms()
         for c in live:
-            if not c.closed:
+            due = c.link.next_due()
+            if due is not None and due <= t and not c.closed:     # output, an ack, a timer
                 hub._service_out(c, t)
         with self.lock:
             if self.rescan and t >= self._next_scan:
@@ -224,9 +201,12 @@ class LinkThread:
             if isinstance(data, Exception):
                 self.hub._drop(c, data)
                 continue
+            acked = c.link.all_acked
             for m in self.hub._feed(c, data, t):
                 self.inbox.append((c, m, t, stamp))
                 self.stamped.append((c.board_id, m.type, stamp))
+            if c.link.all_acked != acked and self.hub.on_settled is not None:
+                self.hub.on_settled(c)
 
     def take(self):
         """Everything that arrived until now, for the table's thread: (items, now)."""
@@ -305,7 +285,7 @@ class LinkThread:
 
     def _deadline_due(self):
         s = self.hub.table.session
-        if s is None or self._ms_to_deadline(s) != 0:
+        if s is None or not s.deadline or self._ms_to_deadline(s) != 0:
             return False
         try:
             self._expiry_sent = min(s.deadline.values())

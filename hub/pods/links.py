@@ -82,17 +82,25 @@ class PodHub(SeatPrompts):
         self._rescan = []               # serial devices to reopen after an unplug
         self.messages_to = {"a": [], "b": []}   # what each seat was sent (kept for tests)
         self.pushes = {"a": 0, "b": 0}  # state frames sent per seat
+        self._current = {}              # seat -> (what it depends on, the last current(seat))
         self._fresh = ()                # seats pushed for the public state just relayed
         self.record = False
         self.links = LinkThread(self)
         self.lock = self.links.lock     # the connection list (each link has its own lock)
         self._draining = False
+        self.drains = 0                 # drains run (for the benches)
         self.conflicts = {}             # board id -> a refused second claimant (issue 11.2), for the judge
         self._pending = {}              # board id -> its refused connection, until the judge decides
         self.takeover_ok = None         # (board id, conn) the judge let take over
         # a question from outside the game, asked when the game asks nothing (a tournament's
         # result to confirm: hub/tournament/bridge.py): .question(seat) -> label or None, .answer(seat)
         self.side = None
+        # on_settled(conn): called where the pods' bytes are fed (the links' thread, or the
+        # table's in drain) each time a pod has acked everything sent to it, so it shows
+        # conn.link.last_state (read it under conn.link.lock: the table's thread may be
+        # sending meanwhile). For drivers that wait for a pod instead of polling it
+        # (bench/hub_counts.py)
+        self.on_settled = None
         table.subscribe(self._on_table)
 
     # ------------------------------------------------------------ connections
@@ -152,6 +160,7 @@ class PodHub(SeatPrompts):
         follows: anything stamped later arrived after it."""
         if self._draining:              # a submit made while applying: the outer drain goes on
             return self.table.clock.now_ms()
+        self.drains += 1
         self._draining = True
         try:
             items, now = self.links.take()
@@ -266,9 +275,11 @@ class PodHub(SeatPrompts):
         except Exception as e:     # a hub bug must not silently eat a pod's press: say so, keep serving
             log.exception("handling %s from %s", m.type, c.name)
             self.out("허브 오류 / hub error handling %s from %s: %r" % (m.type, c.name, e))
-        # the pod hears what the hub wants now, once: again (forced) only if handling its
-        # message sent it nothing (an answer refused, or to a prompt that is gone)
-        self.push(seat, force=self.pushes[seat] == pushes)
+        # the pod hears what the hub wants now: again (forced) if handling its message sent it
+        # nothing (an answer refused, or to a prompt that is gone); a state sent meanwhile
+        # is the latest already (every change of the game is pushed as it is relayed)
+        if self.pushes[seat] == pushes:
+            self.push(seat, force=True)
 
     def _on_hello(self, c, m, t):
         info = c.link.pod
@@ -496,7 +507,7 @@ class PodHub(SeatPrompts):
         if c is None or not c.link.up:
             return
         try:
-            c.link.send(msg_type, now_ms(), text=text, **fields)
+            c.link.send_fields(msg_type, now_ms(), fields, text)
         except ProtocolError as e:
             log.warning("cannot send %s to %s: %s", msg_type, seat, e)
 

@@ -43,9 +43,10 @@ class SimPort:
         return self.pod.fileno()
 
     def read(self):
-        if self.pod.proc.poll() is not None:
+        data = self.pod.read()
+        if not data and self.pod.proc.poll() is not None:
             raise OSError("simulated pod %s exited" % self.pod.board_id)
-        return self.pod.read()
+        return data
 
     def write(self, data):
         self.pod.write(data)

@@ -11,9 +11,11 @@ to the seat's own pod only.
 import time
 from collections import Counter
 
-from hub.pods.protocol import FEATURE_OLED, PROMPT_KINDS, STATE_FLAG_LOCKED, STATE_FLAG_PASS
+from hub.pods.protocol import FEATURE_OLED, PROMPT_KINDS, SCHEMA, STATE_FLAG_LOCKED, STATE_FLAG_PASS
 
 SEAT_NUM = {"a": 1, "b": 2}
+STATE_FIELDS = SCHEMA["state"][2]
+CHOOSE = PROMPT_KINDS["choose"]      # the pod's kind for a question it has no kind of its own for
 PASS_WORDS = ("pass", "end", "skip")
 
 
@@ -39,12 +41,30 @@ class Prompt:
 
 class SeatPrompts:
     """The prompt side of ``PodHub``: expects ``table``, ``prompts``, ``locked_slot``,
-    ``countdown``, ``side``, ``pushes`` (state frames sent per seat) and ``seated(seat)`` from it."""
+    ``countdown``, ``side``, ``pushes`` (state frames sent per seat), ``_current`` (a dict:
+    the last answer of ``current`` per seat) and ``seated(seat)`` from it."""
 
     def current(self, seat):
         """(prompt, state fields) for a seat, updating the prompt when the question changed."""
         s = self.table.session
         pr = self.prompts[seat]
+        memo = None
+        if s is not None and s.mode == "referee" and self.side is None:
+            # a referee game's questions change only with a decision taken (answered counts
+            # one per seat), a discard pick or a new prompt: the same answer until then
+            # (pushes and the bots ask several times per decision)
+            memo = (s, s.state, pr, (s.answered["a"], s.answered["b"], len(pr.chosen), self.locked_slot.get(seat)))
+            last = self._current.get(seat)
+            if last is not None:
+                m = last[0]
+                if m[0] is s and m[1] is memo[1] and m[2] is pr and m[3] == memo[3]:
+                    return last[1]
+        out = self._current_now(s, seat, pr)
+        if memo is not None:
+            self._current[seat] = (memo, out)
+        return out
+
+    def _current_now(self, s, seat, pr):
         kind, options, pass_value, request_kind, flags, locked = "none", [], None, None, 0, 0
         if s is not None:
             reqs = [r for r in s.requests(seat) if r["kind"] != "setup"]
@@ -109,16 +129,16 @@ class SeatPrompts:
                 st = s.game.seat(seat)
                 fp, hp, hand = st.fp, st.health, st.hand_count or 0
                 priority = SEAT_NUM.get(s.game.priority, 0)
-        fields = dict(prompt=pr.id, kind=PROMPT_KINDS.get(pr.kind, PROMPT_KINDS["choose"]), options=len(pr.options),
-                      flags=flags, locked=locked, priority=priority, fp=max(-128, min(127, fp)),
-                      hp=max(0, min(65535, hp)), hand=min(255, hand))
-        key = tuple(sorted(fields.items()))
+        # the state frame's fields in their order (protocol.py SCHEMA["state"])
+        key = (pr.id, PROMPT_KINDS.get(pr.kind, CHOOSE), len(pr.options), flags, locked, priority,
+               -128 if fp < -128 else 127 if fp > 127 else fp, 0 if hp < 0 else 65535 if hp > 65535 else hp,
+               255 if hand > 255 else hand)
         if not force and key == c.sent_state:
             return
         c.sent_state = key
         self.pushes[seat] += 1
         t = now_ms()
-        c.link.send("state", t, **fields)
+        c.link.send_fields("state", t, dict(zip(STATE_FIELDS, key)))
         if c.link.pod is not None and c.link.pod.features & FEATURE_OLED and not flags & STATE_FLAG_LOCKED:
             # card names for an OLED: to this seat's own pod only
             names = self._labels(pr)

@@ -15,7 +15,9 @@ Two layers:
 
 from __future__ import annotations
 
+import operator
 import struct
+import threading
 from binascii import crc_hqx
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,6 +77,11 @@ SCHEMA: dict[str, tuple[int, str, tuple[str, ...], bool, bool]] = {
 }
 BY_CODE = {v[0]: k for k, v in SCHEMA.items()}
 _STRUCTS = {k: struct.Struct(v[1]) for k, v in SCHEMA.items()}
+# a message's field values in its struct's order (a tuple also for one field)
+_FIELDS = {k: (operator.itemgetter(*v[2]) if len(v[2]) > 1 else (lambda f, n=v[2]: (f[n[0]],) if n else ()))
+           for k, v in SCHEMA.items()}
+_HEADER = struct.Struct(">BBB").pack
+_CRC = struct.Struct(">H").pack
 POD_TO_HUB = frozenset(k for k, v in SCHEMA.items() if v[0] < 0x80)
 
 # value tables (docs/protocol.md "Values")
@@ -144,8 +151,11 @@ def crc16(data: bytes) -> int:
 
 
 def cobs_encode(data: bytes) -> bytes:
+    blocks = bytes(data).split(b"\x00")
+    if len(data) < 254:  # every frame: no block can be full
+        return b"".join([_CODE[len(b)] + b for b in blocks])
     out = bytearray()
-    for block in bytes(data).split(b"\x00"):
+    for block in blocks:
         # a run of 254 non-zero bytes is a full block (code 255), which stands for no zero
         while len(block) >= 254:
             out.append(255)
@@ -154,6 +164,9 @@ def cobs_encode(data: bytes) -> bytes:
         out.append(len(block) + 1)
         out += block
     return bytes(out)
+
+
+_CODE = [bytes((n + 1,)) for n in range(254)]  # a block's code byte, by its length
 
 
 def cobs_decode(data: bytes) -> bytes:
@@ -181,9 +194,8 @@ def payload_of(msg: Message) -> bytes:
         raise ProtocolError(f"unknown message type {msg.type!r}") from None
     if sequenced != (msg.seq != 0) or not 0 <= msg.seq <= 255 or not 0 <= msg.ack <= 255:
         raise ProtocolError(f"{msg.type}: bad seq {msg.seq}")
-    fields = msg.fields
     try:
-        payload = _STRUCTS[msg.type].pack(*[fields[n] for n in names]) if names else b""
+        payload = _STRUCTS[msg.type].pack(*_FIELDS[msg.type](msg.fields)) if names else b""
     except (KeyError, struct.error) as e:
         raise ProtocolError(f"{msg.type}: {e}") from None
     if has_text:
@@ -202,8 +214,8 @@ def payload_of(msg: Message) -> bytes:
 
 def frame(code: int, seq: int, ack: int, payload: bytes) -> bytes:
     """Wire bytes of one frame (leading and trailing 00 included)."""
-    body = bytes((code, seq, ack)) + payload
-    return b"\x00" + cobs_encode(body + crc_hqx(body, 0xFFFF).to_bytes(2, "big")) + b"\x00"
+    body = _HEADER(code, seq, ack) + payload
+    return b"\x00" + cobs_encode(body + _CRC(crc_hqx(body, 0xFFFF))) + b"\x00"
 
 
 def encode(msg: Message) -> bytes:
@@ -234,6 +246,11 @@ def decode_body(body: bytes) -> Message:
     values = unpack.unpack(payload[:size]) if fmt else ()
     text = payload[size:].decode("utf-8", "replace") if has_text else ""
     return Message(kind, dict(zip(names, values)), seq, ack, text)
+
+
+# a good ping frame as received (COBS bytes) -> its message, decoded once: most frames a
+# pod sends are pings (acks and heartbeats); these messages are shared, read them only
+_PINGS_IN: dict[bytes, Message] = {}
 
 
 class Decoder:
@@ -270,11 +287,15 @@ class Decoder:
                 continue
             if not raw:
                 continue
-            try:
-                msg = decode_body(cobs_decode(raw))
-            except ProtocolError:
-                self._reject(raw)
-                continue
+            msg = _PINGS_IN.get(raw)
+            if msg is None:
+                try:
+                    msg = decode_body(cobs_decode(raw))
+                except ProtocolError:
+                    self._reject(raw)
+                    continue
+                if msg.type == "ping":  # at most 256 of them (the ack is all a ping says)
+                    _PINGS_IN[raw] = msg
             self.frames += 1
             out.append(msg)
         if tail:
@@ -324,9 +345,13 @@ class HubLink:
     whatever bytes it returns (acks, resends, heartbeats). After a ``hello``
     is returned by feed, answer it with ``welcome(...)``: that (re)starts
     the sequence numbers on both ends.
+
+    Each of those calls holds ``lock`` (the hub feeds a link and runs its timers on the
+    pods' links thread and sends on it from the table's: hub/pods/io.py).
     """
 
     def __init__(self) -> None:
+        self.lock = threading.RLock()
         self.decoder = Decoder()
         self.pod: PodInfo | None = None
         self.up = False
@@ -343,6 +368,9 @@ class HubLink:
         self._welcome: Message | None = None
         self.resends = 0
         self.duplicates = 0
+        self.frames_out = 0  # frames written (the decoder counts those received)
+        self.last_state: dict[str, Any] | None = None  # the fields of the last state message sent
+        self.all_acked = 0  # times the pod acked everything sent to it: it shows last_state
         self.repl_resets = 0  # soft resets sent to a pod found at the REPL
         self._repl_tail = b""
         self._repl_at: int | None = None
@@ -352,30 +380,32 @@ class HubLink:
     # -- receiving
     def feed(self, data: bytes, now_ms: int) -> list[Message]:
         delivered: list[Message] = []
-        if not self.up:
-            self._watch_repl(data, now_ms)
-        for msg in self.decoder.feed(data):
-            self._last_rx = now_ms
-            if msg.type == "hello":
-                self._repl_tries = 0
-                self._safe_mode = False
-                delivered.extend(self._on_hello(msg, now_ms))
-                continue
+        with self.lock:
             if not self.up:
-                continue
-            self._on_ack(msg.ack, now_ms)
-            if msg.seq == 0:
-                if msg.type in ("log",):
-                    delivered.append(msg)
-                continue
-            if msg.seq == self._rx_expect:
-                self._rx_last = msg.seq
-                self._rx_expect = _seq_next(msg.seq)
-                if not msg.type.startswith("unknown:"):
-                    delivered.append(msg)
-            else:
-                self.duplicates += 1
-            self._need_ack = True
+                self._watch_repl(data, now_ms)
+            for msg in self.decoder.feed(data):
+                self._last_rx = now_ms
+                if msg.type == "hello":
+                    self._repl_tries = 0
+                    self._safe_mode = False
+                    delivered.extend(self._on_hello(msg, now_ms))
+                    continue
+                if not self.up:
+                    continue
+                if msg.ack and self._outbox:
+                    self._on_ack(msg.ack, now_ms)
+                if msg.seq == 0:
+                    if msg.type == "log":
+                        delivered.append(msg)
+                    continue
+                if msg.seq == self._rx_expect:
+                    self._rx_last = msg.seq
+                    self._rx_expect = _seq_next(msg.seq)
+                    if not msg.type.startswith("unknown:"):
+                        delivered.append(msg)
+                else:
+                    self.duplicates += 1
+                self._need_ack = True
         return delivered
 
     def _watch_repl(self, data: bytes, now_ms: int) -> None:
@@ -419,10 +449,16 @@ class HubLink:
         self._outbox = [e for e in self._outbox if not _seq_le(e[0].seq, ack)]
         if len(self._outbox) != before:
             self._resend_at = now_ms + RESEND_MS
+            if not self._outbox:
+                self.all_acked += 1
 
     # -- sending
     def welcome(self, now_ms: int, seat: int, mode: str | int, brightness: int = 0) -> None:
         """Accept the last hello: restart numbering, greet the pod."""
+        with self.lock:
+            self._welcome_now(now_ms, seat, mode, brightness)
+
+    def _welcome_now(self, now_ms: int, seat: int, mode: str | int, brightness: int) -> None:
         if self.pod is None:
             raise ProtocolError("welcome before hello")
         mode_code = MODES[mode] if isinstance(mode, str) else mode
@@ -442,25 +478,34 @@ class HubLink:
 
     def send(self, msg_type: str, now_ms: int, /, text: str = "", **fields: Any) -> Message:
         """Queue a sequenced message (sent now if the window has room)."""
+        return self.send_fields(msg_type, now_ms, fields, text)
+
+    def send_fields(self, msg_type: str, now_ms: int, fields: dict[str, Any], text: str = "") -> Message:
+        """``send`` with the fields as a dict (kept as the message's: not to be changed after)."""
         if not SCHEMA[msg_type][3]:
             raise ProtocolError(f"{msg_type} is not a sequenced message")
-        msg = Message(msg_type, fields, self._tx_seq, 0, text)
-        self._tx_seq = _seq_next(self._tx_seq)
-        payload = payload_of(msg)  # checked now, not at resend time; packed once
-        self._outbox.append((msg, payload))
-        if self.up and len(self._outbox) <= WINDOW:
-            self._emit(msg, now_ms, payload)
-            self._resend_at = now_ms + RESEND_MS
+        with self.lock:
+            msg = Message(msg_type, fields, self._tx_seq, 0, text)
+            payload = payload_of(msg)  # checked now, not at resend time; packed once
+            self._tx_seq = _seq_next(self._tx_seq)
+            self._outbox.append((msg, payload))
+            if msg_type == "state":
+                self.last_state = fields
+            if self.up and len(self._outbox) <= WINDOW:
+                self._emit(msg, now_ms, payload)
+                self._resend_at = now_ms + RESEND_MS
         return msg
 
     def send_unsequenced(self, msg_type: str, now_ms: int, /, **fields: Any) -> None:
-        self._emit(Message(msg_type, fields), now_ms)
+        with self.lock:
+            self._emit(Message(msg_type, fields), now_ms)
 
     def _emit(self, msg: Message, now_ms: int, payload: bytes | None = None) -> None:
         msg.ack = self._rx_last
         self._out += frame(SCHEMA[msg.type][0], msg.seq, msg.ack, payload_of(msg) if payload is None else payload)
         self._last_tx = now_ms
         self._need_ack = False
+        self.frames_out += 1
 
     def _emit_ping(self, now_ms: int) -> None:
         ack = self._rx_last
@@ -470,40 +515,48 @@ class HubLink:
         self._out += wire
         self._last_tx = now_ms
         self._need_ack = False
+        self.frames_out += 1
 
     def poll(self, now_ms: int) -> bytes:
         """Timers: resend, ack, heartbeat, dead link. Returns bytes to write."""
-        if self.up:
-            if now_ms - self._last_rx >= DEAD_MS:
-                self.up = False  # the pod will hello again; keep our outbox
-                self._accepted = None
-            else:
-                if self._outbox and now_ms >= self._resend_at:
-                    for m, payload in self._outbox[:WINDOW]:
-                        self._emit(m, now_ms, payload)
-                        self.resends += 1
-                    self._resend_at = now_ms + RESEND_MS
-                if self._need_ack or now_ms - self._last_tx >= HEARTBEAT_MS:
-                    self._emit_ping(now_ms)
-        out = bytes(self._out)
-        self._out.clear()
+        with self.lock:
+            if self.up:
+                if now_ms - self._last_rx >= DEAD_MS:
+                    self.up = False  # the pod will hello again; keep our outbox
+                    self._accepted = None
+                else:
+                    if self._outbox and now_ms >= self._resend_at:
+                        for m, payload in self._outbox[:WINDOW]:
+                            self._emit(m, now_ms, payload)
+                            self.resends += 1
+                        self._resend_at = now_ms + RESEND_MS
+                    if self._need_ack or now_ms - self._last_tx >= HEARTBEAT_MS:
+                        self._emit_ping(now_ms)
+            if not self._out:
+                return b""
+            out = bytes(self._out)
+            self._out.clear()
         return out
 
     def next_due(self) -> int | None:
         """When ``poll`` next has something to do (monotonic ms; 0 = now), None if nothing
-        will be due until bytes arrive: lets the links' thread sleep until then."""
+        will be due until bytes arrive: lets the links' thread sleep until then. It only
+        reads (no lock): whoever sends meanwhile wakes that thread, which asks again."""
         if self._out or (self.up and self._need_ack):
             return 0
         if not self.up:
             return None
-        due = min(self._last_rx + DEAD_MS, self._last_tx + HEARTBEAT_MS)
-        if self._outbox:
-            due = min(due, self._resend_at)
+        due = self._last_rx + DEAD_MS
+        if self._last_tx + HEARTBEAT_MS < due:
+            due = self._last_tx + HEARTBEAT_MS
+        if self._outbox and self._resend_at < due:
+            due = self._resend_at
         return due
 
     def take_output(self) -> bytes:
-        out = bytes(self._out)
-        self._out.clear()
+        with self.lock:
+            out = bytes(self._out)
+            self._out.clear()
         return out
 
     @property

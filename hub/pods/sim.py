@@ -157,6 +157,7 @@ class SimPod:
                                      stderr=stderr, cwd=self.build_dir)
         self._ctl_buf = b""
         self._ready = False
+        self._owed = 0  # replies to queued presses not read yet
 
     # -- link
     def fileno(self) -> int:
@@ -196,18 +197,47 @@ class SimPod:
         line, self._ctl_buf = self._ctl_buf.split(b"\n", 1)
         return line.decode()
 
+    def _start(self, pump=None) -> None:
+        if not self._ready:
+            if self._line("(start)", 10.0, pump) != "ready":
+                raise SimError(f"pod {self.board_id}: control channel did not start")
+            self._ready = True
+
     def ctl(self, command: str, timeout: float = 5.0, pump=None) -> str:
         """Send one control command; return its reply line.
 
         ``pump`` (optional) is called while waiting, so a caller can keep
         servicing the link (e.g. a press whose frame must be acked).
         """
-        if not self._ready:
-            if self._line("(start)", 10.0, pump) != "ready":
-                raise SimError(f"pod {self.board_id}: control channel did not start")
-            self._ready = True
+        self._start(pump)
+        while self._owed:  # presses queued without waiting: their replies come first
+            self._check(self._line("(queued press)", timeout, pump))
+            self._owed -= 1
         os.write(self.ctl_master, command.encode() + b"\n")
         return self._line(command, timeout, pump)
+
+    def queue_presses(self, buttons: list[str], ms: int = 60) -> None:
+        """Press ``buttons`` one after the other without waiting: one write; the pod runs the
+        commands in order (each once the last press's release counted). Their replies are
+        read by the next call (or ``ctl``); a failed press raises there."""
+        self._start()
+        self._collect()
+        os.write(self.ctl_master, b"".join(b"press %s %d\n" % (b.encode(), ms) for b in buttons))
+        self._owed += len(buttons)
+
+    def _collect(self) -> None:
+        try:
+            self._ctl_buf += os.read(self.ctl_master, 4096)
+        except (BlockingIOError, OSError):
+            pass
+        while self._owed and b"\n" in self._ctl_buf:
+            line, self._ctl_buf = self._ctl_buf.split(b"\n", 1)
+            self._check(line.decode())
+            self._owed -= 1
+
+    def _check(self, reply: str) -> None:
+        if reply != "ok":
+            raise SimError(f"pod {self.board_id}: a queued press failed: {reply!r}")
 
     def press(self, button: str, ms: int = 60, pump=None) -> None:
         if self.ctl(f"press {button} {ms}", pump=pump) != "ok":
