@@ -30,7 +30,7 @@ import threading
 import time
 
 from hub.pods.protocol import HubLink
-from hub.sessions.base import LINK_ALLOWANCE_MS
+from hub.sessions.base import LINK_ALLOWANCE_MS, MonotonicClock
 
 log = logging.getLogger("lumen.pods")
 
@@ -180,33 +180,39 @@ class LinkThread:
 
     def read(self, conns):
         """Read what arrived and stamp it now (``stamp_lock``: the expiry takes these too)."""
-        for c in conns:
-            if c.closed:
-                continue
-            with self.stamp_lock:
+        clock = self.hub.table.clock
+        same = type(clock) is MonotonicClock        # the table's clock is this one: one reading
+        with self.stamp_lock:
+            raw = self.raw
+            for c in conns:
+                if c.closed:
+                    continue
                 try:
                     data = c.port.read()
                 except Exception as e:     # pyserial raises SerialException (an OSError subclass or not)
-                    self.raw.append((c, e, now_ms(), None))
+                    raw.append((c, e, now_ms(), None))
                     continue
                 if data:
-                    self.raw.append((c, data, now_ms(), self.hub.table.clock.now_ms()))
+                    t = now_ms()
+                    raw.append((c, data, t, t if same else clock.now_ms()))
 
     def feed(self):
         """Run the link protocol over what was read (under ``feed_lock``): application
         messages go to the inbox with their stamps."""
         with self.stamp_lock:
             raw, self.raw = self.raw, []
+        hub = self.hub
         for c, data, t, stamp in raw:
             if isinstance(data, Exception):
-                self.hub._drop(c, data)
+                hub._drop(c, data)
                 continue
-            acked = c.link.all_acked
-            for m in self.hub._feed(c, data, t):
+            link = c.link
+            acked = link.all_acked
+            for m in hub._feed(c, data, t):
                 self.inbox.append((c, m, t, stamp))
                 self.stamped.append((c.board_id, m.type, stamp))
-            if c.link.all_acked != acked and self.hub.on_settled is not None:
-                self.hub.on_settled(c)
+            if link.all_acked != acked and hub.on_settled is not None:
+                hub.on_settled(c)
 
     def take(self):
         """Everything that arrived until now, for the table's thread: (items, now)."""

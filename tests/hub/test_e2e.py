@@ -218,17 +218,17 @@ def test_the_other_pod_hears_the_same_whichever_card_was_readied(tmp_path):
                                and s.requests("a"), 20, "ready prompts")
                 sent = []
                 conn_b = rig.hub.seated("b")
-                orig = conn_b.link.send
+                orig = conn_b.link.send_fields      # every sequenced message goes through it
 
-                def spy(msg_type, now_ms, text="", **fields):
+                def spy(msg_type, now_ms, fields, text=""):
                     shown = dict(fields)
                     if msg_type == "countdown":
                         # the time left is the clock's, not the pick's: 10000 ms, or 9999 on a busy machine
                         assert 0 < shown["ms"] <= 10_000
                         shown["ms"] = "up to 10 s"
                     sent.append((msg_type, text, sorted(shown.items())))
-                    return orig(msg_type, now_ms, text=text, **fields)
-                conn_b.link.send = spy
+                    return orig(msg_type, now_ms, fields, text)
+                conn_b.link.send_fields = spy
                 frames_before = len(light.strip.frames)
                 # the opening hands were shown at setup (guide 3.4.1 step 4): scan what follows the ready
                 public_before = len(rig.table.store.public_records(s.game_id))
