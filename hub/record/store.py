@@ -164,6 +164,7 @@ class Store:
         self.write_error = None      # the last write the record refused (RecordUnwritable), until one succeeds
         self._pending_action = None  # (table, action id) to keep with the next write (see spending)
         self._card_tables = {}       # hash -> parsed JSON list (None: known stored, not read yet)
+        self._next = {}              # game id -> next seq, as of this store's last committed append
         try:
             if path != ":memory:":
                 os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
@@ -214,16 +215,27 @@ class Store:
         """Append several records in one transaction: items of (kind, body, seat, mono_ms, hidden).
         ``action``: (table name, action id) spent in the same transaction. Returns the last seq."""
         now = int(time.time() * 1000)
-        with self._tx():
-            first = self.next_seq(game_id)
-            self.db.executemany(_INSERT, [(game_id, seq, kind, now, mono_ms, seat, 1 if hidden else 0,
-                                           stored_body(kind, body))
-                                          for seq, (kind, body, seat, mono_ms, hidden) in enumerate(items, first)])
-            self._spend(action, game_id, now)
+        try:
+            with self._tx():
+                first = self.next_seq(game_id)
+                self.db.executemany(_INSERT, [(game_id, seq, kind, now, mono_ms, seat, 1 if hidden else 0,
+                                               stored_body(kind, body))
+                                              for seq, (kind, body, seat, mono_ms, hidden) in enumerate(items, first)])
+                self._spend(action, game_id, now)
+        except BaseException:
+            self._next.pop(game_id, None)       # whatever happened, ask the file next time
+            raise
+        self._next[game_id] = first + len(items)
         return first + len(items) - 1
 
     def next_seq(self, game_id):
-        """The seq the next record of a game gets (the hub is the record's only writer: issue 11.5)."""
+        """The seq the next record of a game gets (the hub is the record's only writer: issue 11.5).
+        After this store's own committed append it is known without asking the file (two
+        queries a decision less); a record written past it some other way makes the next
+        append fail on the primary key, never overwrite or skip a seq."""
+        seq = self._next.get(game_id)
+        if seq is not None:
+            return seq
         row = self.db.execute("SELECT MAX(seq) FROM records WHERE game_id = ?", (game_id,)).fetchone()
         if row[0] is None:
             raise StoreError("no game %r" % (game_id,))

@@ -137,3 +137,18 @@ def test_results_compressed_before_the_fast_level_still_read(tmp_path, sample):
         new = stored_body("result", r.body)
         assert Record((s.game_id, r.seq, "result", 0, None, None, 0, old)).body == r.body
         assert isinstance(new, str) or zlib.decompress(new).decode() == text
+
+
+def test_a_record_written_past_the_stores_own_appends_is_never_overwritten(tmp_path):
+    # the store knows a game's next seq from its own committed appends (no query a decision): a
+    # record another writer put in is refused by the primary key, and the next append asks again
+    import sqlite3
+    store = Store(str(tmp_path / "g.sqlite3"))
+    gid = store.new_game("referee", {"x": 1})
+    assert store.append(gid, "note", {"n": 1}) == 1 and store.next_seq(gid) == 2
+    store.db.execute("INSERT INTO records (game_id, seq, kind, wall_ms, body) VALUES (?, 2, 'note', 0, '{\"n\":\"other\"}')",
+                     (gid,))
+    with pytest.raises(sqlite3.IntegrityError):
+        store.append(gid, "note", {"n": 2})
+    assert store.append(gid, "note", {"n": 2}) == 3
+    assert [r.body["n"] for r in store.records(gid)[1:]] == [1, "other", 2]
