@@ -7,9 +7,9 @@ of another player's hidden decision. The card catalogue and the deck lists are l
 
 ``Views`` builds the views of one game's states: the parts of a state that never change in
 a game (the two characters, the rules: ~2 KB of the ~5 KB) are serialized once and shared by
-every view it builds; everything else is copied from the state, so a view stays what it was
-when the state moves on (also when the state is advanced in place). Views are read-only:
-their contents are shared between viewers and, for the static parts, between versions.
+every view it builds; everything else is copied from the state, filtered as it is copied
+(one pass, one viewer), so a view stays what it was when the state moves on (also when the
+state is advanced in place). Views are read-only: the static parts are shared between views.
 """
 
 from .state import SEATS, _copy_json
@@ -25,13 +25,7 @@ class Views:
 
     def __call__(self, state, viewers=(None, "a", "b")):
         """``{viewer: view}`` for each of ``viewers`` ("a", "b", or None for a spectator)."""
-        base = self.base(state)
-        return {v: _filtered(state, base, v) for v in viewers}
-
-    @staticmethod
-    def view(state, base, viewer):
-        """One viewer's view from ``base(state)`` (built for this same state)."""
-        return _filtered(state, base, viewer)
+        return {v: self.view(state, v) for v in viewers}
 
     def _json_of(self, obj):
         hit = self._static.get(id(obj))
@@ -39,71 +33,62 @@ class Views:
             hit = self._static[id(obj)] = (obj, obj.to_json())
         return hit[1]
 
-    def base(self, state):
-        """``state.to_json(cards=False)`` less the deck lists (no view shows them), with the
-        static parts shared."""
+    def view(self, state, viewer):
+        """What ``viewer`` may see of ``state``: ``state.to_json(cards=False)`` with the deck
+        lists, the seed and what ``viewer`` may not see left out (the module's list)."""
+        before_reveal, setup = state.phase == "ready", state.phase == "setup"
         players = {}
         for p in SEATS:
             pl = state.players[p]
-            players[p] = {
+            mine = viewer == p
+            d = players[p] = {
                 "character": self._json_of(pl.character), "health": pl.health, "fp": pl.fp,
-                "hand": pl.hand[:], "list": pl.list[:], "side_deck": pl.side_deck[:],
+                "hand": pl.hand[:], "list": pl.list[:], "side_deck": pl.side_deck[:] if mine else len(pl.side_deck),
                 "break_zone": pl.break_zone[:], "lumen_zone": pl.lumen_zone[:],
                 "battle_zone": pl.battle_zone[:], "ultimate": pl.ultimate,
                 "ultimate_card": pl.ultimate_card, "non_responses": pl.non_responses,
                 "tokens": dict(pl.tokens), "limit_delta": pl.limit_delta,
             }
+            if mine:
+                continue
+            if before_reveal and pl.battle_zone:
+                # hands are public in this game, so a hand that just lost a card would give the
+                # ready away: until the reveal show the hand as it was, and the lock as "?"
+                d["hand"] = sorted(pl.hand + pl.battle_zone)
+                d["battle_zone"] = ["?"] * len(pl.battle_zone)
+                d["ready_hidden"] = True
+            if setup:
+                d["hand"] = len(d["hand"])
+                d["list"] = len(pl.list)
+                d["battle_zone"] = len(d["battle_zone"])
+        tasks = [_copy_json(t) for t in state.tasks]
+        for t in tasks:
+            if "answer" in t and t.get("p") != viewer:
+                t["answer"] = "?"
+        fx = _copy_json(state.fx)
         return {
             "rules": self._json_of(state.rules), "players": players,
             "priority": state.priority, "turn": state.turn, "phase": state.phase, "step": state.step,
             "stalled_battles": state.stalled_battles, "sudden_death": state.sudden_death,
             "sd_turn": state.sd_turn, "winner": state.winner,
-            "pending": None, "inbox": None, "tasks": None,      # each viewer's filter fills these
+            "pending": [_public_request(r, viewer) for r in state.pending],
+            "inbox": {k: ("?" if k != viewer else _copy_json(v)) for k, v in state.inbox.items() if k in SEATS},
+            "tasks": tasks,
             "battle": None if state.battle is None else state.battle.to_json(),
             "last_outcome": _copy_json(state.last_outcome), "battles": state.battles, "decks": None,
-            "fx": _copy_json(state.fx), "lasting": _copy_json(state.lasting),
+            "fx": _public_window(fx, viewer) if fx else fx, "lasting": _copy_json(state.lasting),
         }
 
 
 def public_view(state, viewer=None):
     """The state as JSON with hidden information removed (see the module). ``viewer``
     ("a"/"b") may see their own hidden information; None is a spectator."""
-    return Views()(state, (viewer,))[viewer]
+    return Views().view(state, viewer)
 
 
 def public_views(state, viewers=(None, "a", "b")):
-    """``public_view`` for several viewers from one serialization of the state (the costly
-    part): each view copies only what its filter changes and shares the rest (read-only)."""
+    """``public_view`` for several viewers (the characters and rules serialized once)."""
     return Views()(state, viewers)
-
-
-def _filtered(state, base, viewer):
-    d = dict(base)
-    d["players"] = {p: dict(pd) for p, pd in base["players"].items()}
-    d["tasks"] = [_copy_json(t) for t in state.tasks]
-    before_reveal = state.phase == "ready"
-    for p, pd in d["players"].items():
-        mine = viewer == p
-        if not mine:
-            pd["side_deck"] = len(pd["side_deck"])
-            if before_reveal and pd["battle_zone"]:
-                # hands are public in this game, so a hand that just lost a card would give the
-                # ready away: until the reveal show the hand as it was, and the lock as "?"
-                pd["hand"] = sorted(pd["hand"] + pd["battle_zone"])
-                pd["battle_zone"] = ["?"] * len(pd["battle_zone"])
-                pd["ready_hidden"] = True
-            if state.phase == "setup":
-                pd["hand"] = len(pd["hand"])
-                pd["list"] = len(pd["list"])
-                pd["battle_zone"] = len(pd["battle_zone"])
-    d["pending"] = [_public_request(r, viewer) for r in state.pending]
-    d["inbox"] = {k: ("?" if k != viewer else _copy_json(v)) for k, v in state.inbox.items() if k in ("a", "b")}
-    for t in d["tasks"]:
-        if "answer" in t and t.get("p") != viewer:
-            t["answer"] = "?"
-    if d.get("fx"):
-        d["fx"] = _public_window(dict(d["fx"]), viewer)
-    return d
 
 
 def _public_window(w, viewer):

@@ -60,7 +60,7 @@ class RefereeSession(SessionBase):
         self._nonce = {}          # seat -> nonce of the current hidden ready
         self._texts = _texts_for(state.cards)   # an event's items -> its explanation (see _texts_for)
         self._views = Views()     # the engine's views of this game's states (see _engine_view)
-        self._seen = (None, None, {})   # (version, the views' base, {viewer: view}) of the current state
+        self._seen = (None, {})   # (version, {viewer: view}) of the current state
         self._unread = []         # weak references to this version's lazy messages (see _publish)
 
     # ------------------------------------------------------------ creation and resume
@@ -292,16 +292,15 @@ class RefereeSession(SessionBase):
     def _engine_view(self, viewer):
         """The engine's view of the current state for a viewer, built once per state version
         and viewer, when first asked (the display reads the public one; a seat's only if a
-        listener reads it); the viewers' views share one serialization of the state (engine
-        Views, which also serializes the characters once a game). Callers get a fresh top
+        listener reads it); engine Views serializes the characters and rules once a game. Callers get a fresh top
         level (ready, game_id, mode are added per call) over shared, read-only contents."""
-        version, base, views = self._seen
+        version, views = self._seen
         if version != self.version:
-            base, views = self._views.base(self.state), {}
-            self._seen = (self.version, base, views)
+            views = {}
+            self._seen = (self.version, views)
         v = views.get(viewer)
         if v is None:
-            v = views[viewer] = self._views.view(self.state, base, viewer)
+            v = views[viewer] = self._views.view(self.state, viewer)
         return v
 
 

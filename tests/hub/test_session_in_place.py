@@ -102,10 +102,10 @@ def test_views_nobody_reads_are_not_built(tmp_path, sample, monkeypatch):
     built = []
     real = referee.Views.view
 
-    def counting(state, base, viewer):
+    def counting(self, state, viewer):
         built.append(viewer)
-        return real(state, base, viewer)
-    monkeypatch.setattr(referee.Views, "view", staticmethod(counting))
+        return real(self, state, viewer)
+    monkeypatch.setattr(referee.Views, "view", counting)
     s = new(tmp_path, sample)
     s.subscribe(lambda audience, msg: msg.get("t"))     # looks at the type only, as the pods' links do
     bots = {"a": Bot(1), "b": Bot(2)}
