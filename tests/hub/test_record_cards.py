@@ -152,3 +152,13 @@ def test_a_record_written_past_the_stores_own_appends_is_never_overwritten(tmp_p
         store.append(gid, "note", {"n": 2})
     assert store.append(gid, "note", {"n": 2}) == 3
     assert [r.body["n"] for r in store.records(gid)[1:]] == [1, "other", 2]
+
+
+def test_record_bodies_are_the_json_dumps_text():
+    # the store's encoder (built once) writes exactly what json.dumps(sort_keys, compact) writes
+    from hub.record.store import dumps
+    bodies = [{"b": [1, 2.5, -0.0, 1e300, None, True], "a": {"z": "세린이(가)", "y": "\u0001\"\\/"}},
+              {"events": [{"e": "move", "p": "a", "card": "jab", "rule": "guide 4.4 step 18"}]},
+              {}, [], "text", 7, {"nested": [[[{"k": [{}]}]]]}, {"n": 123456789012345678901234567890}]
+    for body in bodies:
+        assert dumps(body) == json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
