@@ -28,6 +28,13 @@ WebSocket client (a second process) are not counted, everything the hub process 
   ready and nobody pressing (heartbeats both ways on both links, the web server's upkeep):
   the cost of time passing, which a game under callgrind (~50x slower) has much more of than
   a real one; "less the background" takes that rate times the game's wall time off.
+* **pods**: the pods' own share of a decision (the issue-16 goal: under 0.3 M for both pods
+  together): the same planned games through the table and its pods' links without the web
+  server (hub/pods: the links' thread, frames and acks, prompts and state pushes, the
+  table loop's wake-ups for them, and the ``Presser``'s few µs a question), less the
+  background of that process (heartbeats) times the game's wall time, less the same
+  decisions submitted to a table without pods (engine, session, record); with the links'
+  thread's wake-ups and the frames each way per decision.
 * **tracker**: tracker actions entered on the display (API path, no pods), per action.
 """
 
@@ -333,6 +340,7 @@ def work_pods(games, quiet_s):
     from hub.sessions.table import Table
     plans = plan_games([7 + g for g in range(games)], {"a": 70, "b": 71})
     hub = PodsOnly()
+    table = Table(Store(os.path.join(hub.tmp, "plain.sqlite3")))
     try:
         hub.seat_both()
         presser = Presser(hub)
@@ -349,8 +357,8 @@ def work_pods(games, quiet_s):
             wall, cpu, _ = span("pods%d" % g, lambda: presser.play(plans[g], 3600))
             after = _pod_counters(hub.pods)
             decisions = len(plans[g]["inputs"])
-            # the same game on a table with no pods, on a thread of its own, right after
-            table = Table(Store(os.path.join(hub.tmp, "plain%d.sqlite3" % g)))
+            # the same game on a table with no pods (one table for all games, as the hub's:
+            # what a table keeps from game to game is kept there too), right after
             table.start_referee(seed=7 + g)
 
             def replay():
@@ -359,11 +367,11 @@ def work_pods(games, quiet_s):
             span("table%d" % g, replay)
             if table.session.state.battles != hub.table.session.state.battles:
                 raise RuntimeError("the game without pods went another way")
-            table.store.close()
             results.append({"wall_s": wall, "decisions": decisions, "battles": table.session.state.battles,
                             "counters": {k: after[k] - before[k] for k in after}})
         info("pods", results)
     finally:
+        table.store.close()
         hub.close()
 
 
@@ -493,6 +501,15 @@ def report(idle_s=20, games=1, actions=200, out=print):
         out("  record of that game: %.1f KB of record bodies (%s); the database file grew %.1f KB"
             % (body / 1024, ", ".join("%s %d x %.1f KB" % (k, n, b / 1024) for k, (n, b) in sorted(r["record"].items())),
                r["db_growth"] / 1024))
+    counts, infos = icount.run_worker(me, ["--worker", "pods", str(games), "5"])
+    bg = counts["quiet"] / infos["quiet"]["wall_s"] if counts["quiet"] is not None else None
+    for g, r in enumerate(infos["pods"]):
+        k = {name: v / r["decisions"] for name, v in r["counters"].items()}
+        net = None if bg is None else counts["pods%d" % g] - bg * r["wall_s"] - counts["table%d" % g]
+        out("the pods' part of game %d (%d decisions): %s per decision; the links' thread woke %.1f times, "
+            "%.1f frames out (%.1f state), %.1f in, per decision (background %s/s)"
+            % (g, r["decisions"], icount.fmt(None if net is None else net / r["decisions"]), k["wakes"],
+               k["frames_out"], k["states"], k["frames_in"], icount.fmt(bg)))
     counts, infos = icount.run_worker(me, ["--worker", "parts", "3"])
     p = infos["parts"]
     per = {k: None if counts[k] is None else counts[k] / p["battles"] for k in ("engine", "session", "display")}

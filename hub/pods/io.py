@@ -75,6 +75,7 @@ class LinkThread:
         self._expiry_sent = None            # the deadline whose expiry was handed over
         self._next_probe = 0
         self.wakes = 0                      # passes of the thread's loop (for the benches)
+        self.dropped = False                # a connection was closed: the list drops it
 
     # ------------------------------------------------------------ lifetime
     def start(self, loop, serial_devices=(), rescan=False):
@@ -100,7 +101,8 @@ class LinkThread:
 
     @property
     def running(self):
-        return self.thread is not None and self.thread.is_alive()
+        # the thread only ends when stopped (_run goes on after any error)
+        return self.thread is not None and not self.stopping
 
     def wake(self):
         """Make the thread look again now (new output to write, a new port, a new deadline)."""
@@ -171,11 +173,13 @@ class LinkThread:
             due = c.link.next_due()
             if due is not None and due <= t and not c.closed:     # output, an ack, a timer
                 hub._service_out(c, t)
-        with self.lock:
-            if self.rescan and t >= self._next_scan:
+        if self.rescan and t >= self._next_scan:
+            with self.lock:
                 self._next_scan = t + RESCAN_MS
                 hub._scan(auto)
-            if any(c.closed for c in hub.conns):
+        if self.dropped:
+            with self.lock:
+                self.dropped = False
                 hub.conns = [c for c in hub.conns if not c.closed]
 
     def read(self, conns):

@@ -33,6 +33,7 @@ non-special cards form the hand, the next nine the list; docs/referee.md).
 import asyncio
 import logging
 import os
+import threading
 
 from engine.errors import IllegalDecision
 
@@ -60,6 +61,7 @@ class PodConn:
         self.sent_state = None      # the last state tuple pushed
         self.was_up = False
         self.repl_resets = 0        # seen of link.repl_resets, to say so once each
+        self.wlock = threading.Lock()   # held to take the link's output and write it: in order
 
     @property
     def name(self):
@@ -116,6 +118,7 @@ class PodHub(SeatPrompts):
             if c.closed:
                 return
             c.closed = True
+            self.links.dropped = True
             c.port.close()
             if c.board_id is not None and self._pending.get(c.board_id) is c:
                 del self._pending[c.board_id]
@@ -177,8 +180,36 @@ class PodHub(SeatPrompts):
         finally:
             self._draining = False
         if items:
-            self.links.wake()           # frames the table queued for the pods go out now
+            self.flush()                # frames the table queued for the pods go out now
         return now
+
+    def flush(self):
+        """On the table's thread: write what the table queued for the pods, as far as each
+        port takes it without waiting (one thread hop less a decision: the links' thread
+        needs waking only for what is left, for a port that can't, or one it is writing to
+        itself). The links' thread keeps its own timers: it looks again at its next one."""
+        left = False
+        for c in self.conns:
+            link = c.link
+            if c.closed or not link._out:
+                continue
+            write = getattr(c.port, "write_nowait", None)
+            if write is None or not c.wlock.acquire(blocking=False):
+                left = True
+                continue
+            try:
+                out = link.take_output()
+                try:
+                    n = write(out)
+                except Exception:       # the links' thread meets it again and drops the port
+                    n = 0
+                if n < len(out):
+                    link.unsend(out[n:])
+                    left = True
+            finally:
+                c.wlock.release()
+        if left:
+            self.links.wake()
 
     def pump(self):
         """One synchronous pass over every pod (for callers without the links' thread)."""
@@ -230,13 +261,17 @@ class PodHub(SeatPrompts):
         if c.link.repl_resets != c.repl_resets:
             c.repl_resets = c.link.repl_resets
             self.out("포드가 REPL에 멈춰 있어 다시 시작함 / pod was at the REPL, soft reset: %s" % c.name)
-        out = c.link.poll(t)
-        if out:
-            try:
-                c.port.write(out)
-            except Exception as e:      # pyserial's SerialException is not always an OSError
-                self._drop(c, e)
-                return
+        with c.wlock:
+            out = c.link.poll(t)
+            error = None
+            if out:
+                try:
+                    c.port.write(out)
+                except Exception as e:      # pyserial's SerialException is not always an OSError
+                    error = e
+        if error is not None:
+            self._drop(c, error)
+            return
         if was and not c.link.up:
             c.was_up = False
             self.out("포드 응답 없음 / pod link lost: %s" % c.name)
@@ -432,7 +467,7 @@ class PodHub(SeatPrompts):
     def _on_table(self, audience, msg):
         self._table_message(audience, msg)
         if self.links.running and not self._draining:
-            self.links.wake()
+            self.flush()
 
     def _table_message(self, audience, msg):
         t = msg.get("t")

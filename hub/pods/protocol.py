@@ -248,8 +248,9 @@ def decode_body(body: bytes) -> Message:
     return Message(kind, dict(zip(names, values)), seq, ack, text)
 
 
-# a good ping frame as received (COBS bytes) -> its message, decoded once: most frames a
-# pod sends are pings (acks and heartbeats); these messages are shared, read them only
+# a good ping frame as received (COBS bytes) -> its message: most frames a pod sends are
+# pings (acks and heartbeats), and there are 256 of them (the ack is all a ping says), so
+# they are decoded once, here; these messages are shared, read them only
 _PINGS_IN: dict[bytes, Message] = {}
 
 
@@ -294,8 +295,6 @@ class Decoder:
                 except ProtocolError:
                     self._reject(raw)
                     continue
-                if msg.type == "ping":  # at most 256 of them (the ack is all a ping says)
-                    _PINGS_IN[raw] = msg
             self.frames += 1
             out.append(msg)
         if tail:
@@ -559,6 +558,16 @@ class HubLink:
             self._out.clear()
         return out
 
+    def unsend(self, rest: bytes) -> None:
+        """Put back the tail of what ``take_output`` gave that could not be written: it goes
+        out first next time."""
+        with self.lock:
+            self._out[:0] = rest
+
     @property
     def unacked(self) -> int:
         return len(self._outbox)
+
+
+for _ack in range(256):
+    _PINGS_IN[frame(0x00, 0, _ack, b"")[1:-1]] = decode_body(cobs_decode(frame(0x00, 0, _ack, b"")[1:-1]))
