@@ -396,13 +396,16 @@ def work_parts(games):
     """Where a battle's instructions go, without pods or web server: the same referee games
     (inputs recorded once) through the engine alone (in-place ``apply``, as the session runs
     it), through the session (record, views, explanations), and through the session plus one
-    display state per decision (built and serialized, as the broadcaster's coalesced flush does)."""
+    display flush per decision, as the broadcaster's coalesced flush does with one client
+    connected (hub/web/display_feed.py: the display state built, compared with the one last
+    sent, the changes serialized once for all clients; the client got the whole state when it
+    connected, before the game)."""
 
     from engine.bots import Bot
     from engine.game import apply
     from hub.record.store import Store
     from hub.sessions.table import Table
-    from hub.web.display import display_json
+    from hub.web.display_feed import DisplayFeed
     tmp = tempfile.mkdtemp(prefix="lumen-bench-")
     plays = []
     for g in range(games):
@@ -434,11 +437,15 @@ def work_parts(games):
     def session(display):
         for i, (seed, inputs, _) in enumerate(plays):
             t = Table(Store(os.path.join(tmp, "s%d%d.sqlite3" % (display, i))))
+            feed = DisplayFeed(t)
             t.start_referee(seed=seed)
+            if display:
+                feed.update(["game"])
+                feed.full(["hello"])            # the connected client's first message
             for seat, kind, value in inputs:
                 t.submit(seat, kind, value, source="pod")
                 if display:
-                    display_json(t, t="state")
+                    feed.update(["state"])
             t.store.close()
 
     for name, fn in (("engine", engine), ("session", lambda: session(False)), ("display", lambda: session(True))):
@@ -514,7 +521,7 @@ def report(idle_s=20, games=1, actions=200, out=print):
     p = infos["parts"]
     per = {k: None if counts[k] is None else counts[k] / p["battles"] for k in ("engine", "session", "display")}
     out("where a referee battle goes (%d battles, %d decisions, no pods): engine %s; + session (record, views, "
-        "explanations) %s; + display state built and serialized per decision %s"
+        "explanations) %s; + display flush per decision (changes built and serialized) %s"
         % (p["battles"], p["decisions"], icount.fmt(per["engine"]),
            icount.fmt(None if per["session"] is None else per["session"] - per["engine"]),
            icount.fmt(None if per["display"] is None else per["display"] - per["session"])))

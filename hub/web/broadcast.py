@@ -1,8 +1,9 @@
 """The broadcaster: connects one table to the web.
 
 Forwards the table's public messages (never a seat's private channel) to the WebSocket
-clients, one ``state`` message per burst, a ``clock`` message every second while a clock
-runs; admits clients within the live-update limits; ticks the table; counts turns after
+clients: at most one message per burst, the display's changes since the last one (a
+``delta``: hub/web/display_feed.py), a ``clock`` message every second while a clock
+runs; a client gets the whole ``state`` when it connects, asks, or falls behind; admits clients within the live-update limits; ticks the table; counts turns after
 "time"; runs the extra tasks (the pods' links) and, in the demo, the bots, all on the
 server's loop.
 """
@@ -14,7 +15,8 @@ import threading
 import time
 
 from hub.web.bots import BotPlayers
-from hub.web.display import _ready, current_turn, display_json
+from hub.web.display import _ready, current_turn
+from hub.web.display_feed import DisplayFeed
 
 log = logging.getLogger("lumen.web")
 
@@ -52,6 +54,7 @@ class DisplayHub:
         self._last_clock = 0.0
         self._poke = None               # asyncio.Event: wakes the ticker when something changed
         self.sent = 0
+        self.feed = DisplayFeed(table)
         table.subscribe(self.on_table)
 
     # -- who may connect (issue 11.1: limits on connections and their rate)
@@ -101,30 +104,48 @@ class DisplayHub:
             self.loop.call_soon(self.flush)
 
     def flush(self):
+        """Send the clients what changed since the last message (nothing if nothing did)."""
         self._flush_scheduled = False
         causes, self._causes = self._causes, []
         try:
             self._count_turns()
-            text = display_json(self.table, t="state", cause=sorted(set(c for c in causes if c)))
+            text = self.feed.update(causes)
         except Exception:       # a display bug must never take the table down
             log.exception("display state failed")
             return
-        self.broadcast(text)
+        if text is not None:
+            self.broadcast(text)
+
+    def hello(self, cause="hello"):
+        """The whole display state for a client that connects or asks (JSON text), at the
+        version the next delta applies to; a change not yet sent goes to the others first."""
+        if self.feed.shown is None:
+            self.feed.update()      # the first state: no client has one, nothing to tell the others
+        else:
+            self.flush()
+        return self.feed.full([cause])
 
     def broadcast(self, msg):
-        """Send a message (a dict, or JSON text already) to every display."""
+        """Send a message of the stream (a dict, or JSON text already) to every display. A
+        client whose queue is full gets the whole state instead of what it missed."""
         text = msg if isinstance(msg, str) else json.dumps(msg, ensure_ascii=False)
+        behind = None
         for q in list(self.clients):
             if q.full():
                 while not q.empty():
                     q.get_nowait()
-            q.put_nowait(text)
+                if behind is None:
+                    behind = self.feed.full(["behind"])
+                q.put_nowait(behind)
+            else:
+                q.put_nowait(text)
         self.sent += 1
 
     def clock_message(self):
+        """The clock message (JSON text; None before the display has a state), a version."""
         s = self.table.session
         ready = _ready(s.ready_status()) if s is not None else {}
-        return {"t": "clock", "timer": self.table.timer_view(), "ready": ready}
+        return self.feed.clock(self.table.timer_view(), ready)
 
     def _clock_running(self):
         if self.table.timer.state == "running":
@@ -205,7 +226,9 @@ class DisplayHub:
                 now = time.monotonic()
                 if self.clients and self._clock_running() and now - self._last_clock >= 1.0:
                     self._last_clock = now
-                    self.broadcast(self.clock_message())
+                    text = self.clock_message()
+                    if text is not None:
+                        self.broadcast(text)
             except Exception:
                 log.exception("table tick failed")
 

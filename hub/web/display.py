@@ -3,9 +3,13 @@
 :func:`display_state` turns a table's snapshot (referee or tracker) into the JSON the
 page renders: seats, zones, the last battle with its rule, the log and the cards the
 public may see. Nothing here reads a seat's private channel.
+
+A referee game's parts that did not change are the same objects as in the previous state
+(a seat, the pending list, the log lines, the card catalogue), so the broadcaster's diff
+(hub/web/display_delta.py) skips them by identity. The state is shared: read it, never
+change it.
 """
 
-import json
 import weakref
 
 from engine.events import OUTCOME_EN, OUTCOME_KO
@@ -37,11 +41,12 @@ def _ids(value, out):
     if isinstance(value, str):
         out.add(value)
     elif isinstance(value, (list, tuple)):
-        for v in value:
-            if type(v) is str:       # zones are flat lists of ids: no call per id
-                out.add(v)
-            else:
+        try:
+            out.update(value)        # zones are flat lists of ids: one C call
+        except TypeError:            # a nested list (a combo's options)
+            for v in value:
                 _ids(v, out)
+        out.discard(None)
 
 
 def _text(entry):
@@ -77,55 +82,6 @@ def _from_log(session):
         last, closed = _last_battle(log)
     _LOG_PARTS[session] = (log, len(log), log[-1] if log else None, last, lines, closed)
     return last, lines
-
-
-# session -> {id(line): (line, its JSON)}, {card id: its JSON}, {part of the head: (it, its JSON)}
-_JSON = weakref.WeakKeyDictionary()
-#: Stand-ins for the parts of the head spliced in as JSON text: a JSON string can't hold them
-#: as written (a control character in a string is always escaped as \u0001).
-_PART = "\u0001%s\u0001"
-
-
-def display_json(table, **extra):
-    """``display_state(table)`` with ``extra`` keys, as JSON text (the same object; keys in
-    another order). A referee game's log lines and card entries, most of the ~15 KB and
-    mostly the same from one change to the next, are serialized once each (issue 16: the
-    whole text's json.dumps was ~1.8 M instructions a decision)."""
-    d = display_state(table)
-    d.update(extra)
-    s = table.session
-    if s is None or s.mode != "referee" or _from_log(s)[1] is not d["log"]:
-        return json.dumps(d, ensure_ascii=False)
-    lines_js, cards_js, parts_js = _JSON.setdefault(s, ({}, {}, {}))
-    log, cards = d.pop("log"), d.pop("cards")
-    # the seats' traits (static) and the last battle's panel (the same object until a new
-    # battle is judged) are a third of the rest: serialized when they change only
-    parts = [("last", d, "last_battle")] + [("trait-" + seat, d["seats"][seat], "trait")
-                                            for seat in sorted(d["seats"])]
-    spliced = []
-    for name, holder, key in parts:
-        value = holder[key]
-        if value is None:
-            continue
-        hit = parts_js.get(name)
-        if hit is None or not (hit[0] is value or hit[0] == value):
-            hit = parts_js[name] = (value, json.dumps(value, ensure_ascii=False))
-        holder[key] = _PART % name
-        spliced.append((json.dumps(_PART % name), hit[1]))
-    kept = {}
-    for line in log:
-        hit = lines_js.get(id(line))
-        kept[id(line)] = hit if hit is not None and hit[0] is line else (line, json.dumps(line, ensure_ascii=False))
-    lines_js.clear()
-    lines_js.update(kept)                    # only the lines still shown: the cache stays 40 long
-    for cid, info in cards.items():
-        if cid not in cards_js:              # a card's entry never changes within a game
-            cards_js[cid] = json.dumps(cid, ensure_ascii=False) + ":" + json.dumps(info, ensure_ascii=False)
-    head = json.dumps(d, ensure_ascii=False)
-    for marker, text in spliced:
-        head = head.replace(marker, text, 1)
-    return "%s,\"log\":[%s],\"cards\":{%s}}" % (head[:-1], ",".join(kept[id(x)][1] for x in log),
-                                              ",".join(cards_js[c] for c in cards))
 
 
 def _tail_lines(log):
@@ -194,54 +150,140 @@ def _referee_tokens(character, values):
 
 
 _INFOS = weakref.WeakKeyDictionary()     # session -> (its card table, {card id: display entry})
+#: session -> {part name: the part as last built}: an unchanged part is returned as that object
+_KEPT = weakref.WeakKeyDictionary()
 
 
-def _referee_display(session, view):
+def _kept(kept, name, value):
+    """``value``, or the equal object built before (C-level ``==`` on small dicts and lists)."""
+    old = kept.get(name)
+    if old is not None and old == value:
+        return old
+    kept[name] = value
+    return value
+
+
+def _referee_seat(st, s, p, player):
+    ch = p["character"]
+    seat = dict(SEAT_INFO[s], character=ch.get("id"), name=ch.get("name"), name_en=ch.get("name_en") or ch.get("name"),
+                start_health=ch["health"][0], bands=list(ch["health"]), hand_limits=list(ch["hand_limit"]),
+                trait=(ch.get("trait") or None), player=player, hand_limit=st.players[s].hand_limit)
+    for key in _SEAT_FIELDS:
+        seat.update(_SEAT_FIELDS[key](p, ch))
+    return seat
+
+
+def _zone(key):
+    return lambda p, ch: {key: list(p[key])}
+
+
+def _cards_or_count(key):
+    def fields(p, ch):
+        v = p[key]
+        return {key: list(v), key + "_count": len(v)} if isinstance(v, list) else {key: [], key + "_count": v}
+    return fields
+
+
+#: A seat's fields from each field of the seat's public view (the view's other fields show
+#: nowhere): a changed view field rebuilds only its own.
+_SEAT_FIELDS = {
+    "health": lambda p, ch: {"health": p["health"]},
+    "fp": lambda p, ch: {"fp": p["fp"]},
+    "hand": _cards_or_count("hand"),
+    "list": _cards_or_count("list"),
+    "side_deck": lambda p, ch: {"side_deck": p["side_deck"] if isinstance(p["side_deck"], int) else len(p["side_deck"])},
+    "break_zone": _zone("break_zone"),
+    "lumen_zone": _zone("lumen_zone"),
+    "battle_zone": lambda p, ch: {"battle_zone": list(p["battle_zone"]) if isinstance(p["battle_zone"], list)
+                                  else ["?"] * p["battle_zone"]},
+    "ultimate": lambda p, ch: {"ultimate": p.get("ultimate")},
+    "ultimate_card": lambda p, ch: {"ultimate_card": p.get("ultimate_card")},
+    "non_responses": lambda p, ch: {"non_responses": p.get("non_responses", 0)},
+    "tokens": lambda p, ch: {"tokens": _referee_tokens(ch, p.get("tokens"))},
+}
+
+
+def _seat_update(st, s, seat, q, p, player):
+    """``seat`` (built from view ``q``) brought to view ``p``: the same object if nothing it
+    shows changed, else a copy with the changed fields rebuilt."""
+    change = {}
+    if p is not q:
+        if p["character"] is not q["character"] and p["character"] != q["character"]:
+            return _referee_seat(st, s, p, player)
+        for key, fields in _SEAT_FIELDS.items():
+            if p.get(key) is not q.get(key) and p.get(key) != q.get(key):
+                change.update(fields(p, p["character"]))
+    limit = st.players[s].hand_limit
+    if limit != seat["hand_limit"]:
+        change["hand_limit"] = limit
+    if player != seat["player"]:
+        change["player"] = player
+    if not change:
+        return seat
+    return dict(seat, **change)
+
+
+def _seat_ids(seat):
+    ids = set()
+    for key in ("hand", "list", "break_zone", "lumen_zone", "battle_zone"):
+        _ids(seat[key], ids)
+    _ids([seat["ultimate"], seat["ultimate_card"]], ids)
+    return ids
+
+
+def _referee_display(session, view, names):
     st = session.state
+    kept = _KEPT.get(session)
+    if kept is None:
+        kept = _KEPT[session] = {}
     seats = {}
     visible = set()
     for s in ("a", "b"):
-        p = view["players"][s]
-        ch = p["character"]
-        hand, lst = p["hand"], p["list"]
-        seat = dict(SEAT_INFO[s], character=ch.get("id"), name=ch.get("name"), name_en=ch.get("name_en") or ch.get("name"),
-                    health=p["health"], start_health=ch["health"][0], bands=list(ch["health"]),
-                    hand_limits=list(ch["hand_limit"]), hand_limit=st.players[s].hand_limit, fp=p["fp"],
-                    hand=hand if isinstance(hand, list) else [], hand_count=len(hand) if isinstance(hand, list) else hand,
-                    list=lst if isinstance(lst, list) else [], list_count=len(lst) if isinstance(lst, list) else lst,
-                    side_deck=p["side_deck"] if isinstance(p["side_deck"], int) else len(p["side_deck"]),
-                    break_zone=list(p["break_zone"]), lumen_zone=list(p["lumen_zone"]),
-                    battle_zone=p["battle_zone"] if isinstance(p["battle_zone"], list) else ["?"] * p["battle_zone"],
-                    ultimate=p.get("ultimate"), ultimate_card=p.get("ultimate_card"),
-                    non_responses=p.get("non_responses", 0), tokens=_referee_tokens(ch, p.get("tokens")),
-                    trait=(ch.get("trait") or None))
-        for key in ("hand", "list", "break_zone", "lumen_zone", "battle_zone"):
-            _ids(seat[key], visible)
-        _ids([seat["ultimate"], seat["ultimate_card"]], visible)
+        # from the seat's view field by field against the view it was built from (a view's
+        # contents are read-only): unchanged, the same object
+        p, player = view["players"][s], names.get(s)
+        hit = kept.get(s)
+        seat = _referee_seat(st, s, p, player) if hit is None else _seat_update(st, s, hit[1], hit[0], p, player)
+        if hit is None or hit[1] is not seat:
+            kept[s] = hit = (p, seat, _seat_ids(seat))
+        else:
+            kept[s] = hit = (p, seat, hit[2])
         seats[s] = seat
+        visible |= hit[2]
     pending = []
     for r in view.get("pending", []):
         opts = r.get("options")
         item = {"player": r["player"], "kind": r["kind"], "hidden": bool(r.get("hidden"))}
         if isinstance(opts, list) and not r.get("hidden"):
-            item["options"] = opts
-            _ids(opts, visible)
+            item["options"] = list(opts)
         if "count" in r:
             item["count"] = r["count"]
         pending.append(item)
+    pending = _kept(kept, "pending", pending)
+    if kept.get("pending-ids", (None,))[0] is not pending:
+        ids = set()
+        for item in pending:
+            _ids(item.get("options"), ids)
+        kept["pending-ids"] = (pending, ids)
+    visible |= kept["pending-ids"][1]
     last, lines = _from_log(session)
     if last and last["cards"]:
         _ids(list(last["cards"].values()), visible)
     visible.discard("?")
-    infos = _INFOS.get(session)
-    if infos is None or infos[0] is not st.cards:
-        infos = _INFOS[session] = (st.cards, {})
-    known = infos[1]                 # a game's cards never change: each card's entry is built once
-    cards = {}
-    for cid in sorted(visible):
-        if cid in st.cards:
-            info = known.get(cid)
-            cards[cid] = info if info is not None else known.setdefault(cid, _card_info(st.cards[cid]))
+    hit = kept.get("cards")
+    if hit is not None and hit[0] == visible and hit[1] is st.cards:
+        cards = hit[2]             # the same visible cards: the same catalogue object
+    else:
+        infos = _INFOS.get(session)
+        if infos is None or infos[0] is not st.cards:
+            infos = _INFOS[session] = (st.cards, {})
+        known = infos[1]                 # a game's cards never change: each card's entry is built once
+        cards = {}
+        for cid in sorted(visible):
+            if cid in st.cards:
+                info = known.get(cid)
+                cards[cid] = info if info is not None else known.setdefault(cid, _card_info(st.cards[cid]))
+        kept["cards"] = (visible, st.cards, cards)
     return {"seats": seats, "turn": view["turn"], "phase": view["phase"], "priority": view["priority"],
             "sudden_death": view["sudden_death"], "sd_turn": view.get("sd_turn"), "winner": view["winner"],
             "end_reason": None, "last_outcome": view.get("last_outcome"), "battles": view.get("battles"),
@@ -296,12 +338,12 @@ def display_state(table):
         out.update(seats=None, log=[], ready={}, pending=[], cards={}, last_battle=None)
         return out
     out["game_id"] = s.game_id
-    if s.mode == "referee":
-        out.update(_referee_display(s, snap["view"]))
+    if s.mode == "referee":           # the person in the seat, if the judge named them: in the seat
+        out.update(_referee_display(s, snap["view"], table.names))
     else:
         out.update(_tracker_display(s, snap["view"]))
-    for seat, p in out["seats"].items():
-        p["player"] = table.names.get(seat)          # the person in the seat, if the judge named them
+        for seat, p in out["seats"].items():
+            p["player"] = table.names.get(seat)
     out["ahead"] = _ahead(out["seats"]) if snap["timer"]["state"] == "time" else None
     return out
 

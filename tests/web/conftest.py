@@ -52,6 +52,27 @@ def on_loop(client, fn, *args, **kw):
     return client.portal.call(lambda: fn(*args, **kw))
 
 
+class Mirror:
+    """A display client's kept state: the WebSocket's messages applied in order (the
+    reference applier, hub/web/display_delta.py), as the page does: a delta that does not
+    apply (one was missed) leaves it with no state (``gaps`` counts them) until a whole one."""
+
+    def __init__(self, ws):
+        self.ws, self.state, self.last, self.gaps = ws, None, None, 0
+
+    def receive(self):
+        """The next display message (clock and delta applied); returns the state after it."""
+        from hub.web import display_delta
+        self.last = self.ws.receive_json()
+        if self.last["t"] in ("state", "delta", "clock"):
+            try:
+                self.state = display_delta.apply(self.state, self.last)
+            except display_delta.Gap:
+                self.state = None
+                self.gaps += 1
+        return self.state
+
+
 def fingerprint(table):
     """Everything a bad request must leave unchanged: the public state, the record, the token."""
     snap = table.snapshot()

@@ -7,7 +7,8 @@
    stand (hands, lists, zones, the card catalogue of visible cards, earlier history), and
    the hub-private nonce of the lock never appears at all; a card that has only ever been in
    a (face-down) side deck never appears. The admin token never appears
-   in any response. Only public messages reach the WebSocket.
+   in any response. Only public messages reach the WebSocket. The WebSocket's deltas are
+   scanned as sent and as applied (the whole state a client keeps after each one).
 2. Non-interference: the same game readying two different cards gives byte-identical
    spectator traffic until the reveal (after removing wall-clock stamps and the salted
    commitments and their random salts, the nonces of earlier, revealed readies), so nothing
@@ -20,10 +21,11 @@ from fastapi.testclient import TestClient
 
 from engine.bots import Bot
 from hub.web.app import create_app
+from hub.web.display_delta import apply, content
 from tests.web.conftest import AUTH, TOKEN, aid, make_table, on_loop
 
 PUBLIC_CARD_KEYS = {"hand", "list", "break_zone", "lumen_zone", "ultimate", "ultimate_card", "ultimates", "options"}
-WS_TYPES = {"state", "clock", "pong"}
+WS_TYPES = {"state", "delta", "clock", "pong"}
 
 
 class Traffic:
@@ -34,6 +36,7 @@ class Traffic:
         self.hub = client.app.state.hub
         self.got = 0
         self.items = []          # (source, text)
+        self.kept = None         # the whole state a client keeps, the deltas applied
 
     def get(self, path, **kw):
         r = self.client.get(path, **kw)
@@ -48,8 +51,14 @@ class Traffic:
     def drain(self):
         on_loop(self.client, lambda: None)          # let the coalesced update go out
         while self.got < self.hub.sent:
-            self.items.append(("WS", self.ws.receive_text()))
+            self.receive()
             self.got += 1
+
+    def receive(self):
+        text = self.ws.receive_text()
+        self.items.append(("WS", text))
+        self.kept = apply(self.kept, json.loads(text))
+        self.items.append(("WS kept", json.dumps(content(self.kept), ensure_ascii=False)))
 
     def poll(self, gid):
         for path in ("/api/state", "/api/games", "/api/games/%d" % gid, "/api/games/%d/export" % gid,
@@ -65,7 +74,7 @@ def _strip(data, lock, top=True):
         for k, v in data.items():
             if k in PUBLIC_CARD_KEYS:
                 continue
-            if k == "cards" and "seats" in data:          # the display's catalogue of visible cards
+            if k == "cards" and ("seats" in data or data.get("t") == "delta"):   # the catalogue of visible cards
                 continue
             if k == "last_battle" and v == lock["last_battle"]:
                 continue
@@ -73,6 +82,8 @@ def _strip(data, lock, top=True):
                 v = [r for r in v if not (isinstance(r, dict) and r.get("seq", 0) < lock["seq"])]
             if k == "log" and isinstance(v, list):
                 v = [e for e in v if not (isinstance(e, dict) and _entry_text(e) in lock["prelog"])]
+            if k == "log" and isinstance(v, dict) and data.get("t") == "delta":     # the lines a delta appends
+                v = [e for e in v.get("add", []) if not (isinstance(e, dict) and _entry_text(e) in lock["prelog"])]
             out[k] = _strip(v, lock, False)
         return out
     if isinstance(data, list):
@@ -117,7 +128,7 @@ def test_scripted_referee_game_never_shows_a_readied_card_before_the_reveal():
     table = make_table()
     with TestClient(create_app(table, tick_interval=None)) as client, client.websocket_connect("/ws") as ws:
         tr = Traffic(client, ws, table)
-        tr.items.append(("WS", ws.receive_text()))                  # the hello state
+        tr.receive()                                                # the hello state
         side_checked = 0
         checked = readies = via_api = timeouts = 0
         ready_phases = 0
@@ -214,7 +225,7 @@ def _world(pick, seed=23, ready_phase=3):
     out = []
     with TestClient(create_app(table, tick_interval=None)) as client, client.websocket_connect("/ws") as ws:
         tr = Traffic(client, ws, table)
-        ws.receive_text()
+        tr.receive()
         client.post("/api/control/games", json={"action_id": "start-game-1", "mode": "referee", "seed": seed},
                     headers=AUTH)
         gid = table.session.game_id

@@ -79,17 +79,27 @@ def test_the_display_log_built_bit_by_bit_is_the_log_built_whole():
     assert len(d["log"]) == 40
 
 
-def test_the_display_text_is_the_display_state_as_json():
+def test_the_display_messages_are_the_display_state_as_json():
+    """The feed's whole state and every delta after it, applied in order, are the display
+    state at each decision (tracker and referee; tests/web/test_display_delta.py has more)."""
     import json
 
     from engine.bots import Bot
-    from hub.web.display import display_json, display_state
+    from hub.web.display import display_state
+    from hub.web.display_delta import apply, content
+    from hub.web.display_feed import DisplayFeed
     table = Table(Store(":memory:"), clock=FakeClock(), admin_token=TOKEN)
-    assert json.loads(display_json(table, t="state")) == dict(display_state(table), t="state")
+    feed = DisplayFeed(table)
+    assert feed.update(["hello"]) is not None
+    kept = json.loads(feed.full(["hello"]))
+    assert content(kept) == display_state(table)
     table.start_referee(seed=6)
     bots = {"a": Bot(6, "greedy"), "b": Bot(7, "greedy")}
     for _ in _each_decision(table, bots):
-        text = display_json(table, t="state", cause=["state"])
-        assert json.loads(text) == dict(display_state(table), t="state", cause=["state"])
+        text = feed.update(["state"])
+        if text is not None:
+            kept = apply(kept, json.loads(text))
+        assert content(kept) == display_state(table)
     table.start_tracker()
-    assert json.loads(display_json(table, t="state")) == dict(display_state(table), t="state")
+    kept = apply(kept, json.loads(feed.update(["game"])))
+    assert kept["t"] == "state" and content(kept) == display_state(table)

@@ -1,5 +1,5 @@
-"""Live updates: the WebSocket gets one coalesced state per change and only public
-messages; the clock message while a clock runs; the real server in a thread (uvicorn +
+"""Live updates: the WebSocket gets the whole state, then one coalesced delta per change and
+only public messages; the clock message while a clock runs; the real server in a thread (uvicorn +
 a real WebSocket client); the demo bots keep games going."""
 
 import json
@@ -18,20 +18,26 @@ from hub.web.bots import BotPlayers
 from hub.web.broadcast import DisplayHub
 from hub.web.display import display_state
 from hub.web.server import start_in_thread, urls
-from tests.web.conftest import AUTH, TOKEN, aid, on_loop
+from hub.web.display_delta import content
+from tests.web.conftest import AUTH, TOKEN, Mirror, aid, on_loop
 
 
-def test_websocket_hello_then_one_state_per_change(client, table):
+def test_websocket_hello_then_one_message_per_change(client, table):
     with client.websocket_connect("/ws") as ws:
-        hello = ws.receive_json()
+        live = Mirror(ws)
+        hello = live.receive()
         assert hello["t"] == "state" and hello["cause"] == ["hello"] and hello["seats"] is None
         client.post("/api/control/games", json={"action_id": aid(), "mode": "tracker", "a": "wolf"}, headers=AUTH)
-        m = ws.receive_json()
-        assert m["t"] == "state" and m["mode"] == "tracker" and set(m["cause"]) >= {"game", "state"}
+        m = live.receive()          # another game: the whole state
+        assert live.last["t"] == "state" and m["mode"] == "tracker" and set(m["cause"]) >= {"game", "state"}
+        assert live.last["v"] == hello["v"] + 1
         client.post("/api/control/tracker", json={"action_id": aid(), "command": {
             "action": "adjust_health", "seat": "a", "delta": -400}}, headers=AUTH)
-        m = ws.receive_json()
+        m = live.receive()          # a change: only it
+        assert live.last["t"] == "delta" and live.last["base"] == live.last["v"] - 1
+        assert live.last["seats"] == {"a": {"health": 4600}} and "seats" not in live.last.get("set", {})
         assert m["seats"]["a"]["health"] == 4600 and m["log"][-1]["text"]["en"].startswith("1P Wolf health -400")
+        assert content(m) == on_loop(client, display_state, table)
         ws.send_text("ping")
         assert ws.receive_json() == {"t": "pong"}
 
@@ -40,11 +46,12 @@ def test_pod_side_changes_reach_the_display_too(client, table):
     """The same actions are possible from the pods: a pod's input shows up live."""
     on_loop(client, table.start_tracker, "nia", "root", 1, "a")
     with client.websocket_connect("/ws") as ws:
-        ws.receive_json()
+        live = Mirror(ws)
+        live.receive()
         on_loop(client, table.submit, "b", "action", {"action": "adjust_fp", "seat": "b", "delta": 2}, "pod")
-        assert ws.receive_json()["seats"]["b"]["fp"] == 2
+        assert live.receive()["seats"]["b"]["fp"] == 2
         on_loop(client, table.submit, "a", "ready", True, "pod")
-        m = ws.receive_json()
+        m = live.receive()
         assert m["ready"]["a"]["locked"] is True and m["ready"]["b"]["ms_left"] == 10000
 
 
@@ -61,13 +68,22 @@ def test_private_pod_messages_are_never_forwarded(table):
 def test_clock_messages_while_a_clock_runs():
     table = Table(Store(":memory:"), admin_token=TOKEN)        # the real clock: the ticker runs
     with TestClient(create_app(table, tick_interval=0.05)) as client, client.websocket_connect("/ws") as ws:
-        ws.receive_json()
+        live = Mirror(ws)
+        live.receive()
         client.post("/api/control/timer", json={"action_id": aid(), "action": "round_start"}, headers=AUTH)
-        assert ws.receive_json()["t"] == "state"
-        m = ws.receive_json()
-        assert m["t"] == "clock" and m["timer"]["state"] == "running" and m["timer"]["ms_left"] <= 1800000
-        second = ws.receive_json()
-        assert second["t"] == "clock" and second["timer"]["ms_left"] < m["timer"]["ms_left"]
+        clocks = []
+        for _ in range(10):     # the change's delta and the clock messages (in any order)
+            live.receive()
+            if live.last["t"] == "clock":
+                clocks.append(live.last)
+                # a version of the stream: the kept state's timer follows it
+                assert live.last["base"] == live.last["v"] - 1 and live.state["timer"] == live.last["timer"]
+            if len(clocks) == 2:
+                break
+        m, second = clocks
+        assert m["timer"]["state"] == "running" and m["timer"]["ms_left"] <= 1800000
+        assert second["timer"]["ms_left"] < m["timer"]["ms_left"]
+        assert live.state["timer"]["state"] == "running"
 
 
 def test_a_ten_second_deadline_expires_by_the_ticker():
@@ -125,7 +141,7 @@ def test_the_real_server_in_a_thread():
             r = httpx.post(handle.url + "/api/control/tracker", headers=AUTH,
                            json={"action_id": aid(), "command": {"action": "next_turn"}})
             assert r.status_code == 200
-            assert json.loads(ws.recv(timeout=5))["turn"] == 2
+            assert json.loads(ws.recv(timeout=5))["set"]["turn"] == 2
         assert httpx.post(handle.url + "/api/control/tracker",
                           json={"action_id": aid(), "command": {"action": "next_turn"}}).status_code == 401
     finally:

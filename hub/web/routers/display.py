@@ -1,7 +1,6 @@
 """The display: the page, the API docs page, the table state and the live-update WebSocket."""
 
 import asyncio
-import json
 import time
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
@@ -52,10 +51,11 @@ def router(ctl):
         q = asyncio.Queue(maxsize=64)
         try:
             await websocket.accept()
+            # the whole state, then every message of the stream after it (no await between:
+            # no delta can fall between the two)
+            q.put_nowait(hub.hello())
             hub.clients.add(q)
             hub.poke()          # a running clock now has someone to tell every second
-            await websocket.send_text(json.dumps(dict(display_state(table), t="state", cause=["hello"]),
-                                                 ensure_ascii=False))
 
             async def sender():
                 while True:
@@ -80,6 +80,8 @@ def router(ctl):
                         break
                     if msg["text"] == "ping":      # pings from the page; anything else is ignored
                         await websocket.send_text('{"t":"pong"}')
+                    elif msg["text"] == "state" and not q.full():    # a client that saw a gap
+                        q.put_nowait(hub.hello("asked"))
             finally:
                 send_task.cancel()
         except (WebSocketDisconnect, RuntimeError):
