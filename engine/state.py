@@ -227,7 +227,7 @@ class GameState:
         c.sd_turn = self.sd_turn
         c.winner = self.winner
         c.pending = [dict(r) for r in self.pending]
-        c.inbox = dict(self.inbox)
+        c.inbox = _copy_json(self.inbox)       # its get order is a list the get step pops
         c.tasks = [dict(t) for t in self.tasks]
         c.battle = None if self.battle is None else self.battle.copy()
         c.last_outcome = self.last_outcome

@@ -197,3 +197,31 @@ def test_cli_prints_one_line_per_file_and_exit_code(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data[0]["passed"] and data[0]["state"]["players"]["b"]["health"] == 4600
     assert any(e["e"] == "judgment" and "ko" in e["text"] for e in data[0]["events"])
+
+
+def test_apply_never_changes_the_state_it_is_given_nor_a_copy_of_it():
+    """A copy is independent of its original either way round: advancing the copy (apply) or
+    the original in place (the hub's referee, which keeps copies as rollback checkpoints) leaves
+    the other as it was. (The get step's order list was shared and popped through a copy.)"""
+    import json
+    from engine.bots import Bot
+    from engine.decks import load_sample
+    cs, decks = load_sample()
+    for seed in range(4):
+        st, _ = new_game(cs.cards, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck(), seed=seed)
+        bots = {"a": Bot(seed), "b": Bot(seed + 1)}
+        kept = []
+        for _ in range(150):
+            if st.winner is not None:
+                break
+            req = st.pending[0]
+            kind, value = bots[req["player"]].answer(st, req)
+            before = json.dumps(st.to_json(cards=False), sort_keys=True)
+            new, _ = apply(st, req["player"], kind, value)
+            assert json.dumps(st.to_json(cards=False), sort_keys=True) == before
+            copy = st.copy()
+            kept.append((copy, json.dumps(copy.to_json(cards=False), sort_keys=True)))
+            apply(st, req["player"], kind, value, copy=False)
+            assert json.dumps(st.to_json(cards=False), sort_keys=True) == json.dumps(new.to_json(cards=False), sort_keys=True)
+        for copy, text in kept:
+            assert json.dumps(copy.to_json(cards=False), sort_keys=True) == text
