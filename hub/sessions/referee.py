@@ -35,6 +35,9 @@ from engine.state import GameState, other
 from hub.sessions.base import LINK_ALLOWANCE_MS, READY_MS, LazyMessage, SessionBase, SessionError
 
 
+CHECKPOINT_EVERY = 16     # decisions between two copies of the state kept for a rollback
+
+
 def commitment(game_id, seat, card, nonce):
     return hashlib.sha256(("%s:%s:%s:%s" % (game_id, seat, card, nonce)).encode()).hexdigest()
 
@@ -54,8 +57,10 @@ class RefereeSession(SessionBase):
         # whole game, and ``version`` counts its changes (what a cache of it must key on)
         self.state = state
         self.version = 0
-        self._origin = state.copy()   # the state before any input, and the inputs applied to it:
-        self._inputs = []             # a failed decision is rolled back by replaying them (_restore)
+        # a failed decision is rolled back by replaying the inputs taken since a checkpoint (a
+        # copy of the state every CHECKPOINT_EVERY decisions: a short replay, see _restore)
+        self._checkpoint = (0, state.copy())
+        self._inputs = []
         self.log = []             # public events of this game, explained (ko/en)
         self._nonce = {}          # seat -> nonce of the current hidden ready
         self._texts = _texts_for(state.cards)   # an event's items -> its explanation (see _texts_for)
@@ -221,18 +226,23 @@ class RefereeSession(SessionBase):
         """A decision applied to the state (in place) and recorded: the session takes it."""
         self.version += 1
         self._inputs.append((seat, kind, value))
+        if len(self._inputs) % CHECKPOINT_EVERY == 0:
+            self._checkpoint = (len(self._inputs), self.state.copy())
         self.answered[seat] += 1
         self.locked, self._nonce, self.deadline = book
         self._collect(events)
 
     def _restore(self):
         """Put the state back as it was before the decision under way, after the engine or the
-        record failed part-way: the same inputs replayed from the start give the same state
-        (the engine is deterministic; resuming from the record relies on it too). Rare, so it
-        costs a replay instead of a copy of the state at every decision. The state object
-        stays the same: whoever holds it sees it restored."""
-        st = self._origin.copy()
-        for seat, kind, value in self._inputs:
+        record failed part-way: the inputs taken since the last checkpoint, replayed on a copy
+        of it, give the same state (the engine is deterministic; resuming from the record
+        relies on it too). Rare, so it costs a short replay (at most CHECKPOINT_EVERY - 1
+        decisions: a full disk retried at every tick stays cheap) instead of a copy of the
+        state at every decision. The state object stays the same: whoever holds it sees it
+        restored."""
+        taken, at = self._checkpoint
+        st = at.copy()
+        for seat, kind, value in self._inputs[taken:]:
             engine.apply(st, seat, kind, value, copy=False)
         for slot in GameState.__slots__:
             setattr(self.state, slot, getattr(st, slot))

@@ -53,8 +53,9 @@ def test_an_engine_failure_part_way_leaves_the_state_as_it_was(tmp_path, sample,
     session puts the state back; nothing is recorded and the same decision works after."""
     s = new(tmp_path, sample)
     bots = {"a": Bot(1), "b": Bot(2)}
-    for _ in range(25):
+    for _ in range(25):         # past a checkpoint (referee.CHECKPOINT_EVERY): replayed from there
         step(s, bots)
+    assert 0 < s._checkpoint[0] < 25
     real = referee.apply_checked
 
     def broken(state, answer, until=()):
