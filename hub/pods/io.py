@@ -10,16 +10,18 @@ heartbeats) itself, so a busy web server never makes a pod look dead.
 
 What the pods said is handed to the table's own thread (the asyncio loop the table lives
 on) as ``(conn, message, link ms, stamp)``: the table is not thread-safe and stays on one
-thread. Nothing is lost between the two: bytes read but not yet handed over wait in
-``raw`` under ``stamp_lock``, and whoever decides that a deadline expired (the table's
-tick) first takes everything that arrived until that moment (``PodHub.drain``), so a ready
+thread. Nothing is lost between the two: bytes are read, stamped and fed under
+``feed_lock``, and whoever decides that a deadline expired (the table's tick) first takes,
+under the same lock, everything that arrived until that moment (``PodHub.drain``), so a ready
 that reached the hub in time is always applied before its deadline's expiry, with the
 stamp of its arrival, however late the table's thread gets to it.
 
 Locks, all held only for a few lines, never while the table works: each link has its own
 (``SharedLink``: this thread runs its timers and feeds it, the table's thread sends on it);
-``lock`` guards the connection list; ``feed_lock`` keeps the inbox in arrival order;
-``stamp_lock`` guards ``raw``. Order: ``feed_lock``, then a link's, then ``stamp_lock``.
+``lock`` guards the connection list; ``feed_lock`` keeps reading, stamping and the inbox in
+arrival order (the ports are read without waiting); a connection's ``wlock`` keeps its
+writes in order (this thread's and the table's, PodHub.flush). Order: ``feed_lock``, then
+a link's.
 """
 
 import collections
@@ -53,8 +55,7 @@ class LinkThread:
     def __init__(self, hub):
         self.hub = hub
         self.lock = threading.RLock()           # the connection list
-        self.feed_lock = threading.Lock()       # feeding the links, in arrival order, into the inbox
-        self.stamp_lock = threading.Lock()
+        self.feed_lock = threading.Lock()       # reading, stamping and feeding, in arrival order
         self.raw = []                       # (conn, bytes, link ms, stamp) read, not yet fed
         self.inbox = collections.deque()    # (conn, message, link ms, stamp) for the table's thread
         self.stamped = collections.deque(maxlen=1000)   # (board id, message type, arrival stamp), the latest
@@ -155,10 +156,10 @@ class LinkThread:
             self._next_probe = t + PROBE_MS
             self._live = None           # and register again what changed its fd meanwhile
             readable = live
-        # read and stamp first
-        if readable:
-            self.read(readable)
         with self.feed_lock:
+            # read and stamp first
+            if readable:
+                self.read(readable)
             if self.raw:
                 self.feed()
             if self._deadline_due():
@@ -183,28 +184,27 @@ class LinkThread:
                 hub.conns = [c for c in hub.conns if not c.closed]
 
     def read(self, conns):
-        """Read what arrived and stamp it now (``stamp_lock``: the expiry takes these too)."""
+        """Read what arrived and stamp it now (under ``feed_lock``, or on the only thread
+        there is: PodHub.pump)."""
         clock = self.hub.table.clock
         same = type(clock) is MonotonicClock        # the table's clock is this one: one reading
-        with self.stamp_lock:
-            raw = self.raw
-            for c in conns:
-                if c.closed:
-                    continue
-                try:
-                    data = c.port.read()
-                except Exception as e:     # pyserial raises SerialException (an OSError subclass or not)
-                    raw.append((c, e, now_ms(), None))
-                    continue
-                if data:
-                    t = now_ms()
-                    raw.append((c, data, t, t if same else clock.now_ms()))
+        raw = self.raw
+        for c in conns:
+            if c.closed:
+                continue
+            try:
+                data = c.port.read()
+            except Exception as e:     # pyserial raises SerialException (an OSError subclass or not)
+                raw.append((c, e, now_ms(), None))
+                continue
+            if data:
+                t = now_ms()
+                raw.append((c, data, t, t if same else clock.now_ms()))
 
     def feed(self):
         """Run the link protocol over what was read (under ``feed_lock``): application
         messages go to the inbox with their stamps."""
-        with self.stamp_lock:
-            raw, self.raw = self.raw, []
+        raw, self.raw = self.raw, []
         hub = self.hub
         for c, data, t, stamp in raw:
             if isinstance(data, Exception):
@@ -222,8 +222,7 @@ class LinkThread:
         """Everything that arrived until now, for the table's thread: (items, now)."""
         with self.feed_lock:
             self.feed()
-            with self.stamp_lock:
-                now = self.hub.table.clock.now_ms()
+            now = self.hub.table.clock.now_ms()     # anything stamped before is fed: same lock
             items = list(self.inbox)
             self.inbox.clear()
             self._posted = False

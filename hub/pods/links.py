@@ -213,7 +213,8 @@ class PodHub(SeatPrompts):
 
     def pump(self):
         """One synchronous pass over every pod (for callers without the links' thread)."""
-        self.links.read([c for c in self.conns if not c.closed])
+        with self.links.feed_lock:
+            self.links.read([c for c in self.conns if not c.closed])
         t = now_ms()
         for c in list(self.conns):
             if not c.closed:

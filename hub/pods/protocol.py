@@ -481,17 +481,30 @@ class HubLink:
 
     def send_fields(self, msg_type: str, now_ms: int, fields: dict[str, Any], text: str = "") -> Message:
         """``send`` with the fields as a dict (kept as the message's: not to be changed after)."""
-        if not SCHEMA[msg_type][3]:
+        code, _, names, sequenced, has_text = SCHEMA[msg_type]
+        if not sequenced:
             raise ProtocolError(f"{msg_type} is not a sequenced message")
+        payload = None
+        if not has_text and not text:  # packed here, checked now, not at resend time; once
+            try:
+                payload = _STRUCTS[msg_type].pack(*_FIELDS[msg_type](fields)) if names else b""
+            except (KeyError, struct.error) as e:
+                raise ProtocolError(f"{msg_type}: {e}") from None
         with self.lock:
-            msg = Message(msg_type, fields, self._tx_seq, 0, text)
-            payload = payload_of(msg)  # checked now, not at resend time; packed once
-            self._tx_seq = _seq_next(self._tx_seq)
+            seq = self._tx_seq
+            msg = Message(msg_type, fields, seq, 0, text)
+            if payload is None:
+                payload = payload_of(msg)
+            self._tx_seq = _seq_next(seq)
             self._outbox.append((msg, payload))
             if msg_type == "state":
                 self.last_state = fields
             if self.up and len(self._outbox) <= WINDOW:
-                self._emit(msg, now_ms, payload)
+                msg.ack = ack = self._rx_last
+                self._out += frame(code, seq, ack, payload)
+                self._last_tx = now_ms
+                self._need_ack = False
+                self.frames_out += 1
                 self._resend_at = now_ms + RESEND_MS
         return msg
 
