@@ -53,6 +53,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))     # before bench/ itself: bench/h
 
 import icount  # noqa: E402
 from icount import info, mark  # noqa: E402
+from hub.pods.protocol import STATE_FLAG_LOCKED, STATE_FLAG_PASS  # noqa: E402
 
 WS_CLIENT = """
 import sys, websocket
@@ -228,7 +229,6 @@ class Presser:
             return None if c.link.unacked else c.link.last_state
 
     def settled(self, c):
-        from hub.pods.protocol import STATE_FLAG_LOCKED, STATE_FLAG_PASS
         seat = c.seat
         st = self._shown(c) if c is not None and seat else None
         if st is None:
