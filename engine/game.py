@@ -18,7 +18,8 @@ from .state import GameState, PlayerState
 from .turn import Ctx, lock_ready, run
 from .views import Views, public_view, public_views
 
-__all__ = ["new_game", "apply", "check", "apply_checked", "advance", "public_view", "public_views", "Views", "requests_for", "IllegalDecision"]
+__all__ = ["new_game", "apply", "check", "apply_checked", "advance", "public_view", "public_views", "Views",
+           "requests_for", "IllegalDecision"]
 
 
 def new_game(cards, deck_a, deck_b, seed=0, priority=None, rules=None, until=()):

@@ -4,9 +4,9 @@ The session is the referee. Every accepted decision is committed to the store
 before the session takes it or tells anyone; ``RefereeSession.resume`` rebuilds
 the same state by replaying the record. The engine advances the state in place
 (validated first: an illegal answer changes nothing); if the engine or the
-record fails part-way, the state is rolled back (``_restore``). Hidden information (which card a player readied) stays
-inside the session: listeners get public messages, and each seat only its own
-private ones.
+record fails part-way, the state is rolled back (``_restore``). Hidden
+information (which card a player readied) stays inside the session: listeners
+get public messages, and each seat only its own private ones.
 
 The 10-second rule (guide 3.10): when a player's ready reaches the hub it is
 stamped with the monotonic clock (ms) and, if the opponent has not readied, the
@@ -302,8 +302,9 @@ class RefereeSession(SessionBase):
     def _engine_view(self, viewer):
         """The engine's view of the current state for a viewer, built once per state version
         and viewer, when first asked (the display reads the public one; a seat's only if a
-        listener reads it); engine Views serializes the characters and rules once a game. Callers get a fresh top
-        level (ready, game_id, mode are added per call) over shared, read-only contents."""
+        listener reads it); engine Views serializes the characters and rules once a game.
+        Callers get a fresh top level (ready, game_id, mode are added per call) over shared,
+        read-only contents."""
         version, views = self._seen
         if version != self.version:
             views = {}
