@@ -23,6 +23,8 @@ BATTLE_DETAIL_EVENTS = frozenset({"fp_speed", "fp_speed_floor", "result_fp", "da
                                   "offset_even", "combo_start", "combo_card", "combo_first_only", "combo_end",
                                   "catch", "break", "nullify", "redo_ready", "defense_over", "fp_spent",
                                   "sudden_death", "win", "draw", "non_response", "pick", "virtual_skill"})
+#: Events after a judgment that end its battle's details in the "last battle" panel.
+_CLOSING_EVENTS = frozenset({"battle_end", "turn_end", "turn_start", "ready_start", "judgment"})
 DISPLAY_LOG = 40
 SEAT_INFO = {"a": {"label": "1P", "colour": "blue"}, "b": {"label": "2P", "colour": "red"}}
 
@@ -60,27 +62,44 @@ def _text(entry):
             "text": {"ko": entry.get("text_ko", ""), "en": entry.get("text_en", "")}}
 
 
-_LOG_PARTS = weakref.WeakKeyDictionary()     # session -> (log, length, last entry, last battle, lines, closed)
-
-
-def _from_log(session):
+def _from_log(session, kept=None):
     """The last battle and the display log. The log only grows (its length and last entry
     tell what is new), so a flush turns only the new events into lines; a flush with no
     new event (the clock, a display connecting, a pod-side change) rebuilds nothing."""
+    kept = _kept_for(session) if kept is None else kept
     log = session.log
-    hit = _LOG_PARTS.get(session)
+    hit = kept.get("log")           # (log, length, last entry, last battle, lines, closed)
     same = hit is not None and hit[0] is log and 0 < hit[1] <= len(log) and log[hit[1] - 1] is hit[2]
     if same and hit[1] == len(log):
         return hit[3], hit[4]
+    judged = not same
     if same:        # events were appended: only they become new lines
-        lines = (hit[4] + [_text(e) for e in log[hit[1]:] if e.get("e") not in QUIET_EVENTS])[-DISPLAY_LOG:]
+        new = log[hit[1]:]
+        lines = []
+        for e in new:
+            kind = e.get("e")
+            if kind not in QUIET_EVENTS:
+                lines.append(_text(e))
+                judged = judged or kind == "judgment"
+        lines = (hit[4] + lines)[-DISPLAY_LOG:]
     else:
         lines = _tail_lines(log)
-    if same and hit[5] and not any(e.get("e") == "judgment" for e in log[hit[1]:]):
-        last, closed = hit[3], True      # the panel's battle ended and no new one was judged: the same object
+    if not judged:
+        last, closed = hit[3], hit[5]       # no new battle: the same panel, or its details go on
+        if last is not None and not closed:
+            details = []
+            for e in new:
+                kind = e.get("e")
+                if kind in _CLOSING_EVENTS:
+                    closed = True
+                    break
+                if kind in BATTLE_DETAIL_EVENTS:
+                    details.append(_detail(e))
+            if details:
+                last = dict(last, details=last["details"] + details)
     else:
         last, closed = _last_battle(log)
-    _LOG_PARTS[session] = (log, len(log), log[-1] if log else None, last, lines, closed)
+    kept["log"] = (log, len(log), log[-1] if log else None, last, lines, closed)
     return last, lines
 
 
@@ -124,13 +143,16 @@ def _last_battle(log):
     closed = False
     for k in range(j + 1, len(log)):
         e = log[k].get("e")
-        if e in ("battle_end", "turn_end", "turn_start", "ready_start", "judgment"):
+        if e in _CLOSING_EVENTS:
             closed = True
             break
         if e in BATTLE_DETAIL_EVENTS:
-            out["details"].append({"e": e, "seat": log[k].get("p"), "rule": log[k].get("rule"),
-                                   "text": log[k]["text"]})
+            out["details"].append(_detail(log[k]))
     return out, closed
+
+
+def _detail(e):
+    return {"e": e.get("e"), "seat": e.get("p"), "rule": e.get("rule"), "text": e["text"]}
 
 
 def _ready(ready):
@@ -149,18 +171,21 @@ def _referee_tokens(character, values):
     return out
 
 
-_INFOS = weakref.WeakKeyDictionary()     # session -> (its card table, {card id: display entry})
-#: session -> {part name: the part as last built}: an unchanged part is returned as that object
+#: session -> {part: what was built for it}: the parts of a session's display kept between
+#: flushes, so that only what changed is built and an unchanged part is the same object
 _KEPT = weakref.WeakKeyDictionary()
+_LAST = [None, None]        # (a weak reference to the session built last, its parts): one check a flush
 
 
-def _kept(kept, name, value):
-    """``value``, or the equal object built before (C-level ``==`` on small dicts and lists)."""
-    old = kept.get(name)
-    if old is not None and old == value:
-        return old
-    kept[name] = value
-    return value
+def _kept_for(session):
+    ref, kept = _LAST
+    if ref is not None and ref() is session:
+        return kept
+    kept = _KEPT.get(session)
+    if kept is None:
+        kept = _KEPT[session] = {}
+    _LAST[:] = [weakref.ref(session), kept]
+    return kept
 
 
 def _referee_seat(st, s, p, player):
@@ -201,88 +226,114 @@ _SEAT_FIELDS = {
     "non_responses": lambda p, ch: {"non_responses": p.get("non_responses", 0)},
     "tokens": lambda p, ch: {"tokens": _referee_tokens(ch, p.get("tokens"))},
 }
+_SEAT_KEYS = tuple(_SEAT_FIELDS)
+_DERIVED = {}               # seat -> (the seat, the one built from it, its changed keys): the last update
 
 
 def _seat_update(st, s, seat, q, p, player):
     """``seat`` (built from view ``q``) brought to view ``p``: the same object if nothing it
-    shows changed, else a copy with the changed fields rebuilt."""
+    shows changed, else a copy with the changed fields rebuilt (a field of the view that did
+    not change costs an ``is`` or a C-level ``==``)."""
     change = {}
     if p is not q:
-        if p["character"] is not q["character"] and p["character"] != q["character"]:
+        ch = p["character"]
+        if ch is not q["character"] and ch != q["character"]:
             return _referee_seat(st, s, p, player)
-        for key, fields in _SEAT_FIELDS.items():
-            if p.get(key) is not q.get(key) and p.get(key) != q.get(key):
-                change.update(fields(p, p["character"]))
-    limit = st.players[s].hand_limit
-    if limit != seat["hand_limit"]:
-        change["hand_limit"] = limit
+        try:
+            keys = [k for k in _SEAT_KEYS if p[k] is not q[k] and p[k] != q[k]]
+        except KeyError:            # a view without some field: compare what is there
+            keys = [k for k in _SEAT_KEYS if p.get(k) != q.get(k)]
+        for key in keys:
+            change.update(_SEAT_FIELDS[key](p, ch))
+        limit = st.players[s].hand_limit        # a view of another state: the limit may differ
+        if limit != seat["hand_limit"]:
+            change["hand_limit"] = limit
     if player != seat["player"]:
         change["player"] = player
     if not change:
         return seat
-    return dict(seat, **change)
+    new = dict(seat, **change)
+    _DERIVED[s] = (seat, new, change)
+    return new
+
+
+def seat_change(old, new):
+    """The keys of seat ``new`` that differ from seat ``old``, if ``new`` was built from it
+    (the last update of either seat), else None: the broadcaster's diff needs no compare."""
+    for base, seat, change in _DERIVED.values():
+        if seat is new and base is old:
+            return change
+    return None
 
 
 def _seat_ids(seat):
-    ids = set()
-    for key in ("hand", "list", "break_zone", "lumen_zone", "battle_zone"):
-        _ids(seat[key], ids)
-    _ids([seat["ultimate"], seat["ultimate_card"]], ids)
+    """The card ids a seat shows (its zones are flat lists of ids: set updates in C)."""
+    ids = {seat["ultimate"], seat["ultimate_card"]}
+    try:
+        ids.update(seat["hand"], seat["list"], seat["break_zone"], seat["lumen_zone"], seat["battle_zone"])
+    except TypeError:               # not flat after all: the long way
+        for key in ("hand", "list", "break_zone", "lumen_zone", "battle_zone"):
+            _ids(seat[key], ids)
     return ids
 
 
 def _referee_display(session, view, names):
     st = session.state
-    kept = _KEPT.get(session)
-    if kept is None:
-        kept = _KEPT[session] = {}
+    kept = _kept_for(session)
     seats = {}
     visible = set()
+    players = view["players"]
     for s in ("a", "b"):
         # from the seat's view field by field against the view it was built from (a view's
         # contents are read-only): unchanged, the same object
-        p, player = view["players"][s], names.get(s)
-        hit = kept.get(s)
-        seat = _referee_seat(st, s, p, player) if hit is None else _seat_update(st, s, hit[1], hit[0], p, player)
-        if hit is None or hit[1] is not seat:
-            kept[s] = hit = (p, seat, _seat_ids(seat))
+        p, player = players[s], names.get(s)
+        hit = kept.get(s)           # (the view it was built from, the seat, its card ids)
+        if hit is None:
+            seat = _referee_seat(st, s, p, player)
+            hit = kept[s] = (p, seat, _seat_ids(seat))
         else:
-            kept[s] = hit = (p, seat, hit[2])
+            seat = _seat_update(st, s, hit[1], hit[0], p, player)
+            hit = kept[s] = (p, seat, hit[2] if seat is hit[1] else _seat_ids(seat))
         seats[s] = seat
         visible |= hit[2]
-    pending = []
-    for r in view.get("pending", []):
-        opts = r.get("options")
-        item = {"player": r["player"], "kind": r["kind"], "hidden": bool(r.get("hidden"))}
-        if isinstance(opts, list) and not r.get("hidden"):
-            item["options"] = list(opts)
-        if "count" in r:
-            item["count"] = r["count"]
-        pending.append(item)
-    pending = _kept(kept, "pending", pending)
-    if kept.get("pending-ids", (None,))[0] is not pending:
-        ids = set()
-        for item in pending:
-            _ids(item.get("options"), ids)
-        kept["pending-ids"] = (pending, ids)
-    visible |= kept["pending-ids"][1]
-    last, lines = _from_log(session)
+    src = view.get("pending", [])
+    hit = kept.get("pending")       # (the view's list, the display's, its card ids)
+    if hit is None or hit[0] is not src:
+        pending = []
+        for r in src:
+            hidden = bool(r.get("hidden"))
+            item = {"player": r["player"], "kind": r["kind"], "hidden": hidden}
+            if not hidden and type(r.get("options")) is list:
+                item["options"] = r["options"]          # the view's, read-only like it
+            if "count" in r:
+                item["count"] = r["count"]
+            pending.append(item)
+        if hit is not None and hit[1] == pending:
+            hit = kept["pending"] = (src, hit[1], hit[2])
+        else:
+            ids = set()
+            for item in pending:
+                _ids(item.get("options"), ids)
+            hit = kept["pending"] = (src, pending, ids)
+    pending = hit[1]
+    visible |= hit[2]
+    last, lines = _from_log(session, kept)
     if last and last["cards"]:
-        _ids(list(last["cards"].values()), visible)
+        visible.update(last["cards"].values())
     visible.discard("?")
-    hit = kept.get("cards")
+    visible.discard(None)
+    hit = kept.get("cards")         # (the visible ids, the game's card table, the catalogue)
     if hit is not None and hit[0] == visible and hit[1] is st.cards:
-        cards = hit[2]             # the same visible cards: the same catalogue object
+        cards = hit[2]              # the same visible cards: the same catalogue object
     else:
-        infos = _INFOS.get(session)
-        if infos is None or infos[0] is not st.cards:
-            infos = _INFOS[session] = (st.cards, {})
-        known = infos[1]                 # a game's cards never change: each card's entry is built once
-        cards = {}
-        for cid in sorted(visible):
-            if cid in st.cards:
-                info = known.get(cid)
-                cards[cid] = info if info is not None else known.setdefault(cid, _card_info(st.cards[cid]))
+        known = kept.get("infos")   # a game's cards never change: each card's entry is built once
+        if known is None or known[0] is not st.cards:
+            known = kept["infos"] = (st.cards, {})
+        known = known[1]
+        for cid in visible.difference(known).intersection(st.cards):
+            known[cid] = _card_info(st.cards[cid])
+        ids = sorted(visible.intersection(known))
+        cards = dict(zip(ids, map(known.__getitem__, ids)))
         kept["cards"] = (visible, st.cards, cards)
     return {"seats": seats, "turn": view["turn"], "phase": view["phase"], "priority": view["priority"],
             "sudden_death": view["sudden_death"], "sd_turn": view.get("sd_turn"), "winner": view["winner"],
@@ -328,23 +379,23 @@ def _pod_conflicts(table):
 
 def display_state(table):
     """What the page shows, built from public views only (JSON-ready)."""
-    snap = table.snapshot()
-    out = {"table": table.name, "mode": snap["mode"], "timer": snap["timer"], "game_id": None}
+    s = table.session
+    timer = table.timer_view()      # table.snapshot()'s parts, without its copy of the log
+    out = {"table": table.name, "mode": s.mode if s is not None else None, "timer": timer, "game_id": None}
     err = getattr(table.store, "write_error", None)
     out["record_error"] = err.to_json() if err is not None else None   # "the record can't be written: ..."
     out["pod_conflicts"] = _pod_conflicts(table)
-    s = table.session
     if s is None:
         out.update(seats=None, log=[], ready={}, pending=[], cards={}, last_battle=None)
         return out
     out["game_id"] = s.game_id
     if s.mode == "referee":           # the person in the seat, if the judge named them: in the seat
-        out.update(_referee_display(s, snap["view"], table.names))
+        out.update(_referee_display(s, s.public_view(), table.names))
     else:
-        out.update(_tracker_display(s, snap["view"]))
+        out.update(_tracker_display(s, s.public_view()))
         for seat, p in out["seats"].items():
             p["player"] = table.names.get(seat)
-    out["ahead"] = _ahead(out["seats"]) if snap["timer"]["state"] == "time" else None
+    out["ahead"] = _ahead(out["seats"]) if timer["state"] == "time" else None
     return out
 
 

@@ -10,6 +10,7 @@ keys, the log window (lines dropped off its front, lines appended) and the card 
 
 #: Parts with their own delta form; every other top-level key is replaced whole ("set").
 OWN_FORM = frozenset({"seats", "log", "cards"})
+_TOP = {}           # a state's keys -> those replaced whole
 #: Keys of a message, not of the display state.
 MESSAGE_KEYS = ("t", "v", "base", "cause")
 
@@ -18,7 +19,7 @@ class Gap(Exception):
     """A delta that does not apply to the state at hand (a message was missed)."""
 
 
-def diff(old, new):
+def diff(old, new, derived=None):
     """What turns display state ``old`` into ``new``: ``{"set": {key: value}, "seats": {seat:
     {key: value}}, "log": {"drop": n, "add": [lines]}, "cards": {"add": {id: entry}, "drop":
     [ids]}}`` with only the non-empty parts (``{}``: nothing changed), or None when the shape
@@ -26,7 +27,11 @@ def diff(old, new):
     if old is None or old.keys() != new.keys() or old["game_id"] != new["game_id"] or old["mode"] != new["mode"]:
         return None
     out = {}
-    changed = {k: v for k, v in new.items() if k not in OWN_FORM and v is not old[k] and v != old[k]}
+    keys = tuple(new)
+    top = _TOP.get(keys)
+    if top is None:
+        top = _TOP[keys] = tuple(k for k in keys if k not in OWN_FORM)
+    changed = _changed(old, new, top)
     if changed:
         out["set"] = changed
     so, sn = old["seats"], new["seats"]
@@ -38,9 +43,11 @@ def diff(old, new):
             q = so[s]
             if p is q:
                 continue
-            if p.keys() != q.keys():
-                return None
-            part = {k: v for k, v in p.items() if v is not q[k] and v != q[k]}
+            part = derived(q, p) if derived is not None else None
+            if part is None:
+                if p.keys() != q.keys():
+                    return None
+                part = _changed(q, p, p)
             if part:
                 seats[s] = part
         if seats:
@@ -51,16 +58,28 @@ def diff(old, new):
     co, cn = old["cards"], new["cards"]
     if co is not cn and co != cn:
         drop = sorted(co.keys() - cn.keys())
-        add = {c: cn[c] for c in cn if c not in co}
+        add = {c: cn[c] for c in sorted(cn.keys() - co.keys())}
         out["cards"] = {"add": add, "drop": drop}
     return out
 
 
+def _changed(old, new, keys):
+    """``{key: new value}`` for the ``keys`` whose values differ (an ``is`` first: unchanged
+    parts are mostly the same objects)."""
+    return {k: new[k] for k in keys if new[k] is not old[k] and new[k] != old[k]}
+
+
 def _log_change(lo, ln):
     """The log window moved: the fewest lines to drop off ``lo``'s front so that the rest
-    starts ``ln``, and the lines after them (all of ``ln`` if nothing is shared)."""
+    starts ``ln``, and the lines after them (all of ``ln`` if nothing is shared). The
+    candidates are where ``ln``'s first line stands in ``lo`` (found in C)."""
     n = len(lo)
-    for k in range(n):
+    k = -1
+    while ln:
+        try:
+            k = lo.index(ln[0], k + 1)
+        except ValueError:
+            break
         if lo[k:] == ln[:n - k]:
             return {"drop": k, "add": ln[n - k:]}
     return {"drop": n, "add": list(ln)}

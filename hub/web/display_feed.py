@@ -3,7 +3,9 @@
 One :class:`DisplayFeed` per table keeps the display state last sent (``shown``) and its
 version ``v``. At a flush it builds the state, diffs it against ``shown`` and serializes
 the delta once for every client (issue 16: the whole ~15 KB state was built and
-serialized at every decision); a client that connects, asks again or falls behind gets
+serialized at every decision; the log lines' and card entries' JSON are kept for the whole
+states, not for the deltas: one ``orjson.dumps`` of a delta costs less than looking them
+up); a client that connects, asks again or falls behind gets
 ``shown`` whole, at the same version, so the deltas after it apply. A clock message is a
 version too (it changes ``timer`` and ``ready``). Everything comes from
 :func:`hub.web.display.display_state`: public views only.
@@ -12,7 +14,7 @@ version too (it changes ``timer`` and ``ready``). Everything comes from
 import orjson
 
 from hub.web import display_delta
-from hub.web.display import display_state
+from hub.web.display import display_state, seat_change
 
 #: The log lines' JSON kept for the full states; pruned back to the shown lines past this.
 LINE_CACHE = 100
@@ -40,29 +42,17 @@ class DisplayFeed:
         (JSON text: a delta, or the whole state when its shape changed), or None when
         nothing they see changed."""
         new = display_state(self.table)
-        change = display_delta.diff(self.shown, new)
+        change = display_delta.diff(self.shown, new, seat_change)
         if change == {}:
             self.shown = new       # equal; the newer objects keep the next diff's ``is`` checks short
             return None
         self.shown, self._body = new, None
         self.v += 1
-        cause = sorted(set(c for c in causes if c))
+        cause = sorted(filter(None, set(causes)))
         if change is None:
             return self.full(cause)
-        parts = ['{"t":"delta","v":%d,"base":%d,"cause":%s' % (self.v, self.v - 1, dumps(cause))]
-        if "set" in change:
-            parts.append('"set":' + dumps(change["set"]))
-        if "seats" in change:
-            parts.append('"seats":' + dumps(change["seats"]))
-        if "log" in change:
-            log = change["log"]
-            self._prune()
-            parts.append('"log":{"drop":%d,"add":[%s]}' % (log["drop"], ",".join(map(self._line, log["add"]))))
-        if "cards" in change:
-            cards = change["cards"]
-            parts.append('"cards":{"add":{%s},"drop":%s}' % (",".join(self._card(c, e) for c, e in cards["add"].items()),
-                                                           dumps(cards["drop"])))
-        return ",".join(parts) + "}"
+        # one serialization in C for the whole message (the parts are a few hundred bytes)
+        return dumps(dict(t="delta", v=self.v, base=self.v - 1, cause=cause, **change))
 
     def clock(self, timer, ready):
         """The once-a-second clock message, a version of its own (None before any state)."""
@@ -85,7 +75,7 @@ class DisplayFeed:
         return '{"t":"state","v":%d,"cause":%s,%s' % (self.v, dumps(list(cause)), self._body)
 
     def _prune(self):
-        if len(self._lines) > LINE_CACHE:        # only the lines still shown
+        if len(self._lines) > LINE_CACHE:        # only the lines shown now
             shown = {id(x) for x in self.shown["log"]}
             self._lines = {k: hit for k, hit in self._lines.items() if k in shown}
 
