@@ -235,12 +235,12 @@ def _seat_update(st, s, seat, q, p, player):
     shows changed, else a copy with the changed fields rebuilt (a field of the view that did
     not change costs an ``is`` or a C-level ``==``)."""
     change = {}
-    if p is not q:
+    if p is not q and p != q:       # one C-level compare first: a seat often did not change
         ch = p["character"]
         if ch is not q["character"] and ch != q["character"]:
             return _referee_seat(st, s, p, player)
         try:
-            keys = [k for k in _SEAT_KEYS if p[k] is not q[k] and p[k] != q[k]]
+            keys = [k for k in _SEAT_KEYS if p[k] != q[k]]
         except KeyError:            # a view without some field: compare what is there
             keys = [k for k in _SEAT_KEYS if p.get(k) != q.get(k)]
         for key in keys:

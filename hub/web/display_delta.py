@@ -64,9 +64,9 @@ def diff(old, new, derived=None):
 
 
 def _changed(old, new, keys):
-    """``{key: new value}`` for the ``keys`` whose values differ (an ``is`` first: unchanged
-    parts are mostly the same objects)."""
-    return {k: new[k] for k in keys if new[k] is not old[k] and new[k] != old[k]}
+    """``{key: new value}`` for the ``keys`` whose values differ (a C-level ``!=``: on the
+    same object, as unchanged parts mostly are, it only checks that each item is itself)."""
+    return {k: new[k] for k in keys if new[k] != old[k]}
 
 
 def _log_change(lo, ln):
