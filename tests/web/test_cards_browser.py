@@ -48,7 +48,7 @@ def browser():
 def open_cards(driver, handle, tab="library", admin=True):
     driver.get("about:blank")
     driver.get(handle.url + "/cards#" + tab + ("&admin=" + TOKEN if admin else ""))
-    wait_for(lambda: driver.execute_script("return document.body.dataset.ready === '1'"), timeout=15, what="the cards page")
+    wait_for(lambda: driver.execute_script("return document.body.dataset.ready === '1'"), timeout=120, what="the cards page")
     if admin:
         wait_for(lambda: driver.execute_script("return document.body.classList.contains('is-admin')"), what="admin mode")
 

@@ -210,7 +210,7 @@ def test_an_unreachable_hub_is_unmistakable_and_the_page_comes_back_without_a_re
         wait_for(lambda: admin_on(browser), what="admin mode")
         js(browser, "window.__samePage = 'yes'")
         handle.stop()
-        wait_for(lambda: js(browser, "return !document.getElementById('offline').hidden"), timeout=15,
+        wait_for(lambda: js(browser, "return !document.getElementById('offline').hidden"),
                  what="the offline banner")
         assert "허브에 연결할 수 없습니다" in text(browser, "offline")
         pe = js(browser, "return getComputedStyle(document.querySelector('#seat-a [data-cmd]')).pointerEvents")
@@ -222,11 +222,11 @@ def test_an_unreachable_hub_is_unmistakable_and_the_page_comes_back_without_a_re
         table2 = table
         handle = start_in_thread(table2, port=port, tick_interval=0.1)
         handle.call(table2.submit, "a", "action", {"action": "adjust_health", "seat": "a", "delta": -300}, "pod")
-        wait_for(lambda: js(browser, "return document.getElementById('offline').hidden"), timeout=20,
+        wait_for(lambda: js(browser, "return document.getElementById('offline').hidden"),
                  what="the banner to go")
-        wait_for(lambda: text(browser, "hp-a") == "4700", timeout=10, what="the state after reconnecting")
+        wait_for(lambda: text(browser, "hp-a") == "4700",  what="the state after reconnecting")
         assert js(browser, "return window.__samePage") == "yes"
-        wait_for(lambda: js(browser, "return document.getElementById('conn').dataset.ok") == "1", timeout=20,
+        wait_for(lambda: js(browser, "return document.getElementById('conn').dataset.ok") == "1", 
                  what="the live connection again")
     finally:
         handle.stop()
@@ -301,16 +301,16 @@ def test_the_judges_phone_layout_with_both_hit(server, browser):
         assert m300.rect["y"] + m300.rect["height"] <= 844 * 1.6     # reachable near the top, not below 1P's buttons
         # the clock one tap away: call time from the mini bar
         handle.call(table.timer_action, "round_start")
-        browser.find_element("css selector", '#mini [data-timer="pause"]').click()
+        button(browser, "document.querySelector('#mini [data-timer=\"pause\"]')", "the mini bar's pause").click()
         wait_for(lambda: handle.call(lambda: table.timer.state) == "paused", what="the pause from the mini bar")
         shot(browser, "phone-judge-390x844-ko.png")
         # both hit: 1P and 2P to 0 at once is a double KO: sudden death
         ha, hb = handle.call(lambda: (table.session.game.seat("a").health, table.session.game.seat("b").health))
-        browser.find_element("css selector", '#mini [data-both="1"]').click()
+        button(browser, "document.querySelector('#mini [data-both=\"1\"]')", "the mini bar's both hit").click()
         js(browser, "document.getElementById('both-a').value = arguments[0];"
                     "document.getElementById('both-b').value = arguments[1];", ha, hb)
         shot(browser, "phone-both-hit-390x844-ko.png")
-        browser.find_element("css selector", '#both-form button[type="submit"]').click()
+        button(browser, "document.querySelector('#both-form button[type=\"submit\"]')", "both hit's submit").click()
         wait_for(lambda: handle.call(lambda: table.session.game.sudden_death), what="sudden death")
         assert handle.call(lambda: table.session.game.winner) is None
         wait_for(lambda: "서든 데스" in text(browser, "banner"), what="the sudden death banner")
