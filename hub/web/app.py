@@ -4,10 +4,12 @@ One FastAPI app per :class:`hub.sessions.table.Table`. Everything the page needs
 ``hub/web/static`` (vanilla JS and CSS, system fonts, a local Swagger UI for ``/docs``).
 
 Live updates: the app subscribes to the table and forwards **only** its
-``"public"`` messages (never ``"a"``/``"b"``, the pods' private channels). Each burst of
-public messages becomes one ``{"t": "state", ...}`` WebSocket message built by
-:func:`display_state` from public views only; while a clock runs (match clock or a
-10-second ready countdown) a small ``{"t": "clock", ...}`` message follows every second.
+``"public"`` messages (never ``"a"``/``"b"``, the pods' private channels). A client gets
+the whole ``{"t": "state", ...}`` (built by :func:`display_state` from public views only)
+when it connects, then each burst of public messages becomes one ``{"t": "delta", ...}``
+with only what changed (versioned: docs/display.md, "Live updates"); while a clock runs
+(match clock or a 10-second ready countdown) a small ``{"t": "clock", ...}`` message
+follows every second.
 
 Control (starting/resuming games, tracker actions, the match clock, public decisions,
 changing the token) needs ``Authorization: Bearer <admin token>`` and a fresh

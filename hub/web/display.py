@@ -338,8 +338,18 @@ def _referee_display(session, view, names):
     return {"seats": seats, "turn": view["turn"], "phase": view["phase"], "priority": view["priority"],
             "sudden_death": view["sudden_death"], "sd_turn": view.get("sd_turn"), "winner": view["winner"],
             "end_reason": None, "last_outcome": view.get("last_outcome"), "battles": view.get("battles"),
-            "stalled_battles": view.get("stalled_battles"), "pending": pending, "ready": _ready(view.get("ready")),
+            "stalled_battles": view.get("stalled_battles"), "pending": pending, "ready": _kept_ready(kept, view),
             "last_battle": last, "log": lines, "cards": cards}
+
+
+def _kept_ready(kept, view):
+    """Who is ready: the same object while the session's ready status is equal."""
+    raw = view.get("ready")
+    hit = kept.get("ready")
+    if hit is not None and hit[0] == raw:
+        return hit[1]
+    kept["ready"] = hit = (raw, _ready(raw))
+    return hit[1]
 
 
 def _tracker_display(session, view):
