@@ -67,17 +67,25 @@ class SeatPrompts:
     def _current_now(self, s, seat, pr):
         kind, options, pass_value, request_kind, flags, locked = "none", [], None, None, 0, 0
         if s is not None:
-            reqs = [r for r in s.requests(seat) if r["kind"] != "setup"]
-            if reqs:
-                r = reqs[0]
+            r = None
+            for x in s.requests(seat):
+                if x["kind"] != "setup":
+                    r = x
+                    break
+            if r is not None:
                 request_kind = r["kind"]
-                opts = list(r["options"]) if isinstance(r["options"], list) else []
+                opts = r["options"] if isinstance(r["options"], list) else []
                 if request_kind == "discard":
                     hand = Counter(s.state.players[seat].hand)
                     hand.subtract(pr.chosen if pr.request_kind == "discard" else [])
                     opts = [c for c in dict.fromkeys(s.state.players[seat].hand) if hand[c] > 0]
-                pass_value = next((o for o in opts if o in PASS_WORDS), None)
-                options = [o for o in opts if o not in PASS_WORDS]
+                options = []
+                for o in opts:      # the first pass word is the pass slot; no pass word is an option
+                    if o in PASS_WORDS:
+                        if pass_value is None:
+                            pass_value = o
+                    else:
+                        options.append(o)
                 kind = request_kind if request_kind in PROMPT_KINDS else "choose"
                 if s.mode == "tracker":
                     kind, options = "ready", []
