@@ -23,7 +23,10 @@ LINE_CACHE = 100
 def dumps(value):
     """Compact JSON text, UTF-8 as is (orjson: a fifth of ``json.dumps``'s instructions on
     the display's small parts, most of it the per-call set-up)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:           # a key that is not a string (json.dumps would write it as one)
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class DisplayFeed:

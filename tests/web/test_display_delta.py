@@ -207,3 +207,10 @@ def test_a_client_whose_queue_is_full_gets_the_whole_state_instead():
     state = apply(kept, got[0])
     state = apply(state, got[1])
     assert content(state) == display_state(table)
+
+
+def test_the_feed_writes_json_as_json_dumps_reads_it():
+    from hub.web.display_feed import dumps
+    value = {"a": [1, None, True], "텍스트": {"ko": "불꽃 연격", "en": "Flame \"Flurry\"\n"}, 3: "a non-string key"}
+    assert json.loads(dumps(value)) == json.loads(json.dumps(value, ensure_ascii=False))
+    assert "불꽃" in dumps(value)          # UTF-8 as is, not \\u escapes
