@@ -28,7 +28,7 @@ WebSocket client (a second process) are not counted, everything the hub process 
   ready and nobody pressing (heartbeats both ways on both links, the web server's upkeep):
   the cost of time passing, which a game under callgrind (~50x slower) has much more of than
   a real one; "less the background" takes that rate times the game's wall time off.
-* **pods**: the pods' own share of a decision (the issue-16 goal: under 0.3 M for both pods
+* **pods**: the pods' own share of a decision (our target: under 0.3 M for both pods
   together): the same planned games through the table and its pods' links without the web
   server (hub/pods: the links' thread, frames and acks, prompts and state pushes, the
   table loop's wake-ups for them, and the ``Presser``'s few µs a question), less the
