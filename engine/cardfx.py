@@ -25,17 +25,24 @@ class FxIndex:
       zone} for the zones outside the battle and the lumen zone (guide 5.6.1: every zone), ``any``
       included;
     - ``limits``: some such function changes a hand limit, so moves between zones refresh it;
-    - ``public``: some card triggers from the hand or the list.
+    - ``public``: some card triggers from the hand or the list;
+    - ``busy``: the timings at which something other than a current battle card may trigger (a trait
+      of this game, or a card from a zone other than the battle); at any other timing a window
+      that neither current battle card answers collects nothing (most windows of a game);
+    - ``groups``: {continuous group (``mods``, ``hand_limit``, ``forbid``): frozenset of the zones in
+      which some card has such a function}, so reading one group looks only where it can be.
     """
 
-    __slots__ = ("timed", "cont", "limits", "public")
+    __slots__ = ("timed", "cont", "limits", "public", "busy", "groups")
 
     TIMED_ZONES = ("side_deck", "hand", "list")
     CONT_ZONES = ("hand", "list", "side_deck", "break_zone", "ultimate", "any")
 
-    def __init__(self, cards):
+    def __init__(self, cards, characters=()):
         timed = {}
         cont = {}
+        busy = set()
+        groups = {}
         limits = False
         for cid, card in cards.items():
             zfx = card.zfx
@@ -43,14 +50,25 @@ class FxIndex:
                 for z in self.TIMED_ZONES:
                     for t in zfx.get(z, ()):
                         timed.setdefault(z, {}).setdefault(t, set()).add(cid)
+                for z, by_timing in zfx.items():
+                    if z != "battle":
+                        busy.update(by_timing)
             zc = card.zcont
             if zc:
+                for z, by_group in zc.items():
+                    for g in by_group:
+                        groups.setdefault(g, set()).add(z)
                 for z in self.CONT_ZONES:
                     if z in zc:
                         cont.setdefault(z, set()).add(cid)
                         limits = limits or "hand_limit" in zc[z]
         self.timed = {z: {t: frozenset(v) for t, v in d.items()} for z, d in timed.items()}
         self.cont = {z: frozenset(v) for z, v in cont.items()}
+        for ch in characters:
+            if ch.zfx:
+                busy.update(ch.zfx.get("trait", ()))
+        self.busy = frozenset(busy)
+        self.groups = {g: frozenset(v) for g, v in groups.items()}
         self.limits = limits
         self.public = "hand" in self.timed or "list" in self.timed   # triggers from the hand or the list
 
@@ -58,7 +76,7 @@ class FxIndex:
 def fx_index(st):
     ix = st.fxix
     if ix is None:
-        ix = st.fxix = FxIndex(st.cards)
+        ix = st.fxix = FxIndex(st.cards, [pl.character for pl in st.players.values()])
     return ix
 
 
@@ -99,7 +117,7 @@ def _record(st, cid, role):
 def _continuous_sources(st, q, group):
     """(owner, source id, entry) of owner q's continuous entries of one ``effects.cont_group``
     (``mods``, ``hand_limit``, ``forbid``) that work now: the trait, the current battle card,
-    the lumen zone, in that order."""
+    the lumen zone, in that order; then the other zones (``_zone_functions``)."""
     pl = st.players[q]
     ch = pl.character
     out = ()
@@ -109,9 +127,15 @@ def _continuous_sources(st, q, group):
         if g:
             tid = ch.trait_id
             out = [(q, tid, e) for e in g]
+    ix = st.fxix
+    if ix is None:
+        ix = fx_index(st)
+    zones = ix.groups.get(group)
+    if zones is None:
+        return out          # no card of this game has such a function: only the trait can
     cards = st.cards
     bt = st.battle
-    if bt is not None and bt.fx is not None:
+    if "battle" in zones and bt is not None and bt.fx is not None:
         cur = bt.fx["cur"].get(q)
         if cur is not None:
             cid = cur["id"]
@@ -121,14 +145,14 @@ def _continuous_sources(st, q, group):
                     g = zc["battle"].get(group)
                     if g:
                         out = [*out, *[(q, cid, e) for e in g]]
-    for cid in pl.lumen_zone:
-        zc = cards[cid].zcont
-        if zc and "lumen_zone" in zc:
-            g = zc["lumen_zone"].get(group)
-            if g:
-                out = [*out, *[(q, cid, e) for e in g]]
-    ix = st.fxix
-    cont = (ix if ix is not None else fx_index(st)).cont
+    if "lumen_zone" in zones:
+        for cid in pl.lumen_zone:
+            zc = cards[cid].zcont
+            if zc and "lumen_zone" in zc:
+                g = zc["lumen_zone"].get(group)
+                if g:
+                    out = [*out, *[(q, cid, e) for e in g]]
+    cont = ix.cont
     if cont:
         out = _zone_functions(st, pl, q, group, cont, out)
     return out

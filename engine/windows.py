@@ -167,9 +167,11 @@ def collect(st, timings, scope, skip_idle=False):
     came now (see ``_idle``): none can change the state for another, so the window is skipped."""
     bt = st.battle
     queue = []
+    bfx = bt.fx if bt is not None else None
+    if _quiet(st, timings, bfx):
+        return queue
     pri = st.priority
     opp = "b" if pri == "a" else "a"
-    bfx = bt.fx if bt is not None else None
     if scope is not None:
         lives = ((pri, [t for t in timings if fires(st, t, pri, scope)]),
                  (opp, [t for t in timings if fires(st, t, opp, scope)]))
@@ -261,6 +263,29 @@ def collect(st, timings, scope, skip_idle=False):
                       "hid": zone == "side_deck", "forbid": e["do"] == "forbid",
                       "opt": bool(e.get("optional", e["do"] == "use_special"))})
     return queue
+
+
+def _quiet(st, timings, bfx):
+    """Can nothing trigger at ``timings`` now? True when no trait and no card outside the battle
+    has an entry at them (``FxIndex.busy``) and neither current battle card has one: the window
+    collects nothing, whoever it fires for. Most windows of a game are such; this answers them
+    without looking at every zone."""
+    ix = st.fxix
+    if ix is None:
+        ix = fx_index(st)
+    busy = ix.busy
+    cards = st.cards
+    for t in timings:
+        if t in busy:
+            return False
+        if bfx is not None:
+            for cur in bfx["cur"].values():
+                cid = cur["id"] if cur is not None else None
+                if cid is not None:
+                    cfx = cards[cid].zfx
+                    if cfx and "battle" in cfx and t in cfx["battle"]:
+                        return False
+    return True
 
 
 def _add(st, found, seen, p, kind, src, i, e, zone, timing):
