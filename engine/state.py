@@ -22,7 +22,7 @@ def other(p):
 def order(st):
     """Both seats, the priority holder first (guide 3.8, 5.2.1)."""
     p = st.priority
-    return (p, other(p))
+    return (p, "b" if p == "a" else "a")
 
 
 class PlayerState:

@@ -56,7 +56,8 @@ def window(st, ctx, timings, then, scope=None):
     if not st.fxon:
         st.step = then
         return
-    trig = _battle_trig(st, scope)
+    bt = st.battle
+    trig = bt.fx["trig"] if scope is None and bt is not None and bt.fx is not None else None   # as _battle_trig
     for k, timings_k in enumerate(timings):
         if trig is not None and _nobody(timings_k, trig):
             continue
