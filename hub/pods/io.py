@@ -27,6 +27,7 @@ a link's.
 import collections
 import logging
 import os
+import select
 import selectors
 import threading
 import time
@@ -38,11 +39,53 @@ log = logging.getLogger("lumen.pods")
 
 RESCAN_MS = 1000
 PROBE_MS = 1000         # a pod that went away without a readable fd is noticed within this
-IDLE_S = 5.0            # the longest select() with nothing due (the wake pipe interrupts it)
+IDLE_MS = 5000          # the longest select() with nothing due (the wake pipe interrupts it)
 
 
 def now_ms():
     return time.monotonic_ns() // 1_000_000
+
+
+class Poller:
+    """Which of the watched fds are readable: epoll itself where there is one (Linux: the
+    selectors module's wrapper costs a pod frame as much again in Python steps), the
+    selectors module elsewhere. ``select`` returns the data each readable fd was
+    registered with."""
+
+    def __init__(self):
+        self._data = {}
+        if hasattr(select, "epoll"):
+            self._ep = select.epoll()
+            self._sel = None
+        else:
+            self._ep = None
+            self._sel = selectors.DefaultSelector()
+
+    def register(self, fd, data):
+        if self._ep is not None:
+            try:
+                self._ep.register(fd, select.EPOLLIN)
+            except FileExistsError:     # still watched under a duplicate of a closed fd
+                self._ep.modify(fd, select.EPOLLIN)
+        else:
+            self._sel.register(fd, selectors.EVENT_READ, data)
+        self._data[fd] = data
+
+    def unregister(self, fd):
+        self._data.pop(fd, None)
+        if self._ep is not None:
+            self._ep.unregister(fd)
+        else:
+            self._sel.unregister(fd)
+
+    def select(self, timeout):
+        if self._ep is not None:
+            data = self._data
+            return [data.get(fd) for fd, _ in self._ep.poll(timeout)]
+        return [key.data for key, _ in self._sel.select(timeout)]
+
+    def close(self):
+        (self._ep or self._sel).close()
 
 
 class SharedLink(HubLink):
@@ -71,6 +114,8 @@ class LinkThread:
         self._sel = None
         self._registered = {}               # fd -> conn
         self._live = None                   # the open connections as last registered
+        self.changed = True                 # the connection list changed: register again
+        self._due = 0                       # the links' earliest timer (monotonic ms) after the last pass
         self._woken = False                 # a wake-up byte is in the pipe, not yet seen
         self._posted = False
         self._expiry_sent = None            # the deadline whose expiry was handed over
@@ -84,8 +129,9 @@ class LinkThread:
         self.serial_devices = serial_devices
         self.rescan = rescan
         self.stopping = False
-        self._sel = selectors.DefaultSelector()
-        self._sel.register(self._wake_r, selectors.EVENT_READ, None)
+        self.changed = True
+        self._sel = Poller()
+        self._sel.register(self._wake_r, None)
         self.thread = threading.Thread(target=self._run, name="lumen-pods", daemon=True)
         self.thread.start()
 
@@ -133,28 +179,27 @@ class LinkThread:
     def _once(self, auto):
         self.wakes += 1
         hub = self.hub
-        with self.lock:
-            live = [c for c in hub.conns if not c.closed]
-            if live != self._live:
+        live = self._live
+        if live is None or self.changed:
+            with self.lock:
+                self.changed = False
+                live = [c for c in hub.conns if not c.closed]
                 self._register(live)
-            timeout = self._timeout(live)
-        events = self._sel.select(timeout)
-        readable = []
-        for key, _ in events:
-            if key.data is None:        # the wake-up pipe
-                self._woken = False     # before the output is looked at below: no wake-up is lost
-                try:
-                    os.read(self._wake_r, 4096)     # a byte or two: wake() writes one until seen
-                except (BlockingIOError, OSError):
-                    pass
-            else:
-                readable.append(key.data)
+        events = self._sel.select(self._timeout(live))
+        readable = events
+        if None in events:              # the wake-up pipe
+            self._woken = False         # before the output is looked at below: no wake-up is lost
+            try:
+                os.read(self._wake_r, 4096)     # a byte or two: wake() writes one until seen
+            except (BlockingIOError, OSError):
+                pass
+            readable = [c for c in events if c is not None]
         t = now_ms()
         if not events or t >= self._next_probe:
             # woken by a timer: also read the others, so a pod that went away (its process
             # ended, its USB port vanished) is noticed even though its fd never became readable
             self._next_probe = t + PROBE_MS
-            self._live = None           # and register again what changed its fd meanwhile
+            self.changed = True         # and register again what changed its fd meanwhile
             readable = live
         with self.feed_lock:
             # read and stamp first
@@ -164,16 +209,27 @@ class LinkThread:
                 self.feed()
             if self._deadline_due():
                 self.inbox.append((None, "expire", now_ms(), hub.table.clock.now_ms()))
-            post = bool(self.inbox) and not self._posted
+            post = not self._posted and bool(self.inbox)
             if post:
                 self._posted = True
         if post:
             self._post()
             t = now_ms()
+        # the links' timers: what is due now is done, and the earliest next one kept for the
+        # next select (whoever sends on a link meanwhile wakes this thread or writes itself:
+        # PodHub.flush; a link's heartbeat and dead-link timers only move later then)
+        due = t + IDLE_MS
         for c in live:
-            due = c.link.next_due()
-            if due is not None and due <= t and not c.closed:     # output, an ack, a timer
-                hub._service_out(c, t)
+            d = c.link.next_due()
+            if d is not None:
+                if d <= t and not c.closed:     # output, an ack, a timer
+                    hub._service_out(c, t)
+                    d = c.link.next_due()
+                    if d is None:
+                        continue
+                if d < due:
+                    due = d
+        self._due = due
         if self.rescan and t >= self._next_scan:
             with self.lock:
                 self._next_scan = t + RESCAN_MS
@@ -182,6 +238,7 @@ class LinkThread:
             with self.lock:
                 self.dropped = False
                 hub.conns = [c for c in hub.conns if not c.closed]
+                self.changed = True
 
     def read(self, conns):
         """Read what arrived and stamp it now (under ``feed_lock``, or on the only thread
@@ -258,18 +315,16 @@ class LinkThread:
         for fd, c in live.items():
             if fd not in self._registered:
                 try:
-                    self._sel.register(fd, selectors.EVENT_READ, c)
+                    self._sel.register(fd, c)
                     self._registered[fd] = c
                 except (ValueError, OSError):
                     pass
 
     def _timeout(self, live):
+        """Seconds until the next thing due: the links' timers as the last pass left them
+        (``_due``), the next rescan and probe, the next ready deadline."""
         t = now_ms()
-        due = t + int(IDLE_S * 1000)
-        for c in live:
-            d = c.link.next_due()
-            if d is not None and d < due:
-                due = d
+        due = self._due
         if self.rescan and self._next_scan < due:
             due = self._next_scan
         if live and self._next_probe < due:
@@ -279,7 +334,7 @@ class LinkThread:
             left = self._ms_to_deadline(s)
             if left is not None and t + left < due:
                 due = t + left
-        return max(0.0, (due - t) / 1000)
+        return 0.0 if due <= t else (due - t) / 1000
 
     def _ms_to_deadline(self, s):
         """ms until the earliest running ready deadline (plus the link allowance) has passed;

@@ -110,6 +110,7 @@ class PodHub(SeatPrompts):
         with self.lock:
             c = PodConn(port)
             self.conns.append(c)
+            self.links.changed = True
         self.links.wake()
         return c
 
@@ -118,7 +119,7 @@ class PodHub(SeatPrompts):
             if c.closed:
                 return
             c.closed = True
-            self.links.dropped = True
+            self.links.dropped = self.links.changed = True
             c.port.close()
             if c.board_id is not None and self._pending.get(c.board_id) is c:
                 del self._pending[c.board_id]

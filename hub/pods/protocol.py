@@ -152,8 +152,8 @@ def crc16(data: bytes) -> int:
 
 def cobs_encode(data: bytes) -> bytes:
     blocks = bytes(data).split(b"\x00")
-    if len(data) < 254:  # every frame: no block can be full
-        return b"".join([_CODE[len(b)] + b for b in blocks])
+    if len(data) < 254:  # every frame: no block can be full; each block after its code, at C speed
+        return b"".join(map(_CAT, map(_CODE.__getitem__, map(len, blocks)), blocks))
     out = bytearray()
     for block in blocks:
         # a run of 254 non-zero bytes is a full block (code 255), which stands for no zero
@@ -167,6 +167,7 @@ def cobs_encode(data: bytes) -> bytes:
 
 
 _CODE = [bytes((n + 1,)) for n in range(254)]  # a block's code byte, by its length
+_CAT = bytes.__add__
 
 
 def cobs_decode(data: bytes) -> bytes:
@@ -215,7 +216,11 @@ def payload_of(msg: Message) -> bytes:
 def frame(code: int, seq: int, ack: int, payload: bytes) -> bytes:
     """Wire bytes of one frame (leading and trailing 00 included)."""
     body = _HEADER(code, seq, ack) + payload
-    return b"\x00" + cobs_encode(body + _CRC(crc_hqx(body, 0xFFFF))) + b"\x00"
+    body += _CRC(crc_hqx(body, 0xFFFF))
+    if len(body) < 254:  # cobs_encode's every-frame case, inline (a frame is built per message)
+        blocks = body.split(b"\x00")
+        return b"\x00" + b"".join(map(_CAT, map(_CODE.__getitem__, map(len, blocks)), blocks)) + b"\x00"
+    return b"\x00" + cobs_encode(body) + b"\x00"
 
 
 def encode(msg: Message) -> bytes:
@@ -380,6 +385,15 @@ class HubLink:
     def feed(self, data: bytes, now_ms: int) -> list[Message]:
         delivered: list[Message] = []
         with self.lock:
+            if self.up and type(data) is bytes:
+                # most reads are one whole ping (an ack or a heartbeat) and nothing else
+                ping = _PING_FRAMES.get(data)
+                if ping is not None and not self.decoder._buf and not self.decoder._over:
+                    self.decoder.frames += 1
+                    self._last_rx = now_ms
+                    if self._outbox:
+                        self._on_ack(ping.ack, now_ms)
+                    return delivered
             if not self.up:
                 self._watch_repl(data, now_ms)
             for msg in self.decoder.feed(data):
@@ -444,11 +458,16 @@ class HubLink:
     def _on_ack(self, ack: int, now_ms: int) -> None:
         if ack == 0:
             return
-        before = len(self._outbox)
-        self._outbox = [e for e in self._outbox if not _seq_le(e[0].seq, ack)]
-        if len(self._outbox) != before:
+        outbox = self._outbox
+        n = 0  # the outbox is in sequence order: what the ack covers is at its front
+        for e in outbox:
+            if (ack - e[0].seq) % 255 >= 128:  # not _seq_le(seq, ack)
+                break
+            n += 1
+        if n:
+            del outbox[:n]
             self._resend_at = now_ms + RESEND_MS
-            if not self._outbox:
+            if not outbox:
                 self.all_acked += 1
 
     # -- sending
@@ -582,5 +601,7 @@ class HubLink:
         return len(self._outbox)
 
 
+_PING_FRAMES: dict[bytes, Message] = {}  # the same, by the whole frame as read (00 to 00)
 for _ack in range(256):
-    _PINGS_IN[frame(0x00, 0, _ack, b"")[1:-1]] = decode_body(cobs_decode(frame(0x00, 0, _ack, b"")[1:-1]))
+    _PING_FRAMES[frame(0x00, 0, _ack, b"")] = _PINGS_IN[frame(0x00, 0, _ack, b"")[1:-1]] = \
+        decode_body(cobs_decode(frame(0x00, 0, _ack, b"")[1:-1]))
