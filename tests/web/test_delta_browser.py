@@ -83,10 +83,14 @@ def kept(driver):
 
 
 def caught_up(driver, handle):
-    """The page's state once it holds the hub's latest version (the hub is quiet)."""
-    v = handle.call(lambda: handle.hub.feed.v)
-    wait_for(lambda: (kept(driver) or {}).get("v") == v, what="the page to reach version %d" % v)
-    return kept(driver)
+    """The page's state once it holds the hub's latest version. The hub's version is read
+    again at every look: while a ready countdown runs a clock message (a version of its own)
+    goes out every second, so on a slow machine the page can pass a version read once."""
+    def same():
+        v = handle.call(lambda: handle.hub.feed.v)
+        k = kept(driver)
+        return k if k is not None and k.get("v") == v else None
+    return wait_for(same, what="the page to hold the hub's latest version")
 
 
 def content(state):
