@@ -173,21 +173,36 @@ def collect(st, timings, scope, skip_idle=False):
         return queue
     pri = st.priority
     opp = "b" if pri == "a" else "a"
+    # the timings that happen for each player (plain loops: a comprehension is a call in 3.11)
+    live_pri, live_opp = [], []
     if scope is not None:
-        lives = ((pri, [t for t in timings if fires(st, t, pri, scope)]),
-                 (opp, [t for t in timings if fires(st, t, opp, scope)]))
+        for t in timings:
+            if fires(st, t, pri, scope):
+                live_pri.append(t)
+            if fires(st, t, opp, scope):
+                live_opp.append(t)
     elif bt is None:
-        live = [t for t in timings if t in ALWAYS]
-        if not live:
+        for t in timings:
+            if t in ALWAYS:
+                live_pri.append(t)
+        if not live_pri:
             return queue
-        lives = ((pri, live), (opp, live))
+        live_opp = live_pri
     elif bfx is None:
         return queue
     else:
         trig = bfx["trig"]
         tp, to = trig[pri], trig[opp]
-        lives = ((pri, [t for t in timings if t in ACTING or t in tp]),
-                 (opp, [t for t in timings if t in ACTING or t in to]))
+        for t in timings:
+            if t in ACTING:
+                live_pri.append(t)
+                live_opp.append(t)
+            else:
+                if t in tp:
+                    live_pri.append(t)
+                if t in to:
+                    live_opp.append(t)
+    lives = ((pri, live_pri), (opp, live_opp))
     cards = st.cards
     found = []
     for p, live in lives:
