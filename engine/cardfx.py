@@ -90,7 +90,7 @@ def battle_start(st, ctx):
     for p in seats:
         bt.fx["cur"][p] = _record(st, bt.cards[p], "ready")
     # the sources do not move while modifiers apply: read them once for both cards
-    srcs = [_continuous_sources(st, q, "mods") for q in seats]
+    srcs = (_continuous_sources(st, seats[0], "mods"), _continuous_sources(st, seats[1], "mods"))
     for p in seats:
         apply_continuous(st, ctx, p, srcs)
 
@@ -125,8 +125,7 @@ def _continuous_sources(st, q, group):
     if zc:
         g = zc["trait"].get(group)
         if g:
-            tid = ch.trait_id
-            out = [(q, tid, e) for e in g]
+            out = _with((), q, ch.trait_id, g)
     ix = st.fxix
     if ix is None:
         ix = fx_index(st)
@@ -144,18 +143,27 @@ def _continuous_sources(st, q, group):
                 if zc and "battle" in zc:
                     g = zc["battle"].get(group)
                     if g:
-                        out = [*out, *[(q, cid, e) for e in g]]
+                        out = _with(out, q, cid, g)
     if "lumen_zone" in zones:
         for cid in pl.lumen_zone:
             zc = cards[cid].zcont
             if zc and "lumen_zone" in zc:
                 g = zc["lumen_zone"].get(group)
                 if g:
-                    out = [*out, *[(q, cid, e) for e in g]]
+                    out = _with(out, q, cid, g)
     cont = ix.cont
     if cont:
         out = _zone_functions(st, pl, q, group, cont, out)
     return out
+
+
+def _with(out, q, src, entries):
+    """A new list: ``out``, then (q, src, e) for each entry (plain loop: a comprehension builds a
+    function object per call in CPython 3.11, and this runs for every read of the sources)."""
+    new = list(out)
+    for e in entries:
+        new.append((q, src, e))
+    return new
 
 
 HIDDEN = "?"     # the source of a function acting from the side deck is not named (guide 5.2.2)
@@ -175,14 +183,13 @@ def _zone_functions(st, pl, q, group, cont, out):
                 if cid in ids and cid != now:
                     g = cards[cid].zcont[zone].get(group)
                     if g:
-                        src = HIDDEN if zone == "side_deck" else cid
-                        out = [*out, *[(q, src, e) for e in g]]
+                        out = _with(out, q, HIDDEN if zone == "side_deck" else cid, g)
     ult = pl.ultimate
     ids = cont.get("ultimate")
     if ult is not None and ids and ult in ids:
         g = cards[ult].zcont["ultimate"].get(group)
         if g:
-            out = [*out, *[(q, ult, e) for e in g]]
+            out = _with(out, q, ult, g)
     ids = cont.get("any")
     if ids:
         for cid in ids:
@@ -191,8 +198,7 @@ def _zone_functions(st, pl, q, group, cont, out):
                 continue
             zone = _where_owned(pl, cid)
             if zone is not None:
-                src = HIDDEN if zone == "side_deck" else cid
-                out = [*out, *[(q, src, e) for e in g]]
+                out = _with(out, q, HIDDEN if zone == "side_deck" else cid, g)
     return out
 
 
@@ -230,7 +236,8 @@ def apply_continuous(st, ctx, p, srcs=None):
     """Continuous card modifiers (functions without timing) and lasting effects on p's current card.
     ``srcs``: the modifier sources of both players, priority holder first, if already read."""
     if srcs is None:
-        srcs = [_continuous_sources(st, q, "mods") for q in order(st)]
+        seats = order(st)
+        srcs = (_continuous_sources(st, seats[0], "mods"), _continuous_sources(st, seats[1], "mods"))
     for sq in srcs:
         for owner, src, e in sq:
             if e["do"] != "treat_speed" and _seat(owner, e) == p:
@@ -339,7 +346,11 @@ def hand_speeds(st, p, ids, role):
     cards = st.cards
     bt = st.battle
     if not st.fxon or bt is None or bt.fx is None or not _speed_sources(st, p, ids):
-        return {cid: (max(1, cards[cid].speed), cards[cid].link_speed) for cid in ids}
+        out = {}
+        for cid in ids:
+            card = cards[cid]
+            out[cid] = (max(1, card.speed), card.link_speed)
+        return out
     cur = bt.fx["cur"]
     saved = cur.get(p)
     quiet = _Quiet()
@@ -366,8 +377,10 @@ def _speed_sources(st, p, ids):
     cards = st.cards
     for cid in ids:
         zc = cards[cid].zcont
-        if zc and "mods" in zc.get("battle", ()) and any(e["do"] in SPEED_MODS for e in zc["battle"]["mods"]):
-            return True
+        if zc and "mods" in zc.get("battle", ()):
+            for e in zc["battle"]["mods"]:
+                if e["do"] in SPEED_MODS:
+                    return True
     bt = st.battle
     saved = bt.fx["cur"].get(p)
     bt.fx["cur"][p] = None          # the sources apart from the current card

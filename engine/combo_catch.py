@@ -34,7 +34,11 @@ def combo_cut(st, n):
 
 def combo_attacks(st, p):
     cards = st.cards
-    return [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind == "attack"]
+    out = []
+    for cid in dict.fromkeys(st.players[p].hand):
+        if cards[cid].kind == "attack":
+            out.append(cid)
+    return out
 
 
 def combo_options(st, p, combo):
@@ -46,10 +50,13 @@ def combo_options(st, p, combo):
     n = combo["n"]
     hand = st.players[p].hand
     ids = combo_attacks(st, p)
+    link = {}
     if st.fxon:
-        link = {cid: sl[1] for cid, sl in hand_speeds(st, p, ids, "combo").items()}   # ruling R38
+        for cid, sl in hand_speeds(st, p, ids, "combo").items():    # ruling R38
+            link[cid] = sl[1]
     else:
-        link = {cid: cards[cid].link_speed for cid in ids}
+        for cid in ids:
+            link[cid] = cards[cid].link_speed
     opts = []
     if combo["stage"] == "pair":
         for x in ids:

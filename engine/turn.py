@@ -310,7 +310,11 @@ def ready_enter(st, ctx):
 
 def ready_options(st, p):
     cards = st.cards
-    return [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind != "special"]
+    opts = []
+    for cid in dict.fromkeys(st.players[p].hand):
+        if cards[cid].kind != "special":
+            opts.append(cid)
+    return opts
 
 
 @step("ready.ask")
