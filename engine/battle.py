@@ -363,7 +363,9 @@ def cleanup(st, ctx):
     bt = st.battle
     if bt.moves is None:
         over = count_stall(st, ctx)
-        bt.moves = [[p, cid, "break" if over and role == "ready" else role] for p, cid, role in bt.used]
+        bt.moves = []
+        for p, cid, role in bt.used:
+            bt.moves.append([p, cid, "break" if over and role == "ready" else role])
     if bt.moves:
         p, cid, role = bt.moves.pop(0)
         take(st.players[p].battle_zone, cid)

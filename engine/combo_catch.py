@@ -93,7 +93,10 @@ def combo(st, ctx):
     When both attacks qualify (a trade or an offset) each processes only its 1st combo (5.4).
     Without one, an effect may start combo time: two hand cards as 1st and 2nd combo (5.4)."""
     bt = st.battle
-    eligible = [p for p in order(st) if bt.combo_ok.get(p)]
+    eligible = []
+    for p in order(st):
+        if bt.combo_ok.get(p):
+            eligible.append(p)
     if not eligible:
         p = bt.fx["combo"] if bt.fx is not None else None
         if p is not None:

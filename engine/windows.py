@@ -63,7 +63,10 @@ def window(st, ctx, timings, then, scope=None):
             continue
         queue = collect(st, timings_k, scope, True)
         if queue:
-            _start_window(st, timings_k, [list(g) for g in timings[k + 1:]], then, scope, queue)
+            chain = []          # the groups still to open, as lists (plain data in st.fx)
+            for g in timings[k + 1:]:
+                chain.append(list(g))
+            _start_window(st, timings_k, chain, then, scope, queue)
             return
     st.fx = None
     st.step = then
@@ -156,7 +159,12 @@ def judgment_triggers(st):
         own[p] = s
     # own and opponent timings never overlap: the sorted union is the sorted concatenation
     a, b = own["a"], own["b"]
-    bt.fx["trig"] = {"a": sorted([*a, *[OPPONENT[t] for t in b]]), "b": sorted([*b, *[OPPONENT[t] for t in a]])}
+    ta, tb = list(a), list(b)
+    for t in b:
+        ta.append(OPPONENT[t])
+    for t in a:
+        tb.append(OPPONENT[t])
+    bt.fx["trig"] = {"a": sorted(ta), "b": sorted(tb)}
 
 
 
