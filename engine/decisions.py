@@ -57,6 +57,15 @@ def find_request(st, player, kind):
     raise IllegalDecision("player %s may not answer %r now; the engine is asking %s" % (player, kind, asked))
 
 
+def counts(items):
+    """{item: how many times}, in first-seen order (what ``Counter`` gives, at a fraction of its cost:
+    its constructor is Python code, run for every setup)."""
+    out = {}
+    for x in items:
+        out[x] = out.get(x, 0) + 1
+    return out
+
+
 def distinct_multisets(items, count):
     """How many different multisets of ``count`` items can be taken from ``items`` (capped at 2)."""
     if count <= 0 or count >= len(items):
@@ -104,9 +113,9 @@ def validate(st, req, kind, value):
         for zone in ("hand", "list"):
             if not isinstance(value[zone], (list, tuple)) or len(value[zone]) != sizes[zone]:
                 raise IllegalDecision("setup %s must list exactly %d card(s)" % (zone, sizes[zone]))
-        pool = Counter(opts)
-        for cid, n in Counter(list(value["hand"]) + list(value["list"])).items():
-            if pool[cid] < n:
+        pool = counts(opts)
+        for cid, n in counts(list(value["hand"]) + list(value["list"])).items():
+            if pool.get(cid, 0) < n:
                 raise IllegalDecision("setup: %r is not available %d time(s) among the non-special skill cards" % (cid, n))
         return
     if kind == "combo":
@@ -134,8 +143,7 @@ def normalize(kind, value):
 
 def setup_has_choice(pool, hand_n, list_n):
     """Is there more than one way to split ``pool`` into hand/list/rest?"""
-    c = Counter(pool)
-    if len(c) <= 1:
+    if len(set(pool)) <= 1:
         return False
     if hand_n + list_n == len(pool) and hand_n == 0:
         return False

@@ -8,10 +8,8 @@ before the step continues, in the order they were raised, so a break and its
 replenish happen "right after" what caused them (guide 3.9.1, 5.4).
 """
 
-from collections import Counter
-
 from . import battle, cardfx, combo_catch, primitives, windows  # noqa: F401  (primitives registers the effect functions)
-from .decisions import ask, distinct_multisets, setup_has_choice
+from .decisions import ask, counts, distinct_multisets, setup_has_choice
 from .events import ev
 from .rng import coin_toss
 from .state import other
@@ -209,9 +207,11 @@ def _ask_or_force_setup(st, p, pool, hand_n, list_n):
 
 def _apply_setup(st, ctx, p, everything, choice, rule):
     pl = st.players[p]
-    rest = Counter(everything)
-    rest.subtract(choice["hand"])
-    rest.subtract(choice["list"])
+    rest = counts(everything)
+    for cid in choice["hand"]:
+        rest[cid] = rest.get(cid, 0) - 1
+    for cid in choice["list"]:
+        rest[cid] = rest.get(cid, 0) - 1
     pl.hand = list(choice["hand"])
     pl.list = list(choice["list"])
     side = []
