@@ -180,7 +180,7 @@ def plan_games(seeds, bot_seeds):
                 if buttons is None:
                     continue
                 shown = (PROMPT_KINDS.get(pr.kind, PROMPT_KINDS["choose"]), len(pr.options), flags & STATE_FLAG_PASS)
-                plan[seat].append((shown, buttons))
+                plan[seat].append((shown, tuple(buttons)))     # a tuple: the simulator encodes it once
                 # what the pod's frame does: the slot the cursor ends on, answered
                 pods._on_choice(seat, pr.id, 0 if buttons[0] == "prev" else len(buttons), ready=pr.kind == "ready")
                 moved = True
@@ -225,20 +225,25 @@ class Presser:
             raise RuntimeError(self.error)
 
     def _shown(self, c):
-        with c.link.lock:
-            return None if c.link.unacked else c.link.last_state
+        link = c.link
+        with link.lock:
+            return None if link._outbox else link.last_state
 
     def settled(self, c):
-        seat = c.seat
-        st = self._shown(c) if c is not None and seat else None
+        if c is None or not c.seat:
+            return
+        st = self._shown(c)
         if st is None:
             return
+        seat = c.seat
         with self.lock:
-            if self.plan is None or self.done.is_set():
+            if self.plan is None:
                 return
             if st["kind"] == 0 or st["flags"] & STATE_FLAG_LOCKED or st["prompt"] == self.answered[seat]:
-                if self._over():
+                if not self.done.is_set() and self._over():
                     self.done.set()
+                return
+            if self.done.is_set():
                 return
             steps, i = self.plan[seat], self.next[seat]
             shown = (st["kind"], st["options"], st["flags"] & STATE_FLAG_PASS)

@@ -201,13 +201,14 @@ class LinkThread:
             self._next_probe = t + PROBE_MS
             self.changed = True         # and register again what changed its fd meanwhile
             readable = live
+        s = hub.table.session
         with self.feed_lock:
             # read and stamp first
             if readable:
                 self.read(readable)
             if self.raw:
                 self.feed()
-            if self._deadline_due():
+            if s is not None and s.deadline and self._deadline_due():
                 self.inbox.append((None, "expire", now_ms(), hub.table.clock.now_ms()))
             post = not self._posted and bool(self.inbox)
             if post:
@@ -264,14 +265,16 @@ class LinkThread:
         raw, self.raw = self.raw, []
         hub = self.hub
         for c, data, t, stamp in raw:
-            if isinstance(data, Exception):
+            if stamp is None:           # data is the exception the read raised
                 hub._drop(c, data)
                 continue
             link = c.link
             acked = link.all_acked
-            for m in hub._feed(c, data, t):
-                self.inbox.append((c, m, t, stamp))
-                self.stamped.append((c.board_id, m.type, stamp))
+            msgs = hub._feed(c, data, t)
+            if msgs:
+                for m in msgs:
+                    self.inbox.append((c, m, t, stamp))
+                    self.stamped.append((c.board_id, m.type, stamp))
             if link.all_acked != acked and hub.on_settled is not None:
                 hub.on_settled(c)
 

@@ -468,25 +468,27 @@ class PodHub(SeatPrompts):
     # ------------------------------------------------------------ table -> pods
     def _on_table(self, audience, msg):
         self._table_message(audience, msg)
-        if self.links.running and not self._draining:
+        if not self._draining and self.links.running:     # a drain flushes once, at its end
             self.flush()
 
     def _table_message(self, audience, msg):
         t = msg.get("t")
-        fresh, self._fresh = self._fresh, ()
-        if audience in ("a", "b"):
+        fresh = self._fresh
+        if fresh:
+            self._fresh = ()
+        if audience == "a" or audience == "b":
             if self.record:
                 self.messages_to[audience].append(msg)
-            if t == "opponent_ready":
-                self.countdown[audience] = now_ms() + msg["ms_left"]
-                self._send(audience, "countdown", prompt=self.prompts[audience].id, ms=msg["ms_left"])
-            elif t == "you":
+            if t == "you":
                 # a session relays its public state, then each seat's "you" for the same
                 # change: the state push made for the public one already holds it
-                if audience in fresh:
-                    self._fresh = tuple(x for x in fresh if x != audience)
+                if audience in fresh:       # fresh is ("a", "b"), ("a",) or ("b",): the others
+                    self._fresh = fresh[1:] if fresh[0] == audience else fresh[:1]
                 else:
                     self.push(audience)
+            elif t == "opponent_ready":
+                self.countdown[audience] = now_ms() + msg["ms_left"]
+                self._send(audience, "countdown", prompt=self.prompts[audience].id, ms=msg["ms_left"])
             return
         if t == "game":
             self.prompts = {"a": Prompt(), "b": Prompt()}
@@ -502,11 +504,11 @@ class PodHub(SeatPrompts):
 
     def _on_public_state(self, msg):
         auto_setup(self.table)
-        events = msg.get("events") or []
-        kinds = {e.get("e") for e in events}
         s = self.table.session
         if s is None:
             return
+        events = msg.get("events") or ()
+        kinds = {e.get("e") for e in events} if events else ()
         if "reveal" in kinds or (s.mode == "tracker" and s.phase == "battle" and self.countdown):
             for seat in ("a", "b"):
                 self.countdown.pop(seat, None)
@@ -573,6 +575,11 @@ def auto_setup(table):
     s = table.session
     if s is None or s.mode != "referee" or getattr(table, "_auto_setup_busy", False):
         return
+    for r in s.state.pending:
+        if r["kind"] == "setup":
+            break
+    else:
+        return          # nothing to set up (every decision but a game's first few)
     table._auto_setup_busy = True      # submitting notifies listeners, which call us again
     try:
         while True:

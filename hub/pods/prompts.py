@@ -48,49 +48,58 @@ class SeatPrompts:
         """(prompt, state fields) for a seat, updating the prompt when the question changed."""
         s = self.table.session
         pr = self.prompts[seat]
-        memo = None
-        if s is not None and s.mode == "referee" and self.side is None:
-            # a referee game's questions change only with a decision taken (answered counts
-            # one per seat), a discard pick or a new prompt: the same answer until then
-            # (pushes and the bots ask several times per decision)
-            memo = (s, s.state, pr, (s.answered["a"], s.answered["b"], len(pr.chosen), self.locked_slot.get(seat)))
-            last = self._current.get(seat)
-            if last is not None:
-                m = last[0]
-                if m[0] is s and m[1] is memo[1] and m[2] is pr and m[3] == memo[3]:
-                    return last[1]
+        if s is None or self.side is not None or s.mode != "referee":
+            return self._current_now(s, seat, pr)
+        # a referee game's questions change only with a decision taken (the session's version
+        # counts them), a discard pick or a new prompt: the same answer until then (pushes
+        # and the bots ask several times per decision)
+        memo = (s.version, len(pr.chosen), self.locked_slot.get(seat))
+        last = self._current.get(seat)
+        if last is not None and last[0] == memo and last[1] is s and last[2] is pr:
+            return last[3]
         out = self._current_now(s, seat, pr)
-        if memo is not None:
-            self._current[seat] = (memo, out)
+        self._current[seat] = (memo, s, pr, out)
         return out
 
     def _current_now(self, s, seat, pr):
-        kind, options, pass_value, request_kind, flags, locked = "none", [], None, None, 0, 0
+        kind, options, pass_value, request_kind, flags, locked, answered = "none", [], None, None, 0, 0, 0
         if s is not None:
             r = None
-            for x in s.requests(seat):
-                if x["kind"] != "setup":
-                    r = x
-                    break
+            referee = s.mode == "referee"
+            if referee:
+                answered = s.answered[seat]
+                for x in s.state.pending:       # read only: the seat's first question, not a setup
+                    if x["player"] == seat and x["kind"] != "setup":
+                        r = x
+                        break
+            else:
+                answered = getattr(s, "answered", {}).get(seat, 0)
+                for x in s.requests(seat):
+                    if x["kind"] != "setup":
+                        r = x
+                        break
             if r is not None:
                 request_kind = r["kind"]
-                opts = r["options"] if isinstance(r["options"], list) else []
+                opts = r["options"]
+                if type(opts) is not list:
+                    opts = []
                 if request_kind == "discard":
                     hand = Counter(s.state.players[seat].hand)
                     hand.subtract(pr.chosen if pr.request_kind == "discard" else [])
                     opts = [c for c in dict.fromkeys(s.state.players[seat].hand) if hand[c] > 0]
-                options = []
-                for o in opts:      # the first pass word is the pass slot; no pass word is an option
-                    if o in PASS_WORDS:
-                        if pass_value is None:
+                # the first pass word is the pass slot; no pass word is an option (a new list:
+                # the engine's is not kept)
+                options = [o for o in opts if o not in PASS_WORDS]
+                if len(options) != len(opts):
+                    for o in opts:
+                        if o in PASS_WORDS:
                             pass_value = o
-                    else:
-                        options.append(o)
+                            break
                 kind = request_kind if request_kind in PROMPT_KINDS else "choose"
                 if s.mode == "tracker":
                     kind, options = "ready", []
-            elif seat in getattr(s, "locked", {}) and (s.mode == "tracker" and s.phase == "ready"
-                                                       or s.mode == "referee" and s.state.phase == "ready"):
+            elif seat in getattr(s, "locked", {}) and (s.state.phase == "ready" if referee else
+                                                       s.mode == "tracker" and s.phase == "ready"):
                 kind, request_kind = "ready", "ready"
                 flags = STATE_FLAG_LOCKED
                 locked = self.locked_slot.get(seat, 0)
@@ -99,9 +108,8 @@ class SeatPrompts:
             if label:
                 kind, options, request_kind = "choose", [label], "side"
         # the same question asked again after an answer is a new prompt: the seat's answer count is in the key
-        answered = getattr(s, "answered", {}).get(seat, 0) if s is not None else 0
         key = (kind, tuple(map(str, options)), pass_value, request_kind,
-               len(pr.chosen) if request_kind == "discard" else 0, flags, answered if not flags else None)
+               len(pr.chosen) if request_kind == "discard" else 0, flags, None if flags else answered)
         if key != pr.key:
             if not (flags & STATE_FLAG_LOCKED and pr.kind == "ready"):
                 pr.id = pr.id % 255 + 1
@@ -113,7 +121,6 @@ class SeatPrompts:
                 pr.chosen = []
             pr.request_kind = request_kind
             if request_kind == "discard":
-                r = [x for x in s.requests(seat) if x["kind"] == "discard"][0]
                 pr.discard_left = r["count"]
         if pass_value is not None:
             flags |= STATE_FLAG_PASS
@@ -122,21 +129,24 @@ class SeatPrompts:
     def push(self, seat, force=False, resume=False):
         """Send a seat's pod its state if it changed (always on ``force``)."""
         c = self.seated(seat)
-        if c is None or not c.link.up:
+        if c is None:
+            return
+        link = c.link
+        if not link.up:
             return
         s = self.table.session
         pr, flags, locked = self.current(seat)
-        fp = hp = hand = 0
-        priority = 0
-        if s is not None:
-            if s.mode == "referee":
-                pl = s.state.players[seat]
-                fp, hp, hand = pl.fp, pl.health, len(pl.hand)
-                priority = SEAT_NUM.get(s.state.priority, 0)
-            else:
-                st = s.game.seat(seat)
-                fp, hp, hand = st.fp, st.health, st.hand_count or 0
-                priority = SEAT_NUM.get(s.game.priority, 0)
+        if s is None:
+            fp = hp = hand = priority = 0
+        elif s.mode == "referee":
+            st = s.state
+            pl = st.players[seat]
+            fp, hp, hand = pl.fp, pl.health, len(pl.hand)
+            priority = SEAT_NUM.get(st.priority, 0)
+        else:
+            st = s.game.seat(seat)
+            fp, hp, hand = st.fp, st.health, st.hand_count or 0
+            priority = SEAT_NUM.get(s.game.priority, 0)
         # the state frame's fields in their order (protocol.py SCHEMA["state"])
         key = (pr.id, PROMPT_KINDS.get(pr.kind, CHOOSE), len(pr.options), flags, locked, priority,
                -128 if fp < -128 else 127 if fp > 127 else fp, 0 if hp < 0 else 65535 if hp > 65535 else hp,
@@ -146,16 +156,17 @@ class SeatPrompts:
         c.sent_state = key
         self.pushes[seat] += 1
         t = now_ms()
-        c.link.send_fields("state", t, dict(zip(STATE_FIELDS, key)))
-        if c.link.pod is not None and c.link.pod.features & FEATURE_OLED and not flags & STATE_FLAG_LOCKED:
+        link.send_fields("state", t, dict(zip(STATE_FIELDS, key)))
+        pod = link.pod
+        if pod is not None and pod.features & FEATURE_OLED and not flags & STATE_FLAG_LOCKED:
             # card names for an OLED: to this seat's own pod only
             names = self._labels(pr)
             for i, name in enumerate(names, 1):
-                c.link.send("label", t, text=name, prompt=pr.id, slot=i)
+                link.send("label", t, text=name, prompt=pr.id, slot=i)
         if resume and seat in self.countdown:
             left = self.countdown[seat] - t
             if left > 0:
-                c.link.send("countdown", t, prompt=pr.id, ms=min(left, 65535))
+                link.send("countdown", t, prompt=pr.id, ms=min(left, 65535))
 
     def _labels(self, pr):
         if pr.request_kind == "side":

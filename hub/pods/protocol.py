@@ -29,6 +29,10 @@ MAX_ENC = 44  # longest COBS-encoded body the pod accepts
 HEARTBEAT_MS = 500  # send a ping when nothing else was sent for this long
 DEAD_MS = 1500  # nothing valid received for this long -> link lost
 RESEND_MS = 250  # unacked sequenced messages are resent after this
+# a pod's message is acked by the next frame the hub sends (the table answers every one
+# with a state push), or by a ping if none went out within this: well inside the pod's
+# RESEND_MS, so it never resends for want of an ack. A duplicate is acked at once.
+ACK_DELAY_MS = 60
 WINDOW = 8  # at most this many unacked sequenced messages in flight
 SERVICE_MAGIC = 0x5AFE
 # A pod at the MicroPython REPL (after a crash, or a Ctrl-C that got through)
@@ -368,7 +372,7 @@ class HubLink:
         self._last_rx = 0
         self._last_tx = 0
         self._resend_at = 0
-        self._need_ack = False
+        self._ack_at: int | None = None  # when an owed ack goes out as a ping (None: none owed)
         self._welcome: Message | None = None
         self.resends = 0
         self.duplicates = 0
@@ -416,9 +420,12 @@ class HubLink:
                     self._rx_expect = _seq_next(msg.seq)
                     if not msg.type.startswith("unknown:"):
                         delivered.append(msg)
+                        if self._ack_at is None:
+                            self._ack_at = now_ms + ACK_DELAY_MS
+                        continue
                 else:
                     self.duplicates += 1
-                self._need_ack = True
+                self._ack_at = now_ms
         return delivered
 
     def _watch_repl(self, data: bytes, now_ms: int) -> None:
@@ -522,7 +529,7 @@ class HubLink:
                 msg.ack = ack = self._rx_last
                 self._out += frame(code, seq, ack, payload)
                 self._last_tx = now_ms
-                self._need_ack = False
+                self._ack_at = None
                 self.frames_out += 1
                 self._resend_at = now_ms + RESEND_MS
         return msg
@@ -535,7 +542,7 @@ class HubLink:
         msg.ack = self._rx_last
         self._out += frame(SCHEMA[msg.type][0], msg.seq, msg.ack, payload_of(msg) if payload is None else payload)
         self._last_tx = now_ms
-        self._need_ack = False
+        self._ack_at = None
         self.frames_out += 1
 
     def _emit_ping(self, now_ms: int) -> None:
@@ -545,7 +552,7 @@ class HubLink:
             wire = _PINGS[ack] = frame(0x00, 0, ack, b"")
         self._out += wire
         self._last_tx = now_ms
-        self._need_ack = False
+        self._ack_at = None
         self.frames_out += 1
 
     def poll(self, now_ms: int) -> bytes:
@@ -561,7 +568,8 @@ class HubLink:
                             self._emit(m, now_ms, payload)
                             self.resends += 1
                         self._resend_at = now_ms + RESEND_MS
-                    if self._need_ack or now_ms - self._last_tx >= HEARTBEAT_MS:
+                    ack_at = self._ack_at
+                    if (ack_at is not None and now_ms >= ack_at) or now_ms - self._last_tx >= HEARTBEAT_MS:
                         self._emit_ping(now_ms)
             if not self._out:
                 return b""
@@ -573,7 +581,7 @@ class HubLink:
         """When ``poll`` next has something to do (monotonic ms; 0 = now), None if nothing
         will be due until bytes arrive: lets the links' thread sleep until then. It only
         reads (no lock): whoever sends meanwhile wakes that thread, which asks again."""
-        if self._out or (self.up and self._need_ack):
+        if self._out:
             return 0
         if not self.up:
             return None
@@ -582,6 +590,9 @@ class HubLink:
             due = self._last_tx + HEARTBEAT_MS
         if self._outbox and self._resend_at < due:
             due = self._resend_at
+        ack_at = self._ack_at
+        if ack_at is not None and ack_at < due:
+            due = ack_at
         return due
 
     def take_output(self) -> bytes:
