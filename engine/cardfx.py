@@ -7,6 +7,8 @@ have (ruling R38), effects with a duration (``st.lasting``), prohibitions and ha
 says which cards can act from which zone, so a game pays only for the effects it has.
 """
 
+from functools import lru_cache
+
 from .cards import AnyCond, Card, Cond
 from .conditions import cond_ok
 from .effects import CARD_MODS, target_of
@@ -76,8 +78,16 @@ class FxIndex:
 def fx_index(st):
     ix = st.fxix
     if ix is None:
-        ix = st.fxix = FxIndex(st.cards, [pl.character for pl in st.players.values()])
+        ix = st.fxix = _shared_index(tuple(st.cards.items()), (st.players["a"].character, st.players["b"].character))
     return ix
+
+
+@lru_cache(maxsize=16)
+def _shared_index(items, characters):
+    """One FxIndex per card table and pair of characters (the same objects, as the sample decks
+    and a hub's card sets are, parsed once): a new game of the same decks does not rebuild it. It
+    is derived from immutable data and never changed, so sharing it changes nothing."""
+    return FxIndex(dict(items), characters)
 
 
 def battle_start(st, ctx):
