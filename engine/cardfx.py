@@ -28,6 +28,7 @@ class FxIndex:
       included;
     - ``limits``: some such function changes a hand limit, so moves between zones refresh it;
     - ``public``: some card triggers from the hand or the list;
+    - ``battle``: {timing: frozenset of card ids with an entry at that timing that works in the battle};
     - ``busy``: the timings at which something other than a current battle card may trigger (a trait
       of this game, or a card from a zone other than the battle); at any other timing a window
       that neither current battle card answers collects nothing (most windows of a game);
@@ -35,7 +36,7 @@ class FxIndex:
       which some card has such a function}, so reading one group looks only where it can be.
     """
 
-    __slots__ = ("timed", "cont", "limits", "public", "busy", "groups")
+    __slots__ = ("timed", "cont", "limits", "public", "battle", "busy", "groups")
 
     TIMED_ZONES = ("side_deck", "hand", "list")
     CONT_ZONES = ("hand", "list", "side_deck", "break_zone", "ultimate", "any")
@@ -44,6 +45,7 @@ class FxIndex:
         timed = {}
         cont = {}
         busy = set()
+        battle = {}
         groups = {}
         limits = False
         for cid, card in cards.items():
@@ -55,6 +57,9 @@ class FxIndex:
                 for z, by_timing in zfx.items():
                     if z != "battle":
                         busy.update(by_timing)
+                    else:
+                        for t in by_timing:
+                            battle.setdefault(t, set()).add(cid)
             zc = card.zcont
             if zc:
                 for z, by_group in zc.items():
@@ -70,6 +75,7 @@ class FxIndex:
             if ch.zfx:
                 busy.update(ch.zfx.get("trait", ()))
         self.busy = frozenset(busy)
+        self.battle = {t: frozenset(v) for t, v in battle.items()}
         self.groups = {g: frozenset(v) for g, v in groups.items()}
         self.limits = limits
         self.public = "hand" in self.timed or "list" in self.timed   # triggers from the hand or the list

@@ -298,16 +298,14 @@ def _quiet(st, timings, bfx):
     if ix is None:
         ix = fx_index(st)
     busy = ix.busy
-    cards = st.cards
     for t in timings:
         if t in busy:
             return False
         if bfx is not None:
-            for cur in bfx["cur"].values():
-                cid = cur["id"] if cur is not None else None
-                if cid is not None:
-                    cfx = cards[cid].zfx
-                    if cfx and "battle" in cfx and t in cfx["battle"]:
+            ids = ix.battle.get(t)
+            if ids:
+                for cur in bfx["cur"].values():
+                    if cur is not None and cur["id"] in ids:
                         return False
     return True
 
