@@ -24,6 +24,7 @@ writes in order (this thread's and the table's, PodHub.flush). Order: ``feed_loc
 a link's.
 """
 
+import asyncio
 import collections
 import logging
 import os
@@ -32,7 +33,7 @@ import selectors
 import threading
 import time
 
-from hub.pods.protocol import HubLink
+from hub.pods.protocol import HubLink, ProtocolError
 from hub.sessions.base import LINK_ALLOWANCE_MS, MonotonicClock
 
 log = logging.getLogger("lumen.pods")
@@ -42,8 +43,11 @@ PROBE_MS = 1000         # a pod that went away without a readable fd is noticed 
 IDLE_MS = 5000          # the longest select() with nothing due (the wake pipe interrupts it)
 
 
+_mono = time.monotonic_ns
+
+
 def now_ms():
-    return time.monotonic_ns() // 1_000_000
+    return _mono() // 1_000_000
 
 
 class Poller:
@@ -111,6 +115,13 @@ class LinkThread:
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
+        # what the pods said is posted to the table's loop by a byte in a pipe it watches
+        # (loop.add_reader): a wake-up through call_soon_threadsafe costs a Handle and the
+        # loop's own self-pipe read to its end (an exception each time)
+        self._post_r, self._post_w = os.pipe()
+        os.set_blocking(self._post_r, False)
+        os.set_blocking(self._post_w, False)
+        self._reader = False                # the loop watches _post_r
         self._sel = None
         self._registered = {}               # fd -> conn
         self._live = None                   # the open connections as last registered
@@ -132,6 +143,13 @@ class LinkThread:
         self.changed = True
         self._sel = Poller()
         self._sel.register(self._wake_r, None)
+        self._reader = False
+        try:
+            if asyncio.get_running_loop() is loop:      # add_reader only from the loop's own thread
+                loop.add_reader(self._post_r, self._on_posted)
+                self._reader = True
+        except (RuntimeError, NotImplementedError):     # no running loop here; a loop without readers
+            pass
         self.thread = threading.Thread(target=self._run, name="lumen-pods", daemon=True)
         self.thread.start()
 
@@ -145,6 +163,15 @@ class LinkThread:
             self._sel.close()
             self._sel = None
         self._registered = {}
+        if self._reader:
+            self._reader = False
+            loop = self.loop
+            try:
+                if asyncio.get_running_loop() is loop:
+                    loop.remove_reader(self._post_r)
+            except RuntimeError:        # not on the loop's thread
+                if not loop.is_closed():
+                    loop.call_soon_threadsafe(loop.remove_reader, self._post_r)
 
     @property
     def running(self):
@@ -185,24 +212,30 @@ class LinkThread:
                 self.changed = False
                 live = [c for c in hub.conns if not c.closed]
                 self._register(live)
-        events = self._sel.select(self._timeout(live))
-        readable = events
-        if None in events:              # the wake-up pipe
+        readable = []
+        woken = False
+        for c in self._sel.select(self._timeout(live)):
+            if c is None:
+                woken = True
+            else:
+                readable.append(c)
+        if woken:                       # the wake-up pipe
             self._woken = False         # before the output is looked at below: no wake-up is lost
             try:
                 os.read(self._wake_r, 4096)     # a byte or two: wake() writes one until seen
             except (BlockingIOError, OSError):
                 pass
-            readable = [c for c in events if c is not None]
-        t = now_ms()
-        if not events or t >= self._next_probe:
+        t = _mono() // 1_000_000
+        if t >= self._next_probe or not (woken or readable):
             # woken by a timer: also read the others, so a pod that went away (its process
             # ended, its USB port vanished) is noticed even though its fd never became readable
             self._next_probe = t + PROBE_MS
             self.changed = True         # and register again what changed its fd meanwhile
             readable = live
         s = hub.table.session
-        with self.feed_lock:
+        feed_lock = self.feed_lock
+        feed_lock.acquire()         # by hand: a with statement binds __enter__ and __exit__ each time
+        try:
             # read and stamp first
             if readable:
                 self.read(readable)
@@ -213,9 +246,11 @@ class LinkThread:
             post = not self._posted and bool(self.inbox)
             if post:
                 self._posted = True
+        finally:
+            feed_lock.release()
         if post:
             self._post()
-            t = now_ms()
+            t = _mono() // 1_000_000
         # the links' timers: what is due now is done, and the earliest next one kept for the
         # next select (whoever sends on a link meanwhile wakes this thread or writes itself:
         # PodHub.flush; a link's heartbeat and dead-link timers only move later then)
@@ -256,7 +291,7 @@ class LinkThread:
                 raw.append((c, e, now_ms(), None))
                 continue
             if data:
-                t = now_ms()
+                t = _mono() // 1_000_000
                 raw.append((c, data, t, t if same else clock.now_ms()))
 
     def feed(self):
@@ -270,7 +305,11 @@ class LinkThread:
                 continue
             link = c.link
             acked = link.all_acked
-            msgs = hub._feed(c, data, t)
+            try:
+                msgs = link.feed(data, t)
+            except ProtocolError as e:
+                log.warning("bad data from %s: %s", c.name, e)
+                continue
             if msgs:
                 for m in msgs:
                     self.inbox.append((c, m, t, stamp))
@@ -280,22 +319,41 @@ class LinkThread:
 
     def take(self):
         """Everything that arrived until now, for the table's thread: (items, now)."""
-        with self.feed_lock:
-            self.feed()
+        feed_lock = self.feed_lock
+        feed_lock.acquire()
+        try:
+            if self.raw:
+                self.feed()
             now = self.hub.table.clock.now_ms()     # anything stamped before is fed: same lock
             items = list(self.inbox)
             self.inbox.clear()
             self._posted = False
+        finally:
+            feed_lock.release()
         return items, now
 
     def _post(self):
         loop = self.loop
         if loop is None or loop.is_closed():
             return
+        if self._reader:
+            try:
+                os.write(self._post_w, b"!")    # once until the table's thread takes (_posted)
+            except (BlockingIOError, OSError):
+                pass        # a byte is still there: the loop drains anyway
+            return
         try:
             loop.call_soon_threadsafe(self.hub.drain)
         except RuntimeError:        # the loop closed meanwhile
             pass
+
+    def _on_posted(self):
+        """On the table's loop: the links' thread posted what the pods said."""
+        try:
+            os.read(self._post_r, 4096)
+        except (BlockingIOError, OSError):
+            pass
+        self.hub.drain()
 
     # ------------------------------------------------------------ what is due
     def _register(self, conns):

@@ -170,7 +170,7 @@ class PodHub(SeatPrompts):
             items, now = self.links.take()
             for c, m, t, stamp in items:
                 try:
-                    if m == "expire":
+                    if c is None:       # m is "expire": a ready deadline passed
                         if self.table.session is not None:
                             self.table.tick(now=stamp)
                     else:
@@ -249,14 +249,6 @@ class PodHub(SeatPrompts):
             if os.path.exists(dev):
                 self._open_serial(dev)
 
-    def _feed(self, c, data, t):
-        """The link protocol over bytes from ``c`` (links' thread, under ``lock``)."""
-        try:
-            return c.link.feed(data, t)
-        except ProtocolError as e:
-            log.warning("bad data from %s: %s", c.name, e)
-            return []
-
     def _service_out(self, c, t):
         """Link timers and output for ``c``: acks, resends, heartbeats, a dead link."""
         was = c.was_up
@@ -299,9 +291,11 @@ class PodHub(SeatPrompts):
         pushes = self.pushes[seat]
         try:
             if m.type == "ready":
-                self._on_choice(seat, m["prompt"], m["slot"], ready=True, at_ms=stamp)
+                f = m.fields
+                self._on_choice(seat, f["prompt"], f["slot"], ready=True, at_ms=stamp)
             elif m.type == "answer":
-                self._on_choice(seat, m["prompt"], m["slot"], ready=False, at_ms=stamp)
+                f = m.fields
+                self._on_choice(seat, f["prompt"], f["slot"], ready=False, at_ms=stamp)
             elif m.type == "expired":
                 if self.table.session is not None:
                     self.table.tick(now=stamp)      # the pod's countdown ran out: the hub checks its own clock

@@ -157,7 +157,7 @@ def crc16(data: bytes) -> int:
 def cobs_encode(data: bytes) -> bytes:
     blocks = bytes(data).split(b"\x00")
     if len(data) < 254:  # every frame: no block can be full; each block after its code, at C speed
-        return b"".join(map(_CAT, map(_CODE.__getitem__, map(len, blocks)), blocks))
+        return b"".join(map(_CAT, map(_CODE_OF, map(len, blocks)), blocks))
     out = bytearray()
     for block in blocks:
         # a run of 254 non-zero bytes is a full block (code 255), which stands for no zero
@@ -171,6 +171,7 @@ def cobs_encode(data: bytes) -> bytes:
 
 
 _CODE = [bytes((n + 1,)) for n in range(254)]  # a block's code byte, by its length
+_CODE_OF = _CODE.__getitem__
 _CAT = bytes.__add__
 
 
@@ -223,7 +224,7 @@ def frame(code: int, seq: int, ack: int, payload: bytes) -> bytes:
     body += _CRC(crc_hqx(body, 0xFFFF))
     if len(body) < 254:  # cobs_encode's every-frame case, inline (a frame is built per message)
         blocks = body.split(b"\x00")
-        return b"\x00" + b"".join(map(_CAT, map(_CODE.__getitem__, map(len, blocks)), blocks)) + b"\x00"
+        return b"\x00" + b"".join(map(_CAT, map(_CODE_OF, map(len, blocks)), blocks)) + b"\x00"
     return b"\x00" + cobs_encode(body) + b"\x00"
 
 
@@ -387,8 +388,11 @@ class HubLink:
 
     # -- receiving
     def feed(self, data: bytes, now_ms: int) -> list[Message]:
-        delivered: list[Message] = []
-        with self.lock:
+        # the lock taken and released by hand on the hot paths (feed, send, take_output):
+        # a with statement looks up and binds __enter__ and __exit__ each time
+        lock = self.lock
+        lock.acquire()
+        try:
             if self.up and type(data) is bytes:
                 # most reads are one whole ping (an ack or a heartbeat) and nothing else
                 ping = _PING_FRAMES.get(data)
@@ -397,35 +401,42 @@ class HubLink:
                     self._last_rx = now_ms
                     if self._outbox:
                         self._on_ack(ping.ack, now_ms)
-                    return delivered
+                    return []
+            return self._feed_frames(data, now_ms)
+        finally:
+            lock.release()
+
+    def _feed_frames(self, data: bytes, now_ms: int) -> list[Message]:
+        """``feed`` under the lock: the frames in ``data``, deframed and decoded."""
+        delivered: list[Message] = []
+        if not self.up:
+            self._watch_repl(data, now_ms)
+        for msg in self.decoder.feed(data):
+            self._last_rx = now_ms
+            if msg.type == "hello":
+                self._repl_tries = 0
+                self._safe_mode = False
+                delivered.extend(self._on_hello(msg, now_ms))
+                continue
             if not self.up:
-                self._watch_repl(data, now_ms)
-            for msg in self.decoder.feed(data):
-                self._last_rx = now_ms
-                if msg.type == "hello":
-                    self._repl_tries = 0
-                    self._safe_mode = False
-                    delivered.extend(self._on_hello(msg, now_ms))
+                continue
+            if msg.ack and self._outbox:
+                self._on_ack(msg.ack, now_ms)
+            if msg.seq == 0:
+                if msg.type == "log":
+                    delivered.append(msg)
+                continue
+            if msg.seq == self._rx_expect:
+                self._rx_last = msg.seq
+                self._rx_expect = _seq_next(msg.seq)
+                if not msg.type.startswith("unknown:"):
+                    delivered.append(msg)
+                    if self._ack_at is None:
+                        self._ack_at = now_ms + ACK_DELAY_MS
                     continue
-                if not self.up:
-                    continue
-                if msg.ack and self._outbox:
-                    self._on_ack(msg.ack, now_ms)
-                if msg.seq == 0:
-                    if msg.type == "log":
-                        delivered.append(msg)
-                    continue
-                if msg.seq == self._rx_expect:
-                    self._rx_last = msg.seq
-                    self._rx_expect = _seq_next(msg.seq)
-                    if not msg.type.startswith("unknown:"):
-                        delivered.append(msg)
-                        if self._ack_at is None:
-                            self._ack_at = now_ms + ACK_DELAY_MS
-                        continue
-                else:
-                    self.duplicates += 1
-                self._ack_at = now_ms
+            else:
+                self.duplicates += 1
+            self._ack_at = now_ms
         return delivered
 
     def _watch_repl(self, data: bytes, now_ms: int) -> None:
@@ -466,16 +477,20 @@ class HubLink:
         if ack == 0:
             return
         outbox = self._outbox
-        n = 0  # the outbox is in sequence order: what the ack covers is at its front
-        for e in outbox:
-            if (ack - e[0].seq) % 255 >= 128:  # not _seq_le(seq, ack)
-                break
-            n += 1
-        if n:
+        if len(outbox) <= WINDOW and (ack - outbox[-1][0].seq) % 255 < 128:
+            outbox.clear()  # _seq_le(the last seq, ack): all of it, the usual ack
+        else:
+            n = 0  # the outbox is in sequence order: what the ack covers is at its front
+            for e in outbox:
+                if (ack - e[0].seq) % 255 >= 128:  # not _seq_le(seq, ack)
+                    break
+                n += 1
+            if not n:
+                return
             del outbox[:n]
-            self._resend_at = now_ms + RESEND_MS
-            if not outbox:
-                self.all_acked += 1
+        self._resend_at = now_ms + RESEND_MS
+        if not outbox:
+            self.all_acked += 1
 
     # -- sending
     def welcome(self, now_ms: int, seat: int, mode: str | int, brightness: int = 0) -> None:
@@ -516,22 +531,32 @@ class HubLink:
                 payload = _STRUCTS[msg_type].pack(*_FIELDS[msg_type](fields)) if names else b""
             except (KeyError, struct.error) as e:
                 raise ProtocolError(f"{msg_type}: {e}") from None
-        with self.lock:
+        lock = self.lock
+        lock.acquire()
+        try:
             seq = self._tx_seq
             msg = Message(msg_type, fields, seq, 0, text)
             if payload is None:
                 payload = payload_of(msg)
-            self._tx_seq = _seq_next(seq)
+            self._tx_seq = 1 if seq >= 255 else seq + 1
             self._outbox.append((msg, payload))
             if msg_type == "state":
                 self.last_state = fields
             if self.up and len(self._outbox) <= WINDOW:
                 msg.ack = ack = self._rx_last
-                self._out += frame(code, seq, ack, payload)
+                body = _HEADER(code, seq, ack) + payload  # frame(), inline: one a message
+                body += _CRC(crc_hqx(body, 0xFFFF))
+                if len(body) < 254:
+                    blocks = body.split(b"\x00")
+                    self._out += b"\x00" + b"".join(map(_CAT, map(_CODE_OF, map(len, blocks)), blocks)) + b"\x00"
+                else:
+                    self._out += frame(code, seq, ack, payload)
                 self._last_tx = now_ms
                 self._ack_at = None
                 self.frames_out += 1
                 self._resend_at = now_ms + RESEND_MS
+        finally:
+            lock.release()
         return msg
 
     def send_unsequenced(self, msg_type: str, now_ms: int, /, **fields: Any) -> None:
@@ -596,9 +621,13 @@ class HubLink:
         return due
 
     def take_output(self) -> bytes:
-        with self.lock:
+        lock = self.lock
+        lock.acquire()
+        try:
             out = bytes(self._out)
             self._out.clear()
+        finally:
+            lock.release()
         return out
 
     def unsend(self, rest: bytes) -> None:
