@@ -10,18 +10,35 @@ a game (the two characters, the rules: ~2 KB of the ~5 KB) are serialized once a
 every view it builds; everything else is copied from the state, filtered as it is copied
 (one pass, one viewer), so a view stays what it was when the state moves on (also when the
 state is advanced in place). Views are read-only: the static parts are shared between views.
+
+The nested parts (the battle's 21 fields, its effect data, combo and catch among them; the
+effect window; the last outcome) are copied against this viewer's last view
+(``_copy_like``): whatever is equal to the part of the last view's copy at the same place
+(one C-level ``==``, no allocation) is that copy again, so a decision that changed one
+counter deep in the battle copies the path to it, not the battle (~150 k instructions for a
+battle in full combo). Equal is the same JSON (the display's deltas rely on ``==`` too: the
+engine keeps its types, a 1 does not become True), except that a dict shared this way keeps
+the key order it had when first copied.
 """
 
-from .state import SEATS, _copy_json
+from operator import attrgetter
+
+from .state import SEATS, Battle, _copy_json
+
+_SCALARS = frozenset((str, int, bool, float, type(None)))
+_MISSING = object()
+_BATTLE_FIELDS = Battle.__slots__
+_BATTLE = attrgetter(*_BATTLE_FIELDS)      # a battle's fields as one tuple, in C
 
 
 class Views:
     """The views of the states of one game (characters and rules serialized once)."""
 
-    __slots__ = ("_static",)
+    __slots__ = ("_static", "_last")
 
     def __init__(self):
         self._static = {}       # id of a Character or Rules object -> (that object, its JSON)
+        self._last = {}         # viewer -> {part: the copy of it its last view holds}
 
     def __call__(self, state, viewers=(None, "a", "b")):
         """``{viewer: view}`` for each of ``viewers`` ("a", "b", or None for a spectator)."""
@@ -37,6 +54,9 @@ class Views:
         """What ``viewer`` may see of ``state``: ``state.to_json(cards=False)`` with the deck
         lists, the seed and what ``viewer`` may not see left out (the module's list)."""
         before_reveal, setup = state.phase == "ready", state.phase == "setup"
+        kept = self._last.get(viewer)
+        if kept is None:
+            kept = self._last[viewer] = {}
         players = {}
         for p in SEATS:
             pl = state.players[p]
@@ -65,7 +85,10 @@ class Views:
         for t in tasks:
             if "answer" in t and t.get("p") != viewer:
                 t["answer"] = "?"
-        fx = _copy_json(state.fx)
+        fx = _kept_copy(state.fx, kept, "fx")
+        if fx:
+            fx = _public_window(dict(fx), viewer)     # it replaces the copy's queue and cur, changes neither
+        b = state.battle
         return {
             "rules": self._json_of(state.rules), "players": players,
             "priority": state.priority, "turn": state.turn, "phase": state.phase, "step": state.step,
@@ -74,10 +97,57 @@ class Views:
             "pending": [_public_request(r, viewer) for r in state.pending],
             "inbox": {k: ("?" if k != viewer else _copy_json(v)) for k, v in state.inbox.items() if k in SEATS},
             "tasks": tasks,
-            "battle": None if state.battle is None else state.battle.to_json(),
-            "last_outcome": _copy_json(state.last_outcome), "battles": state.battles, "decks": None,
-            "fx": _public_window(fx, viewer) if fx else fx, "lasting": _copy_json(state.lasting),
+            "battle": None if b is None else _battle_json(b, kept),
+            "last_outcome": _kept_copy(state.last_outcome, kept, "last_outcome"), "battles": state.battles, "decks": None,
+            "fx": fx, "lasting": _copy_json(state.lasting),
         }
+
+
+def _kept_copy(value, kept, part):
+    """A copy of JSON data ``value`` for a view, sharing what is equal with the copy of ``part``
+    the last view holds (``_copy_like``); kept for the next view."""
+    last = kept.get(part, _MISSING)
+    if last == value:
+        return last
+    out = kept[part] = _copy_like(value, last)
+    return out
+
+
+def _battle_json(battle, kept):
+    """``battle.to_json()``, each field shared with the last view's copy where equal."""
+    now = _BATTLE(battle)
+    last = kept.get("battle")
+    if last is not None and last[0] == now:
+        return last[1]
+    if last is None:
+        copied = tuple(map(_copy_json, now))
+    else:
+        copied = tuple(o if o == n else _copy_like(n, o) for n, o in zip(now, last[0]))
+    out = dict(zip(_BATTLE_FIELDS, copied))
+    kept["battle"] = (copied, out)
+    return out
+
+
+def _copy_like(new, old):
+    """``_copy_json(new)`` where each part equal to the part of ``old`` at the same place (a key,
+    a list index) is that part of ``old``, not a new copy: only the paths to what changed are
+    copied. ``old`` is a copy made before (read-only), or anything else (then nothing is shared)."""
+    t = type(new)
+    if t is dict and type(old) is dict:
+        out = {}
+        get = old.get
+        for k, x in new.items():
+            if type(x) in _SCALARS:
+                out[k] = x
+            else:
+                o = get(k, _MISSING)
+                out[k] = o if o == x else _copy_like(x, o)
+        return out
+    if t is list and type(old) is list:
+        n = len(old)
+        return [x if type(x) in _SCALARS else (old[i] if i < n and old[i] == x else _copy_like(x, old[i] if i < n else None))
+                for i, x in enumerate(new)]
+    return _copy_json(new)
 
 
 def public_view(state, viewer=None):

@@ -12,6 +12,7 @@ the next game when the table moves on).
 import contextlib
 import secrets
 import time
+from operator import attrgetter
 
 from engine.decks import load_sample
 
@@ -23,6 +24,7 @@ from hub.sessions.timer import MatchTimer, TimerError
 from hub.sessions.tracker import TrackerSession
 from hub.record.token import TokenKeeper
 TIMER_UNDO_LIMIT = 20
+_ANCHOR = attrgetter(*MatchTimer.KEYS)      # the clock's fields: what a stopped clock's view shows
 
 
 class WallClock:
@@ -46,6 +48,7 @@ class Table:
         self.tokens = tokens or TokenKeeper(override=admin_token)
         self.timer = MatchTimer()
         self._timer_undo = []           # [{"action", "before"}]: the judge's clock actions, newest last
+        self._timer_seen = None         # (what a stopped clock's view was built from, the view)
         self.session = None
         self.names = {}                 # seat -> the player's name, as the game's start record keeps it
         self.listeners = []
@@ -207,8 +210,23 @@ class Table:
 
     # ------------------------------------------------------------ the match clock
     def timer_view(self):
-        v = self.timer.view(self.wall.now_ms())
-        v["undo"] = self._timer_undo[-1]["action"] if self._timer_undo else None
+        """The match clock as shown, with the judge's last clock action (undo). A clock that
+        does not run shows nothing that depends on the time: the same dict then, until the
+        clock changes (every decision relays it and the display shows it: issue 16). Shared:
+        read it, never change it."""
+        t = self.timer
+        undo = self._timer_undo[-1]["action"] if self._timer_undo else None
+        if t.state == "running":
+            v = t.view(self.wall.now_ms())
+            v["undo"] = undo
+            return v
+        key = (t, _ANCHOR(t), undo)         # the clock object is compared by identity
+        hit = self._timer_seen
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        v = t.view(self.wall.now_ms())
+        v["undo"] = undo
+        self._timer_seen = (key, v)
         return v
 
     def timer_action(self, action, by="judge", **kw):

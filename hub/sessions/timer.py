@@ -143,7 +143,9 @@ class MatchTimer:
         return self.state == "time" and self.turns_left == 0
 
     def colour(self, now_ms):
-        left = self.left(now_ms)
+        return self._colour(self.left(now_ms))
+
+    def _colour(self, left):
         if self.state == "time" or left <= RED_MS:
             return "red"
         if left <= YELLOW_MS:
@@ -152,9 +154,11 @@ class MatchTimer:
 
     def view(self, now_ms):
         left = self.left(now_ms)
-        return {"state": self.state, "ms_left": left, "text": "%d:%02d" % (left // 60000, (left // 1000) % 60),
-                "colour": self.colour(now_ms), "duration_ms": self.duration_ms, "extended_ms": self.extended_ms,
-                "extra_turns": self.extra_turns, "turns_left": self.turns_left, "finished": self.finished}
+        state = self.state
+        return {"state": state, "ms_left": left, "text": "%d:%02d" % (left // 60000, (left // 1000) % 60),
+                "colour": self._colour(left), "duration_ms": self.duration_ms, "extended_ms": self.extended_ms,
+                "extra_turns": self.extra_turns, "turns_left": self.turns_left,
+                "finished": state == "time" and self.turns_left == 0}
 
     # ------------------------------------------------------------ the anchor in the record
     KEYS = ("duration_ms", "extra_turns", "state", "started_ms", "paused_ms", "paused_since", "budget_ms",

@@ -120,3 +120,29 @@ def test_check_then_apply_checked_is_apply_in_place():
         a, ea = apply(a, req["player"], kind, value)
         eb = apply_checked(b, check(b, req["player"], kind, value))
         assert ea == eb and json.dumps(a.to_json(), sort_keys=True) == json.dumps(b.to_json(), sort_keys=True)
+
+
+def test_a_views_battle_and_effect_window_share_what_the_last_view_had_equal():
+    """issue 16: a view copies the battle and the effect window field by field against the
+    viewer's last view: an equal field is the last view's copy (the same object), a changed one
+    a new copy, and the view still equals the state serialized (the test above)."""
+    from engine.game import Views, apply_checked, check
+    cs, decks = load_sample()
+    shared = changed = 0
+    for seed in (3, 4):
+        st, _ = new_game(cs.cards, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck(), seed=seed)
+        views, bots, last = Views(), {"a": Bot(seed), "b": Bot(seed + 7)}, None
+        while st.winner is None:
+            v = views.view(st, None)
+            assert views.view(st, None)["battle"] is v["battle"]       # nothing changed: all of it
+            if last is not None and v["battle"] is not None and last["battle"] is not None:
+                for k, x in v["battle"].items():
+                    if isinstance(x, (dict, list)) and x:
+                        same = json.dumps(x, sort_keys=True) == json.dumps(last["battle"][k], sort_keys=True)
+                        assert (x is last["battle"][k]) == same, k
+                        shared += same
+                        changed += not same
+            last = v
+            req = st.pending[0]
+            apply_checked(st, check(st, req["player"], *bots[req["player"]].answer(st, req)))
+    assert shared > 20 and changed > 20

@@ -168,3 +168,30 @@ def test_english_sentences_use_a_cards_english_name(table):
     assert card.name_en, "the sample cards carry English names"
     assert card.name_en in reveal["text"]["en"] and card.name in reveal["text"]["en"]
     assert card.name in reveal["text"]["ko"] and card.name_en not in reveal["text"]["ko"]
+
+
+def test_a_stopped_clock_shows_the_same_view_until_it_changes(table):
+    # issue 16: a clock that does not run is the same dict (nothing in it depends on the time);
+    # every change, a turn after time and the running clock show what MatchTimer.view says
+    def fresh():
+        v = table.timer.view(table.wall.now_ms())
+        v["undo"] = table._timer_undo[-1]["action"] if table._timer_undo else None
+        return v
+    table.start_tracker()
+    first = table.timer_view()
+    table.clock.advance(5_000)
+    assert table.timer_view() is first and first == fresh()
+    steps = [lambda: table.timer_action("round_start", duration_ms=60_000), lambda: table.clock.advance(1_000),
+             lambda: table.timer_action("pause"), lambda: table.clock.advance(3_000),
+             lambda: table.timer_action("extend", ms=30_000), lambda: table.timer_action("undo"),
+             lambda: table.timer_action("resume"), lambda: table.clock.advance(2_000),
+             lambda: table.timer_action("call_time", extra_turns=2), lambda: table.clock.advance(2_000),
+             lambda: table.timer_action("turn_ended"), lambda: table.timer_action("turn_ended"),
+             lambda: table.timer_action("undo")]
+    for step in steps:
+        step()
+        assert table.timer_view() == fresh()
+        assert table.timer_view()["ms_left"] == table.timer.left(table.wall.now_ms())
+    assert table.timer_view()["finished"] is False and table.timer.turns_left == 1
+    table.timer.turns_left = 0          # changed in place: the view follows
+    assert table.timer_view()["finished"] is True
