@@ -294,6 +294,12 @@ class RefereeSession(SessionBase):
         v["mode"] = self.mode
         return v
 
+    def display_view(self):
+        """What the display reads: (the engine's public view, the ready status), as in
+        ``public_view`` without its copy of the view's top level (read-only, shared with the
+        published messages)."""
+        return self._engine_view(None), self.ready_status()
+
     def view_for(self, seat):
         v = dict(self._engine_view(seat))
         v["ready"] = self.ready_status()

@@ -68,10 +68,12 @@ class Table:
         self.listeners.append(fn)
 
     def _relay(self, audience, msg):
-        if msg.get("t") in ("state",) and audience == "public":
+        # the audience first: a seat's message may be lazy (its get is Python), a public one never
+        if audience == "public" and msg.get("t") == "state":
             msg = dict(msg, timer=self.timer_view())
-        for fn in list(self.listeners):
-            fn(audience, msg)
+        if self.listeners:
+            for fn in list(self.listeners):
+                fn(audience, msg)
 
     def _attach(self, session, new=False, carry=True, auto=False):
         self.session = session

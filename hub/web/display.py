@@ -277,7 +277,7 @@ def _seat_ids(seat):
     return ids
 
 
-def _referee_display(session, view, names):
+def _referee_display(session, view, ready, names):
     st = session.state
     kept = _kept_for(session)
     seats = {}
@@ -338,13 +338,12 @@ def _referee_display(session, view, names):
     return {"seats": seats, "turn": view["turn"], "phase": view["phase"], "priority": view["priority"],
             "sudden_death": view["sudden_death"], "sd_turn": view.get("sd_turn"), "winner": view["winner"],
             "end_reason": None, "last_outcome": view.get("last_outcome"), "battles": view.get("battles"),
-            "stalled_battles": view.get("stalled_battles"), "pending": pending, "ready": _kept_ready(kept, view),
+            "stalled_battles": view.get("stalled_battles"), "pending": pending, "ready": _kept_ready(kept, ready),
             "last_battle": last, "log": lines, "cards": cards}
 
 
-def _kept_ready(kept, view):
+def _kept_ready(kept, raw):
     """Who is ready: the same object while the session's ready status is equal."""
-    raw = view.get("ready")
     hit = kept.get("ready")
     if hit is not None and hit[0] == raw:
         return hit[1]
@@ -400,7 +399,7 @@ def display_state(table):
         return out
     out["game_id"] = s.game_id
     if s.mode == "referee":           # the person in the seat, if the judge named them: in the seat
-        out.update(_referee_display(s, s.public_view(), table.names))
+        out.update(_referee_display(s, *s.display_view(), table.names))
     else:
         out.update(_tracker_display(s, s.public_view()))
         for seat, p in out["seats"].items():
