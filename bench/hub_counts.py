@@ -240,14 +240,16 @@ class Presser:
         if st is None:
             return
         seat = c.seat
-        with self.lock:
-            if self.plan is None:
+        lock = self.lock
+        lock.acquire()
+        try:
+            if self.plan is None or self.done.is_set():
                 return
-            if st["kind"] == 0 or st["flags"] & STATE_FLAG_LOCKED or st["prompt"] == self.answered[seat]:
-                if not self.done.is_set() and self._over():
+            if st["kind"] == 0:     # the game can only be over when a pod shows no question
+                if self._over():
                     self.done.set()
                 return
-            if self.done.is_set():
+            if st["flags"] & STATE_FLAG_LOCKED or st["prompt"] == self.answered[seat]:
                 return
             steps, i = self.plan[seat], self.next[seat]
             shown = (st["kind"], st["options"], st["flags"] & STATE_FLAG_PASS)
@@ -259,6 +261,8 @@ class Presser:
             self.next[seat] = i + 1
             self.answered[seat] = st["prompt"]
             self.hub.sims[seat].queue_presses(steps[i][1])
+        finally:
+            lock.release()
 
     def _over(self):
         for seat in "ab":
