@@ -93,6 +93,61 @@ def test_hub_link_handshake_ack_and_dedupe() -> None:
     assert ack[-1].ack == 1
 
 
+def test_hub_acks_a_pods_message_with_its_next_frame_or_a_ping_after_the_delay() -> None:
+    link = P.HubLink()
+    link.feed(_hello(), 0)
+    link.welcome(0, seat=1, mode="referee")
+    link.take_output()
+    assert [m.type for m in link.feed(P.encode(P.Message("ready", {"prompt": 7, "slot": 3}, 1, 0)), 10)] == ["ready"]
+    assert link.poll(10) == b""  # the table's answer will carry the ack
+    assert link.next_due() == 10 + P.ACK_DELAY_MS
+    link.send("state", 20, prompt=8, kind=1, options=3, flags=2, locked=3, priority=1, fp=0, hp=5000, hand=5)
+    assert [(m.type, m.ack) for m in P.Decoder().feed(link.take_output())] == [("state", 1)]
+    assert link.poll(10 + P.ACK_DELAY_MS) == b""  # acked already: no ping
+    link.feed(P.encode(P.Message("answer", {"prompt": 8, "slot": 1}, 2, 1)), 100)
+    assert link.poll(99 + P.ACK_DELAY_MS) == b""
+    assert [(m.type, m.ack) for m in P.Decoder().feed(link.poll(100 + P.ACK_DELAY_MS))] == [("ping", 2)]
+    assert P.ACK_DELAY_MS < 250  # well inside the pod's resend time (firmware/link.py _RESEND_MS)
+    link.feed(P.encode(P.Message("answer", {"prompt": 8, "slot": 1}, 2, 1)), 200)  # a resend
+    assert [(m.type, m.ack) for m in P.Decoder().feed(link.poll(200))] == [("ping", 2)]  # acked at once
+
+
+def test_an_ack_drops_only_what_it_covers() -> None:
+    link = P.HubLink()
+    link.feed(_hello(), 0)
+    link.welcome(0, seat=1, mode="referee")
+    for n in range(3):
+        link.send("reveal", 0, prompt=n + 1)
+    link.take_output()
+    link.feed(P.encode(P.Message("ping", {}, 0, 2)), 5)
+    assert link.unacked == 1 and link.all_acked == 0
+    link.feed(P.encode(P.Message("ping", {}, 0, 2)), 6)  # the same ack again
+    assert link.unacked == 1
+    link.feed(P.encode(P.Message("ping", {}, 0, 3)), 7)
+    assert link.unacked == 0 and link.all_acked == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(-128, 127), st.booleans()),
+                max_size=4),
+       st.binary(max_size=40), st.lists(st.integers(1, 30), max_size=8))
+def test_a_stream_read_in_any_pieces_gives_the_same_messages(frames, garbage, cuts) -> None:
+    # a read that is one whole frame takes the decoder's short way; split reads the general one
+    wire = b"".join(P.frame(0, 0, ack, b"") if ping else
+                    P.encode(P.Message("result", {"outcome": 1, "fp_delta": fp, "hp_delta": ack}, seq or 1, ack))
+                    for seq, ack, fp, ping in frames) + garbage
+    whole, pieces = P.Decoder(), P.Decoder()
+    got = [m.to_json() for m in whole.feed(wire)]
+    parts, i = [], 0
+    for n in cuts + [len(wire)]:
+        parts.append(wire[i:i + n])
+        i += n
+    assert [m.to_json() for part in parts for m in pieces.feed(part)] == got
+    byte = P.Decoder()
+    assert [m.to_json() for b in wire for m in byte.feed(bytes([b]))] == got
+    assert whole.frames == pieces.frames == byte.frames and whole.errors == pieces.errors == byte.errors
+
+
 def test_hub_link_resends_until_acked_and_notices_death() -> None:
     link = P.HubLink()
     link.feed(_hello(), 0)
