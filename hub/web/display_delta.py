@@ -64,9 +64,9 @@ def diff(old, new, derived=None):
 
 
 def _changed(old, new, keys):
-    """``{key: new value}`` for the ``keys`` whose values differ (a C-level ``!=``: on the
-    same object, as unchanged parts mostly are, it only checks that each item is itself)."""
-    return {k: new[k] for k in keys if new[k] != old[k]}
+    """``{key: new value}`` for the ``keys`` whose values differ: the same object (as kept
+    parts are) is not compared at all, anything else by a C-level ``!=``."""
+    return {k: v for k in keys if (v := new[k]) is not (o := old[k]) and v != o}
 
 
 def _log_change(lo, ln):
