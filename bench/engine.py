@@ -23,8 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import icount  # noqa: E402  (bench/, beside this file)
 
 from engine.bots import Bot, play  # noqa: E402
-from engine.cards import parse_card, parse_character  # noqa: E402
-from engine.decks import load_sample  # noqa: E402
+from engine.decks import load_sample, without_effects  # noqa: E402
 from engine.game import apply, new_game  # noqa: E402
 from engine.state import GameState  # noqa: E402
 
@@ -39,20 +38,8 @@ def setup(kind="effects"):
     da, db = decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck()
     if kind == "effects":
         return cs, da, db
-    # vanilla: the same cards and characters without any effect, trait function or token
-    cards = {}
-    for cid, c in cs.cards.items():
-        d = c.to_json()
-        d.pop("effects", None)
-        cards[cid], _ = parse_card(d)
-
-    def strip(deck):
-        j = deck["character"].to_json()
-        j.pop("tokens", None)
-        j["trait"] = {k: v for k, v in (j.get("trait") or {}).items() if k != "effects"}
-        ch, _ = parse_character(j)
-        return dict(deck, character=ch)
-    return Cards(cards), strip(da), strip(db)
+    cards, da, db = without_effects(cs.cards, da, db)     # vanilla: no effect, trait function or token
+    return Cards(cards), da, db
 
 
 def games_per_second(cs, da, db, n, copy, repeats=5):

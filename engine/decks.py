@@ -293,3 +293,23 @@ def _cached_sample(files):
 def sample_character(char_id):
     cs, _ = _cached_cardset(SAMPLE_CARDS)
     return cs.characters.get(char_id) if cs else None
+
+
+def without_effects(cards, deck_a, deck_b):
+    """The same cards and game decks with every card effect, trait function and token taken
+    out: the vanilla game (guide chapters 3-4 alone, no chapter 5), for learning the battle
+    order and for measuring the engine without its effect hooks (``fxon`` False). ``cards``
+    maps id -> Card; returns (cards, deck_a, deck_b)."""
+    plain = {}
+    for cid, c in cards.items():
+        d = c.to_json()
+        d.pop("effects", None)
+        plain[cid], _ = parse_card(d)
+
+    def strip(deck):
+        j = deck["character"].to_json()
+        j.pop("tokens", None)
+        j["trait"] = {k: v for k, v in (j.get("trait") or {}).items() if k != "effects"}
+        ch, _ = parse_character(j)
+        return dict(deck, character=ch)
+    return plain, strip(deck_a), strip(deck_b)

@@ -282,16 +282,8 @@ class Decoder:
         if (type(data) is bytes and not self._buf and not self._over and 2 < len(data) <= MAX_ENC + 2
                 and data[0] == 0 and data[-1] == 0 and data.count(0) == 2):
             # the usual read: one whole frame, 00 to 00 (what the general path below does with it)
-            raw = data[1:-1]
-            msg = _PINGS_IN.get(raw)
-            if msg is None:
-                try:
-                    msg = decode_body(cobs_decode(raw))
-                except ProtocolError:
-                    self._reject(raw)
-                    return []
-            self.frames += 1
-            return [msg]
+            msg = self._message(data[1:-1])
+            return [] if msg is None else [msg]
         out: list[Message] = []
         # each 00 ends a frame: split at them (C speed) instead of looking at every byte
         parts = bytes(data).split(b"\x00")
@@ -311,15 +303,9 @@ class Decoder:
                 continue
             if not raw:
                 continue
-            msg = _PINGS_IN.get(raw)
-            if msg is None:
-                try:
-                    msg = decode_body(cobs_decode(raw))
-                except ProtocolError:
-                    self._reject(raw)
-                    continue
-            self.frames += 1
-            out.append(msg)
+            msg = self._message(raw)
+            if msg is not None:
+                out.append(msg)
         if tail:
             room = MAX_ENC - len(self._buf)
             if len(tail) > room:
@@ -327,6 +313,18 @@ class Decoder:
             if room > 0:
                 self._buf += tail[:room]
         return out
+
+    def _message(self, raw: bytes) -> "Message | None":
+        """One frame's bytes (between two 00) as a message; None, counted, if they are not one."""
+        msg = _PINGS_IN.get(raw)
+        if msg is None:
+            try:
+                msg = decode_body(cobs_decode(raw))
+            except ProtocolError:
+                self._reject(raw)
+                return None
+        self.frames += 1
+        return msg
 
     def _reject(self, raw: bytes) -> None:
         self.errors += 1

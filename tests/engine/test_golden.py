@@ -20,35 +20,17 @@ import sys
 import pytest
 
 from engine.bots import Bot
-from engine.cards import parse_card, parse_character
-from engine.decks import load_sample
+from engine.decks import load_sample, without_effects
 from engine.events import explain
 from engine.game import advance, apply, apply_checked, check, new_game
 from engine.state import GameState
-
-
-def _vanilla(cs, da, db):
-    """The sample decks with every card effect, trait function and token stripped (fxon False)."""
-    cards = {}
-    for cid, c in cs.cards.items():
-        d = c.to_json()
-        d.pop("effects", None)
-        cards[cid], _ = parse_card(d)
-
-    def strip(deck):
-        j = deck["character"].to_json()
-        j.pop("tokens", None)
-        j["trait"] = {k: v for k, v in (j.get("trait") or {}).items() if k != "effects"}
-        ch, _ = parse_character(j)
-        return dict(deck, character=ch)
-    return cards, strip(da), strip(db)
 
 
 def _decks():
     cs, decks = load_sample()
     serin, gang = decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck()
     return {"effects": (cs.cards, serin, gang), "swapped": (cs.cards, gang, serin),
-            "vanilla": _vanilla(cs, serin, gang)}
+            "vanilla": without_effects(cs.cards, serin, gang)}
 
 
 # name: (deck set, policy, seeds, how decisions are applied)

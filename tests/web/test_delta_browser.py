@@ -7,7 +7,6 @@ phone layout all run on it."""
 
 import json
 import os
-import time
 
 import pytest
 
@@ -19,6 +18,7 @@ from hub.web.display import display_state
 from hub.web.server import start_in_thread
 from tests import chromium
 from tests.web.conftest import TOKEN
+from tests.web.test_browser import wait_for
 
 pytestmark = pytest.mark.skipif(not os.path.exists(chromium.CHROMIUM),
                                 reason="Debian's chromium is not installed at /usr/bin/chromium (CI installs it)")
@@ -54,17 +54,6 @@ def browser():
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()
-
-
-def wait_for(fn, timeout=60.0, what="condition"):
-    end = time.monotonic() + timeout
-    while True:
-        v = fn()
-        if v:
-            return v
-        if time.monotonic() > end:
-            raise AssertionError("timed out waiting for %s (last value %r)" % (what, v))
-        time.sleep(0.02)
 
 
 def open_page(driver, handle, fragment="", token=None):
