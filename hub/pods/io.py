@@ -33,7 +33,8 @@ import selectors
 import threading
 import time
 
-from hub.pods.protocol import HubLink, ProtocolError
+from hub.pods.channel import HubLink
+from hub.pods.protocol import ProtocolError
 from hub.sessions.base import LINK_ALLOWANCE_MS, MonotonicClock
 
 log = logging.getLogger("lumen.pods")

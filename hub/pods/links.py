@@ -2,7 +2,7 @@
 frames and the table's game.
 
 One ``PodConn`` per connected pod (a real serial port or a simulated pod's
-pty, hub/pods/ports.py), each with its own ``HubLink`` (hub/pods/protocol.py: framing, acks, resend,
+pty, hub/pods/ports.py), each with its own ``HubLink`` (hub/pods/channel.py: acks, resend,
 heartbeat). The links run on their own thread (hub/pods/io.py: event-driven,
 readies stamped when their bytes arrive); what the pods say is applied on the
 table's thread (``drain``). ``PodHub`` is subscribed to the Table:

@@ -30,7 +30,8 @@ import time
 import tty
 from pathlib import Path
 
-from hub.pods.protocol import HubLink, Message
+from hub.pods.channel import HubLink
+from hub.pods.protocol import Message
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"

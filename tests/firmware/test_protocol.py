@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hub.pods import protocol as P
+from hub.pods.channel import HubLink
 
 VECTORS = json.loads((Path(__file__).resolve().parents[1] / "vectors" / "protocol.json").read_text())
 
@@ -80,7 +81,7 @@ def _hello(boot=0x1234, epoch=1) -> bytes:
 
 
 def test_hub_link_handshake_ack_and_dedupe() -> None:
-    link = P.HubLink()
+    link = HubLink()
     got = link.feed(_hello(), 0)
     assert got[0].type == "hello" and link.pod and link.pod.board_id == "00" * 8
     link.welcome(0, seat=1, mode="referee")
@@ -94,7 +95,7 @@ def test_hub_link_handshake_ack_and_dedupe() -> None:
 
 
 def test_hub_acks_a_pods_message_with_its_next_frame_or_a_ping_after_the_delay() -> None:
-    link = P.HubLink()
+    link = HubLink()
     link.feed(_hello(), 0)
     link.welcome(0, seat=1, mode="referee")
     link.take_output()
@@ -113,7 +114,7 @@ def test_hub_acks_a_pods_message_with_its_next_frame_or_a_ping_after_the_delay()
 
 
 def test_an_ack_drops_only_what_it_covers() -> None:
-    link = P.HubLink()
+    link = HubLink()
     link.feed(_hello(), 0)
     link.welcome(0, seat=1, mode="referee")
     for n in range(3):
@@ -149,7 +150,7 @@ def test_a_stream_read_in_any_pieces_gives_the_same_messages(frames, garbage, cu
 
 
 def test_hub_link_resends_until_acked_and_notices_death() -> None:
-    link = P.HubLink()
+    link = HubLink()
     link.feed(_hello(), 0)
     link.welcome(0, 1, "tracker")
     link.take_output()
@@ -165,7 +166,7 @@ def test_hub_link_resends_until_acked_and_notices_death() -> None:
 
 
 def test_repeated_hello_gets_the_same_welcome_without_a_reset() -> None:
-    link = P.HubLink()
+    link = HubLink()
     link.feed(_hello(), 0)
     link.welcome(0, 2, "referee")
     link.take_output()
@@ -188,7 +189,7 @@ def test_encode_rejects_bad_messages() -> None:
 
 
 def test_a_pod_at_the_repl_gets_a_soft_reset_now_and_then() -> None:
-    link = P.HubLink()
+    link = HubLink()
     link.feed(b"Traceback (most recent call last):\r\nValueError: x\r\nMicroPython v1.22.2\r\n>", 0)
     assert link.poll(0) == b""
     link.feed(b">> ", 5)  # the prompt split over two reads
@@ -206,7 +207,7 @@ def test_a_pod_at_the_repl_gets_a_soft_reset_now_and_then() -> None:
 
 
 def test_a_pod_in_safe_mode_is_not_reset() -> None:
-    link = P.HubLink()
+    link = HubLink()
     link.feed(b"lumen pod: safe mode, REPL free (reset to run)\r\n", 0)
     link.feed(b"MicroPython v1.22.2\r\n>>> ", 1)
     assert link.poll(1) == b"" and link.repl_resets == 0

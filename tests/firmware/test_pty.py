@@ -1,5 +1,5 @@
 """A real pod process (the firmware under `micropython`, 80 KB heap) and a
-CPython hub peer (hub/protocol.HubLink) over pseudo-terminals.
+CPython hub peer (hub/pods/channel.HubLink) over pseudo-terminals.
 
 No timing assertions: waits are generous upper bounds, never measurements.
 """

@@ -21,7 +21,8 @@ import tempfile
 from pathlib import Path
 
 from hub.pods import sim as podsim
-from hub.pods.protocol import HubLink, Message
+from hub.pods.channel import HubLink
+from hub.pods.protocol import Message
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -169,7 +170,7 @@ class Rp2Pod:
 
 
 class Rp2Hub:
-    """The hub's side (hub/pods/protocol.HubLink) on emulated time: every
+    """The hub's side (hub/pods/channel.HubLink) on emulated time: every
     message from the pod lands in ``received`` with its emulated ms; a hello
     is answered with a welcome."""
 

@@ -6,7 +6,7 @@ does not depend on how busy this machine is."""
 
 from __future__ import annotations
 
-from hub.pods.protocol import HubLink
+from hub.pods.channel import HubLink
 from tests.rp2.emu import Rp2Hub
 
 STATE = dict(kind=1, options=5, flags=0, locked=0, priority=1, fp=0, hp=5000, hand=5)
