@@ -17,8 +17,25 @@ def _command(module, name):
     return run
 
 
-def build_parser():
+class _Version(argparse.Action):
+    """``lumen --version``: the installed distribution's version (read only when asked)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from importlib import metadata
+        try:
+            version = metadata.version("lumen-condenser")
+        except metadata.PackageNotFoundError:     # run from a source tree that was never installed
+            version = "unknown (not installed)"
+        sys.stdout.write("lumen %s\n" % version)
+        parser.exit()
+
+
+def build_parser(hub_defaults=None):
     ap = argparse.ArgumentParser(prog="lumen", description="루멘콘덴서 table companion / Lumen Condenser table companion")
+    ap.add_argument("--version", action=_Version, help="print the installed version and exit")
     sub = ap.add_subparsers(dest="command", required=True)
 
     sp = sub.add_parser("scenario", help="run rule-conformance scenario files (PASS/FAIL per file)")
@@ -82,7 +99,10 @@ def build_parser():
                     help="with --host 0.0.0.0: do not announce lumen-<table>.local on the network")
     hp.add_argument("--light", default=None, metavar="PIN", help="NeoPixel status light on this Blinka pin (e.g. D18)")
     hp.add_argument("--light-pixels", type=int, default=16, help="pixels on the status light's ring (default 16)")
-    hp.set_defaults(func=_command("hub.cli.hub", "run_hub"))
+    hp.add_argument("--config", metavar="FILE", default=None,
+                    help="read the settings from this TOML file's [hub] table (the options' long names, dashes "
+                         "as underscores; the Pi package's is /etc/lumen/hub.toml); options given here override it")
+    hp.set_defaults(func=_command("hub.cli.hub", "run_hub"), **(hub_defaults or {}))
 
     from hub.tournament.cli import add_parser as tournament_parser
     tournament_parser(sub).set_defaults(func=_command("hub.tournament.cli", "run"))
@@ -125,6 +145,13 @@ def main(argv=None):
         from hub.pods.flash import main as flash_main
         return flash_main(argv[2:])
     args = build_parser().parse_args(argv)
+    if args.command == "hub" and args.config:
+        from hub.cli import hub_config
+        try:
+            args = hub_config.reparse(build_parser, argv, args.config)
+        except hub_config.ConfigError as e:
+            print("lumen hub: %s" % e, file=sys.stderr)
+            return 2
     try:
         return args.func(args)
     except BrokenPipeError:

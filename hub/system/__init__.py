@@ -1,0 +1,1 @@
+"""The hub as a system service: systemd's readiness and watchdog notifications."""
