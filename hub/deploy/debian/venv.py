@@ -20,10 +20,6 @@ import subprocess
 import sys
 import sysconfig
 
-from installer import install
-from installer.destinations import SchemeDictionaryDestination
-from installer.sources import WheelFile
-
 # a shared library the wheels may link against -> the Debian package that has it
 SYSTEM_LIBS = {
     "libc.so.6": "libc6", "libm.so.6": "libc6", "libpthread.so.0": "libc6", "libdl.so.2": "libc6",
@@ -63,6 +59,11 @@ def elf(path):
 
 
 def main():
+    # pypa's installer (Debian's python3-installer, a Build-Depends), imported here: the helpers above need none
+    from installer import install
+    from installer.destinations import SchemeDictionaryDestination
+    from installer.sources import WheelFile
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--wheels", required=True, help="folder of the wheels to install")
     ap.add_argument("--root", required=True, help="the package's root (debian/lumen-hub)")
