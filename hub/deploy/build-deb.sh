@@ -45,7 +45,10 @@ pyver="$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])'
 # the build's own pip, on the target's Python (its markers and tags are the target's)
 /usr/bin/python3 -m venv "$work/venv"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
-"$work/venv/bin/python" -m pip wheel --quiet --no-deps --wheel-dir "$work/project" "$root"
+# the project's wheel from a copy of its sources (a build/ left in the work tree could carry stale files)
+mkdir "$work/src"
+tar -C "$root" --exclude=__pycache__ -cf - pyproject.toml README.md engine hub firmware | tar -C "$work/src" -xf -
+"$work/venv/bin/python" -m pip wheel --quiet --no-deps --wheel-dir "$work/project" "$work/src"
 wheel="$(ls "$work"/project/lumen_condenser-*.whl)"
 version="$(basename "$wheel" | cut -d- -f2)"
 "$work/venv/bin/python" "$here/wheelhouse.py" --project-wheel "$wheel" --out "$work/wheels" --python "$pyver" \
