@@ -15,6 +15,7 @@ import argparse
 import email.parser
 import os
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -90,7 +91,7 @@ def main():
                                                                                       + sys.version_info[:2]))
     reqs = requirements(args.project_wheel)
     optional = [r for r in reqs if norm(re.split(r"[ <>=!~;\[]", r, maxsplit=1)[0]) in OPTIONAL]
-    pins = None
+    pins, first = None, None
     for arch in args.arch:
         dest = os.path.join(args.out, arch)
         os.makedirs(dest, exist_ok=True)
@@ -98,15 +99,26 @@ def main():
             download(arch, [r for r in reqs if r not in optional], dest, args.python)
             # the pins are what the hub needs; an optional dependency brings its own along
             pins = dict(wheel_name_version(f) for f in os.listdir(dest) if f.endswith(".whl"))
+            first = dest
         else:
-            download(arch, ["%s==%s" % (n, v) for n, v in sorted(pins.items())], dest, args.python, no_deps=True)
+            # the pure-Python wheels are the first architecture's files; only the others are fetched
+            native = []
+            for f in sorted(os.listdir(first)):
+                name, version = wheel_name_version(f)
+                if name not in pins:
+                    continue
+                if f.endswith("-any.whl"):
+                    shutil.copy(os.path.join(first, f), dest)
+                else:
+                    native.append("%s==%s" % (name, version))
+            download(arch, native, dest, args.python, no_deps=True)
         for r in optional:
             try:
                 download(arch, [r], dest, args.python, quiet=True)
             except subprocess.CalledProcessError:
                 print("wheelhouse.py: %s has no %s wheel: left out (the hub runs without it)" % (r, arch))
         check_markers(dest)
-        subprocess.run(["cp", args.project_wheel, dest], check=True)
+        shutil.copy(args.project_wheel, dest)
         print("wheelhouse.py: %s: %d wheels" % (arch, len([f for f in os.listdir(dest) if f.endswith(".whl")])))
 
 
