@@ -34,11 +34,15 @@ def _deck(ref):
     return decks[ref]
 
 
+#: what a new game of each mode is played with, from the command line: decks (sample deck
+#: ids or files) or roster characters; None: the mode's default
+SIDES = {"referee": lambda args: tuple(map(_deck, args.decks or ("serin", "gangcheol"))),
+         "tracker": lambda args: tuple(args.characters or (None, None))}
+
+
 def new_game(table, args):
     """The game a starting hub opens by itself (listed once something is entered in it)."""
-    if args.mode == "referee":
-        return table.start_referee(_deck(args.decks[0]), _deck(args.decks[1]), auto=True)
-    return table.start_tracker(auto=True)
+    return table.start(args.mode, *SIDES[args.mode](args), auto=True)
 
 
 def open_record(path, durable, out):

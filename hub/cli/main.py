@@ -63,8 +63,11 @@ def build_parser():
     hp.add_argument("--serial", action="append", metavar="DEV", help="a pod's serial port (repeat); default: auto-detect")
     hp.add_argument("--mode", choices=("referee", "tracker"), default="tracker",
                     help="mode of new games (referee needs both decks)")
-    hp.add_argument("--decks", nargs=2, metavar=("DECK_1P", "DECK_2P"), default=("serin", "gangcheol"),
-                    help="referee mode: sample deck ids or deck files")
+    hp.add_argument("--decks", nargs=2, metavar=("DECK_1P", "DECK_2P"), default=None,
+                    help="referee mode: sample deck ids or deck files (default serin gangcheol)")
+    hp.add_argument("--characters", nargs=2, metavar=("CHAR_1P", "CHAR_2P"), default=None,
+                    help="tracker mode: the two characters (roster ids or Korean names, e.g. 니아 울프; "
+                         "default: the generic character, changed on the display)")
     hp.add_argument("--resume", action="store_true",
                     help="resume the game this table was playing (the Pi service uses it); default: start a new game")
     hp.add_argument("--broker", metavar="URL", help="join a tournament: mqtt://table-N:PASSWORD@host:port "

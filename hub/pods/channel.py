@@ -53,7 +53,7 @@ class HubLink:
     the sequence numbers on both ends.
 
     Each of those calls holds ``lock`` (the hub feeds a link and runs its timers on the
-    pods' links thread and sends on it from the table's: hub/pods/io.py).
+    pods' links thread and sends on it from the table's: hub/pods/link_thread.py).
     """
 
     def __init__(self) -> None:
@@ -336,6 +336,11 @@ class HubLink:
     @property
     def unacked(self) -> int:
         return len(self._outbox)
+
+    @property
+    def has_output(self) -> bool:
+        """Bytes are waiting to be written (read without the lock: a hint for PodHub.flush)."""
+        return bool(self._out)
 
 
 

@@ -59,7 +59,7 @@ CREATE TABLE IF NOT EXISTS table_log (      -- per table: which game is on it (n
     table_name  TEXT NOT NULL,
     seq         INTEGER NOT NULL,
     wall_ms     INTEGER NOT NULL,
-    kind        TEXT NOT NULL,         -- current
+    kind        TEXT NOT NULL,         -- current | seat_deck
     body        TEXT NOT NULL,
     PRIMARY KEY (table_name, seq)
 );
@@ -350,6 +350,27 @@ class Store:
                             (table_name, row[0] + 1, int(time.time() * 1000), json.dumps({"game_id": game_id, "auto": bool(auto)})))
             if auto:
                 self.db.execute("INSERT OR IGNORE INTO auto_games (game_id) VALUES (?)", (game_id,))
+
+    def register_seat_deck(self, table_name, seat, entry):
+        """Remember the deck registered for a table's seat (the card page: set, deck, name,
+        opening or none): a ``seat_deck`` entry in the table log, the newest per seat wins."""
+        with self._tx():
+            row = self.db.execute("SELECT COALESCE(MAX(seq), -1) FROM table_log WHERE table_name = ?",
+                                  (table_name,)).fetchone()
+            self.db.execute("INSERT INTO table_log (table_name, seq, wall_ms, kind, body) VALUES (?, ?, ?, 'seat_deck', ?)",
+                            (table_name, row[0] + 1, int(time.time() * 1000), dumps({"seat": seat, "entry": entry})))
+
+    def seat_decks(self, table_name):
+        """Seat -> the deck last registered for it at ``table_name`` (see register_seat_deck)."""
+        out = {}
+        for (body,) in self.db.execute("SELECT body FROM table_log WHERE table_name = ? AND kind = 'seat_deck' "
+                                       "ORDER BY seq", (table_name,)):
+            try:
+                b = json.loads(body)
+                out[b["seat"]] = b["entry"]
+            except (ValueError, KeyError, TypeError):      # a damaged entry: the others still count
+                continue
+        return out
 
     def current_game(self, table_name):
         """The game ``table_name`` was last playing, or None."""
