@@ -95,7 +95,12 @@ def _resume(table, out):
     return None
 
 
-def run_hub(args, out=print):
+def run_hub(args, out=None):
+    """``lumen hub``: ``out(text)`` is what it tells its user (default: the ``lumen.hub``
+    logger's info lines, hub/system/logs.py)."""
+    if out is None:
+        from hub.system.logs import say
+        out = say("lumen.hub")
     if str(args.table).isdigit():      # --table 12 is table-12 (a tournament's table number)
         args.table = "table-%s" % args.table
     if getattr(args, "broker", None) and (not getattr(args, "event", None) or not args.table.rsplit("-", 1)[-1].isdigit()):

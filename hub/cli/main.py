@@ -56,6 +56,9 @@ def build_parser():
 
     hp = sub.add_parser("hub", help="run a table: real pods on serial ports (auto-detected), or no pods at all as a "
                                     "tracker on the display")
+    hp.add_argument("--config", metavar="FILE", default=os.environ.get("LUMEN_CONFIG"),
+                    help="read the settings from this TOML file's [hub] table (keys: these options' long names, "
+                         "dashes as underscores); options given here win ($LUMEN_CONFIG)")
     hp.add_argument("--db", default=DEFAULT_DB, help="the game record (SQLite, append-only)")
     hp.add_argument("--durable", action="store_true", help="fsync every record (power-loss safe on an SD card)")
     hp.add_argument("--host", default="127.0.0.1", help="display address (0.0.0.0 for phones on the network)")
@@ -86,6 +89,7 @@ def build_parser():
     hp.add_argument("--light", default=None, metavar="PIN", help="NeoPixel status light on this Blinka pin (e.g. D18)")
     hp.add_argument("--light-pixels", type=int, default=16, help="pixels on the status light's ring (default 16)")
     hp.set_defaults(func=_command("hub.cli.hub", "run_hub"))
+    ap.hub_parser = hp            # for --config (main)
 
     from hub.tournament.cli import add_parser as tournament_parser
     tournament_parser(sub).set_defaults(func=_command("hub.tournament.cli", "run"))
@@ -127,7 +131,17 @@ def main(argv=None):
         # the flash tool parses its own options (--port, --help, ...)
         from hub.pods.flash import main as flash_main
         return flash_main(argv[2:])
-    args = build_parser().parse_args(argv)
+    from hub.system import logs
+    logs.setup()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "config", None) and args.command == "hub":
+        from hub.system import config
+        try:
+            config.apply(parser.hub_parser, args, argv[argv.index("hub") + 1:], args.config)
+        except config.ConfigError as e:
+            print("lumen hub: %s" % e, file=sys.stderr)
+            return 2
     try:
         return args.func(args)
     except BrokenPipeError:

@@ -36,7 +36,7 @@ import selectors
 import threading
 import time
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from hub.pods.protocol import ProtocolError
 from hub.sessions.base import LINK_ALLOWANCE_MS, MonotonicClock
@@ -61,13 +61,13 @@ class Poller:
     selectors module elsewhere. ``select`` returns the data each readable fd was
     registered with."""
 
-    def __init__(self):
-        self._data = {}
+    def __init__(self) -> None:
+        self._data: dict = {}
+        self._ep: Any = None
+        self._sel: Any = None
         if hasattr(select, "epoll"):
             self._ep = select.epoll()
-            self._sel = None
         else:
-            self._ep = None
             self._sel = selectors.DefaultSelector()
 
     def register(self, fd, data):
@@ -100,8 +100,8 @@ class Poller:
 class LinkOwner(Protocol):
     """What the links' thread needs of its owner (PodHub), all it may call."""
 
-    table: object           # its clock stamps arrivals (``table.clock.now_ms()``)
-    on_settled: object      # None, or called with a connection that has acked everything
+    table: Any              # its clock stamps arrivals (``table.clock.now_ms()``)
+    on_settled: Any         # None, or called with a connection that has acked everything
 
     def connections(self) -> list: ...          # the connections (PodConn), open or closed
     def prune(self) -> None: ...                # forget the closed connections
@@ -118,11 +118,11 @@ class LinkThread:
         self.hub = hub
         self.lock = threading.RLock()           # the connection list
         self.feed_lock = threading.Lock()       # reading, stamping and feeding, in arrival order
-        self.raw = []                       # (conn, bytes, link ms, stamp) read, not yet fed
-        self.inbox = collections.deque()    # (conn, message, link ms, stamp) for the table's thread
-        self.stamped = collections.deque(maxlen=1000)   # (board id, message type, arrival stamp), the latest
-        self.thread = None
-        self.loop = None                    # the table's asyncio loop
+        self.raw: list[tuple] = []          # (conn, bytes, link ms, stamp) read, not yet fed
+        self.inbox: collections.deque[tuple] = collections.deque()    # (conn, message, link ms, stamp) for the table's thread
+        self.stamped: collections.deque[tuple] = collections.deque(maxlen=1000)   # (board id, message type, arrival stamp)
+        self.thread: threading.Thread | None = None
+        self.loop: Any = None               # the table's asyncio loop
         self.stopping = False
         self.serial_devices = ()
         self.rescan = False
@@ -137,8 +137,8 @@ class LinkThread:
         os.set_blocking(self._post_r, False)
         os.set_blocking(self._post_w, False)
         self._reader = False                # the loop watches _post_r
-        self._sel = None
-        self._registered = {}               # fd -> conn
+        self._sel: Any = None               # the Poller while the thread runs
+        self._registered: dict[int, object] = {}    # fd -> conn
         self._live = None                   # the open connections as last registered
         self.changed = True                 # the connection list changed: register again
         self._due = 0                       # the links' earliest timer (monotonic ms) after the last pass

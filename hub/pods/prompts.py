@@ -104,7 +104,7 @@ class SeatPrompts:
                 pr.chosen = []
             pr.request_kind = request_kind
             if request_kind == "discard":
-                pr.discard_left = q.count
+                pr.discard_left = q.picks
         if pass_value is not None:
             flags |= STATE_FLAG_PASS
         return pr, flags, locked

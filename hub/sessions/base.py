@@ -144,14 +144,14 @@ class SeatPrompt(NamedTuple):
     ``kind``: the decision kind (``ready``, ``combo``, ``discard``, ...; ``none`` when the
     seat is asked nothing). ``options``: the values the seat may choose, in the engine's
     order, with the pass word left out (``pass_value``: ``pass``, ``end`` or ``skip``
-    when passing is an option). ``count``: a discard's number of cards. ``locked``: the
+    when passing is an option). ``picks``: a discard's number of cards. ``locked``: the
     seat has locked its ready and waits for the reveal. ``bare``: a ready with no card
     behind it (tracker mode: the answer is ``True``). ``hidden``: the answer must come
     from the seat's own pod."""
     kind: str
     options: tuple = ()
     pass_value: str | None = None
-    count: int = 0
+    picks: int = 0
     locked: bool = False
     bare: bool = False
     hidden: bool = False

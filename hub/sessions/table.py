@@ -27,7 +27,7 @@ from hub.sessions.timer import MatchTimer, TimerError
 from hub.sessions.tracker import TrackerSession
 
 #: the session classes by the mode a game's record names
-SESSIONS = {"referee": RefereeSession, "tracker": TrackerSession}
+SESSIONS: dict[str, type[RefereeSession] | type[TrackerSession]] = {"referee": RefereeSession, "tracker": TrackerSession}
 TIMER_UNDO_LIMIT = 20
 SNAPSHOT_LOG = 40           # log entries in a snapshot (/api/state)
 _ANCHOR = attrgetter(*MatchTimer.KEYS)

@@ -212,7 +212,7 @@ class RefereeDisplay:
 
     __slots__ = ("log", "seats", "pending", "cards", "infos", "ready", "derived")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.log: LogPart | None = None
         self.seats: dict[str, SeatPart] = {}
         self.pending: PendingPart | None = None
@@ -314,22 +314,23 @@ class RefereeDisplay:
         tell what is new), so a flush turns only the new events into lines; a flush with no
         new event (the clock, a display connecting, a pod-side change) rebuilds nothing."""
         hit = self.log
-        same = hit is not None and hit.log is log and 0 < hit.length <= len(log) and log[hit.length - 1] is hit.last_entry
-        if same and hit.length == len(log):
-            return hit.battle, hit.lines
-        judged = not same
-        new: list = []
-        if same:        # events were appended: only they become new lines
-            new = log[hit.length:]
-            lines = []
-            for e in new:
-                kind = e.get("e")
-                if kind not in QUIET_EVENTS:
-                    lines.append(log_line(e))
-                    judged = judged or kind == "judgment"
-            lines = (hit.lines + lines)[-DISPLAY_LOG:]
-        else:
+        if hit is None or not (hit.log is log and 0 < hit.length <= len(log) and log[hit.length - 1] is hit.last_entry):
+            battle, closed = last_battle(log)          # another log, or the first look: read it whole
             lines = tail_lines(log)
+            self.log = LogPart(log, len(log), log[-1] if log else None, battle, lines, closed)
+            return battle, lines
+        if hit.length == len(log):
+            return hit.battle, hit.lines
+        # events were appended: only they become new lines
+        judged = False
+        new = log[hit.length:]
+        lines = []
+        for e in new:
+            kind = e.get("e")
+            if kind not in QUIET_EVENTS:
+                lines.append(log_line(e))
+                judged = judged or kind == "judgment"
+        lines = (hit.lines + lines)[-DISPLAY_LOG:]
         if not judged:
             battle, closed = hit.battle, hit.closed    # no new battle: the same panel, or its details go on
             if battle is not None and not closed:

@@ -333,7 +333,7 @@ def router(ctl, library):
                 return _fail(422, "invalid", "not an opening of this deck: " + "; ".join(p["en"] for p in probs),
                              "이 덱의 시작 패·리스트가 아닙니다: " + "; ".join(p["ko"] for p in probs),
                              [{"field": None, "message": p["en"]} for p in probs])
-            entry.update(hand=list(body.hand), list=list(body.list))
+            entry.update(hand=list(body.hand or []), list=list(body.list or []))
         with claim(body.action_id):
             seats = table.register_deck(body.seat, entry)
         return {"ok": True, "action_id": body.action_id, "seats": seats}
