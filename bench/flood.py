@@ -5,7 +5,7 @@
 A tracker table with two simulated pods (the real firmware under MicroPython on ptys) and
 the web server, on the real monotonic clock. Each round both pods press READY; for each
 press: the time from the press (the pod's control command) to the hub's arrival stamp of
-the ready (hub/pods/io.py). Run once with the web idle and once while ``--clients``
+the ready (hub/pods/link_thread.py). Run once with the web idle and once while ``--clients``
 WebSocket clients keep connecting (most are refused by the limits) and reading, the way
 the issue's attack did (from another process, as from another machine on the LAN). Also
 prints the connections accepted and refused and whether any pod link was lost.

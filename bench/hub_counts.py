@@ -40,7 +40,6 @@ WebSocket client (a second process) are not counted, everything the hub process 
 
 import argparse
 import asyncio
-import json
 import os
 import subprocess
 import sys

@@ -12,4 +12,7 @@ fi
 if command -v npm >/dev/null; then
     (cd tests/rp2 && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
+# lint and types first: seconds, and a red one says exactly where (pyproject.toml [tool.ruff], [tool.mypy])
+python3 -m ruff check --output-format concise .
+python3 -m mypy
 python3 -m pytest "$@"

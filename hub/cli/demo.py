@@ -22,10 +22,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 from engine.bots import Bot, play
 from engine.decks import load_sample
-from engine.events import explain
 from engine.game import apply, new_game
 
-QUIET_EVENTS = {"move", "ready_start", "battle_end", "fp_spent", "phase", "setup"}
+from hub.sessions.referee import QUIET_EVENTS, narrate_events  # noqa: F401  (QUIET_EVENTS: older callers)
+
 BOARD_IDS = {"a": "e660583883000001", "b": "e660583883000002"}
 
 
@@ -55,20 +55,8 @@ def run_text_demo(seed=1, lang="ko", games=1, quiet=False, out=print):
 
 
 def print_events(state, events, lang, out):
-    for e in events:
-        if e["e"] in QUIET_EVENTS:
-            continue
-        text = explain(e, state.cards)[lang]
-        if e["e"] == "turn_start":
-            pa, pb = state.players["a"], state.players["b"]
-            hand = "패" if lang == "ko" else "hand"
-            pri = "우선권" if lang == "ko" else "priority"
-            out("")
-            out("-- %s  [1P HP %d FP %+d %s %d | 2P HP %d FP %+d %s %d | %s %s]" % (
-                text, pa.health, pa.fp, hand, len(pa.hand), pb.health, pb.fp, hand, len(pb.hand), pri,
-                "1P" if state.priority == "a" else "2P"))
-        else:
-            out("   " + text)
+    for line in narrate_events(state, events, lang):
+        out(line)
 
 
 def result_line(n, winner, turns, health, names, lang):
@@ -116,7 +104,7 @@ class PodPlayer:
                 and c.sent_state is not None)
 
     def step(self):
-        """Press whatever the current prompt needs (referee mode)."""
+        """Press whatever the current prompt needs (a game the engine referees)."""
         if self.human or not self.ready_to_act():
             return
         buttons = self.decide()
@@ -138,7 +126,7 @@ class PodPlayer:
         if not reqs:
             return None
         req = reqs[0]
-        kind, value = self.bot.answer(s.state, req)
+        kind, value = self.bot.answer(s.engine_state, req)
         if kind == "timeout":
             return None
         if req["kind"] == "discard":
@@ -188,16 +176,9 @@ class TableDemo:
         if audience != "public" or self.quiet:
             return
         s = self.table.session
-        if msg.get("t") == "state" and s is not None:
-            if s.mode == "referee":
-                print_events(s.state, msg.get("events") or [], self.lang, self.out)
-            else:
-                for e in msg.get("entries") or []:
-                    self.out("   " + (e["text_ko"] if self.lang == "ko" else e["text_en"]))
-        elif msg.get("t") == "ready_locked":
-            if s is not None and s.mode == "tracker":
-                seat = "1P" if msg["seat"] == "a" else "2P"
-                self.out("   %s %s" % (seat, "레디 (숨김)" if self.lang == "ko" else "readied (hidden)"))
+        if s is not None:
+            for line in s.narrate(msg, self.lang):
+                self.out(line)
 
     # -- a person at the terminal plays one pod (their own terminal: their own choices only)
     def _show_own_prompt(self, msg):
@@ -211,12 +192,7 @@ class TableDemo:
         if pr.kind == "none" or flags & 2 or getattr(self, "_shown", None) == pr.id:
             return
         self._shown = pr.id
-        s = self.table.session
-        names = []
-        for o in pr.options:
-            ids = o if isinstance(o, list) else [o]
-            names.append("+".join(s.state.cards[i].name if s.mode == "referee" and i in s.state.cards else str(i)
-                                  for i in ids))
+        names = self.table.session.labels(pr.options)
         opts = "  ".join("%d) %s" % (i, n) for i, n in enumerate(names, 1))
         if pr.pass_value:
             opts += "  0) %s" % pr.pass_value
@@ -340,20 +316,14 @@ class TableDemo:
                 await self.players[seat].press(["ready"])
                 await self._wait(lambda: hub.seated(seat) is not None, 10, "seat %s" % seat)
         n = 0
+        sides = DEMO_SIDES[self.mode]
         while self.forever or n < self.games:
             n += 1
             gseed = self.seed + n - 1
-            if self.mode == "referee":
-                decks = load_sample()[1]
-                title = "%s vs %s" % (decks["serin"].character.name, decks["gangcheol"].character.name)
-            else:
-                title = "니아 vs 울프"
             if not self.quiet:      # the header comes before the game's first events (turn 1)
-                self.out("== %s %d: %s (seed %d) ==" % ("게임" if self.lang == "ko" else "game", n, title, gseed))
-            if self.mode == "referee":
-                self.table.start_referee("serin", "gangcheol", seed=gseed)
-            else:
-                self.table.start_tracker("니아", "울프", seed=gseed)
+                self.out("== %s %d: %s (seed %d) ==" % ("게임" if self.lang == "ko" else "game", n,
+                                                       _title(self.mode, sides), gseed))
+            self.table.start(self.mode, *sides, seed=gseed)
             for p in self.players.values():
                 p.acted = None
             await self._play_game()
@@ -362,33 +332,37 @@ class TableDemo:
                 await asyncio.sleep(5)
 
     async def _play_game(self):
-        s = self.table.session
+        """Play the game on the table to its end: every seat's prompt answered on its pod
+        (the bots press the buttons); where the players enter results themselves (a tracker
+        game: the session takes actions), one of them enters the battle's result on their
+        pod after each reveal, and the display's "next turn" opens the next ready."""
         turns = 0
         while True:
             s = self.table.session
-            winner = s.state.winner if s.mode == "referee" else s.game.winner
-            if winner is not None:
+            if s.winner is not None:
                 return
-            if s.mode == "referee":
-                for p in self.players.values():
-                    p.step()
-            else:
-                await self._tracker_turn()
+            if s.takes_actions:
+                await self._entered_turn()
                 turns += 1
                 if turns > 300:
                     raise RuntimeError("tracker demo did not end")
+            else:
+                for p in self.players.values():
+                    p.step()
             await asyncio.sleep(0.01)
 
-    async def _tracker_turn(self):
-        """Tracker mode: both lock a bare ready on their pods, reveal, one player enters the
-        battle's result on the HP page of their pod, then next turn from the display."""
+    async def _entered_turn(self):
+        """One turn where the players resolve the battle themselves: both lock a bare ready on
+        their pods, reveal, one player enters the battle's result on the HP page of their pod,
+        then next turn from the display."""
         s = self.table.session
         rnd = self.players["a"].rnd
         for seat in ("a", "b"):
             await self._wait(lambda: self.players[seat].ready_to_act(), 10, "pod %s" % seat)
             await self.players[seat].press(["ready"])
-        await self._wait(lambda: s.phase != "ready", 15, "the reveal")
-        if s.game.winner is not None:
+        # revealed: neither seat is asked to ready nor waits with a locked one
+        await self._wait(lambda: all(s.prompt(seat).kind == "none" for seat in ("a", "b")), 15, "the reveal")
+        if s.winner is not None:
             return
         loser = rnd.choice(("a", "b"))
         step = rnd.randrange(6)            # HP page: -100 .. -600
@@ -396,22 +370,24 @@ class TableDemo:
         await self.players[loser].press(["back"] + ["next"] * step + ["ready"])
         await self._wait(lambda: self.players[loser].ready_to_act(), 10, "the entry")
         await asyncio.sleep(1.2)          # past the 1-second processing unit
-        if s.game.winner is None:
+        if s.winner is None:
             self.table.submit(None, "action", {"action": "next_turn"}, source="display")
 
     def _report(self, n):
         s = self.table.session
-        if s.mode == "referee":
-            st = s.state
-            line = result_line(n, st.winner, st.turn, {p: st.players[p].health for p in "ab"},
-                               {p: st.players[p].character.name for p in "ab"}, self.lang)
-            self.results.append(st.winner)
-        else:
-            g = s.game
-            line = result_line(n, g.winner, g.turn, {p: g.seat(p).health for p in "ab"},
-                               {p: g.character(p).name for p in "ab"}, self.lang)
-            self.results.append(g.winner)
-        self.out(line)
+        status = {p: s.seat_status(p) for p in "ab"}
+        self.out(result_line(n, s.winner, s.turn, {p: status[p].health for p in "ab"},
+                             {p: status[p].character for p in "ab"}, self.lang))
+        self.results.append(s.winner)
+
+
+#: what each mode's demo game is played with: sample decks, or two roster characters
+DEMO_SIDES = {"referee": ("serin", "gangcheol"), "tracker": ("니아", "울프")}
+
+
+def _title(mode, sides):
+    decks = load_sample()[1]
+    return "%s vs %s" % tuple(decks[x].character.name if x in decks else x for x in sides)
 
 
 def run_table_demo(**kw):

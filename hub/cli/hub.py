@@ -35,11 +35,15 @@ def _deck(ref):
     return decks[ref]
 
 
+#: what a new game of each mode is played with, from the command line: decks (sample deck
+#: ids or files) or roster characters; None: the mode's default
+SIDES = {"referee": lambda args: tuple(map(_deck, args.decks or ("serin", "gangcheol"))),
+         "tracker": lambda args: tuple(args.characters or (None, None))}
+
+
 def new_game(table, args):
     """The game a starting hub opens by itself (listed once something is entered in it)."""
-    if args.mode == "referee":
-        return table.start_referee(_deck(args.decks[0]), _deck(args.decks[1]), auto=True)
-    return table.start_tracker(auto=True)
+    return table.start(args.mode, *SIDES[args.mode](args), auto=True)
 
 
 def open_record(path, durable, out):
@@ -92,7 +96,12 @@ def _resume(table, out):
     return None
 
 
-def run_hub(args, out=print):
+def run_hub(args, out=None):
+    """``lumen hub``: ``out(text)`` is what it tells its user (default: the ``lumen.hub``
+    logger's info lines, hub/system/logs.py)."""
+    if out is None:
+        from hub.system.logs import say
+        out = say("lumen.hub")
     if str(args.table).isdigit():      # --table 12 is table-12 (a tournament's table number)
         args.table = "table-%s" % args.table
     if getattr(args, "broker", None) and (not getattr(args, "event", None) or not args.table.rsplit("-", 1)[-1].isdigit()):

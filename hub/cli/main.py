@@ -33,7 +33,7 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser(hub_defaults=None):
+def build_parser():
     ap = argparse.ArgumentParser(prog="lumen", description="루멘콘덴서 table companion / Lumen Condenser table companion")
     ap.add_argument("--version", action=_Version, help="print the installed version and exit")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -73,6 +73,9 @@ def build_parser(hub_defaults=None):
 
     hp = sub.add_parser("hub", help="run a table: real pods on serial ports (auto-detected), or no pods at all as a "
                                     "tracker on the display")
+    hp.add_argument("--config", metavar="FILE", default=os.environ.get("LUMEN_CONFIG"),
+                    help="read the settings from this TOML file's [hub] table (keys: these options' long names, "
+                         "dashes as underscores); options given here win ($LUMEN_CONFIG)")
     hp.add_argument("--db", default=DEFAULT_DB, help="the game record (SQLite, append-only)")
     hp.add_argument("--durable", action="store_true", help="fsync every record (power-loss safe on an SD card)")
     hp.add_argument("--host", default="127.0.0.1", help="display address (0.0.0.0 for phones on the network)")
@@ -80,8 +83,11 @@ def build_parser(hub_defaults=None):
     hp.add_argument("--serial", action="append", metavar="DEV", help="a pod's serial port (repeat); default: auto-detect")
     hp.add_argument("--mode", choices=("referee", "tracker"), default="tracker",
                     help="mode of new games (referee needs both decks)")
-    hp.add_argument("--decks", nargs=2, metavar=("DECK_1P", "DECK_2P"), default=("serin", "gangcheol"),
-                    help="referee mode: sample deck ids or deck files")
+    hp.add_argument("--decks", nargs=2, metavar=("DECK_1P", "DECK_2P"), default=None,
+                    help="referee mode: sample deck ids or deck files (default serin gangcheol)")
+    hp.add_argument("--characters", nargs=2, metavar=("CHAR_1P", "CHAR_2P"), default=None,
+                    help="tracker mode: the two characters (roster ids or Korean names, e.g. 니아 울프; "
+                         "default: the generic character, changed on the display)")
     hp.add_argument("--resume", action="store_true",
                     help="resume the game this table was playing (the Pi service uses it); default: start a new game")
     hp.add_argument("--broker", metavar="URL", help="join a tournament: mqtt://table-N:PASSWORD@host:port "
@@ -99,10 +105,8 @@ def build_parser(hub_defaults=None):
                     help="with --host 0.0.0.0: do not announce lumen-<table>.local on the network")
     hp.add_argument("--light", default=None, metavar="PIN", help="NeoPixel status light on this Blinka pin (e.g. D18)")
     hp.add_argument("--light-pixels", type=int, default=16, help="pixels on the status light's ring (default 16)")
-    hp.add_argument("--config", metavar="FILE", default=None,
-                    help="read the settings from this TOML file's [hub] table (the options' long names, dashes "
-                         "as underscores; the Pi package's is /etc/lumen/hub.toml); options given here override it")
-    hp.set_defaults(func=_command("hub.cli.hub", "run_hub"), **(hub_defaults or {}))
+    hp.set_defaults(func=_command("hub.cli.hub", "run_hub"))
+    ap.hub_parser = hp            # for --config (main)
 
     from hub.tournament.cli import add_parser as tournament_parser
     tournament_parser(sub).set_defaults(func=_command("hub.tournament.cli", "run"))
@@ -144,12 +148,15 @@ def main(argv=None):
         # the flash tool parses its own options (--port, --help, ...)
         from hub.pods.flash import main as flash_main
         return flash_main(argv[2:])
-    args = build_parser().parse_args(argv)
-    if args.command == "hub" and args.config:
-        from hub.cli import hub_config
+    from hub.system import logs
+    logs.setup()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "config", None) and args.command == "hub":
+        from hub.system import config
         try:
-            args = hub_config.reparse(build_parser, argv, args.config)
-        except hub_config.ConfigError as e:
+            config.apply(parser.hub_parser, args, argv[argv.index("hub") + 1:], args.config)
+        except config.ConfigError as e:
             print("lumen hub: %s" % e, file=sys.stderr)
             return 2
     try:

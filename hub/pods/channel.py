@@ -7,19 +7,13 @@ hello/welcome. The spec is docs/protocol.md; the pod's side is firmware/link.py.
 
 from __future__ import annotations
 
-import struct
 import threading
-from binascii import crc_hqx
 from dataclasses import dataclass
 from typing import Any
 
 from hub.pods.protocol import (ACK_DELAY_MS, DEAD_MS, HEARTBEAT_MS, MODES, PROTO, REPL_PROMPTS, REPL_RESET,
                                REPL_RESET_MS, REPL_RESETS, REPL_SAFE_MODE, RESEND_MS, SCHEMA, WINDOW, Decoder,
-                               Message, ProtocolError, frame, payload_of)
-# the codec's parts, for framing a sequenced message in one pass (send_fields: every state push)
-from hub.pods.protocol import _CAT, _CODE_OF, _CRC, _FIELDS, _HEADER, _PINGS_IN, _STRUCTS
-
-_PINGS: dict[int, bytes] = {}  # ack value -> the ping frame carrying it (a ping is only its ack)
+                               PINGS, Message, ProtocolError, frame, pack_fields, payload_of)
 
 
 def _seq_next(s: int) -> int:
@@ -53,7 +47,7 @@ class HubLink:
     the sequence numbers on both ends.
 
     Each of those calls holds ``lock`` (the hub feeds a link and runs its timers on the
-    pods' links thread and sends on it from the table's: hub/pods/io.py).
+    pods' links thread and sends on it from the table's: hub/pods/link_thread.py).
     """
 
     def __init__(self) -> None:
@@ -92,7 +86,7 @@ class HubLink:
         try:
             if self.up and type(data) is bytes:
                 # most reads are one whole ping (an ack or a heartbeat) and nothing else
-                ping = _PING_FRAMES.get(data)
+                ping = PINGS.by_frame.get(data)
                 if ping is not None and not self.decoder._buf and not self.decoder._over:
                     self.decoder.frames += 1
                     self._last_rx = now_ms
@@ -219,15 +213,12 @@ class HubLink:
 
     def send_fields(self, msg_type: str, now_ms: int, fields: dict[str, Any], text: str = "") -> Message:
         """``send`` with the fields as a dict (kept as the message's: not to be changed after)."""
-        code, _, names, sequenced, has_text = SCHEMA[msg_type]
+        code, _, _, sequenced, has_text = SCHEMA[msg_type]
         if not sequenced:
             raise ProtocolError(f"{msg_type} is not a sequenced message")
         payload = None
         if not has_text and not text:  # packed here, checked now, not at resend time; once
-            try:
-                payload = _STRUCTS[msg_type].pack(*_FIELDS[msg_type](fields)) if names else b""
-            except (KeyError, struct.error) as e:
-                raise ProtocolError(f"{msg_type}: {e}") from None
+            payload = pack_fields(msg_type, fields)
         lock = self.lock
         lock.acquire()
         try:
@@ -241,13 +232,7 @@ class HubLink:
                 self.last_state = fields
             if self.up and len(self._outbox) <= WINDOW:
                 msg.ack = ack = self._rx_last
-                body = _HEADER(code, seq, ack) + payload  # frame(), inline: one a message
-                body += _CRC(crc_hqx(body, 0xFFFF))
-                if len(body) < 254:
-                    blocks = body.split(b"\x00")
-                    self._out += b"\x00" + b"".join(map(_CAT, map(_CODE_OF, map(len, blocks)), blocks)) + b"\x00"
-                else:
-                    self._out += frame(code, seq, ack, payload)
+                self._out += frame(code, seq, ack, payload)
                 self._last_tx = now_ms
                 self._ack_at = None
                 self.frames_out += 1
@@ -268,11 +253,7 @@ class HubLink:
         self.frames_out += 1
 
     def _emit_ping(self, now_ms: int) -> None:
-        ack = self._rx_last
-        wire = _PINGS.get(ack)
-        if wire is None:
-            wire = _PINGS[ack] = frame(0x00, 0, ack, b"")
-        self._out += wire
+        self._out += PINGS.wire[self._rx_last]
         self._last_tx = now_ms
         self._ack_at = None
         self.frames_out += 1
@@ -337,8 +318,7 @@ class HubLink:
     def unacked(self) -> int:
         return len(self._outbox)
 
-
-
-_PING_FRAMES: dict[bytes, Message] = {}  # the pod's pings by the whole frame as read (00 to 00)
-for _ack in range(256):
-    _PING_FRAMES[frame(0x00, 0, _ack, b"")] = _PINGS_IN[frame(0x00, 0, _ack, b"")[1:-1]]
+    @property
+    def has_output(self) -> bool:
+        """Bytes are waiting to be written (read without the lock: a hint for PodHub.flush)."""
+        return bool(self._out)

@@ -3,9 +3,12 @@ frames and the table's game.
 
 One ``PodConn`` per connected pod (a real serial port or a simulated pod's
 pty, hub/pods/ports.py), each with its own ``HubLink`` (hub/pods/channel.py: acks, resend,
-heartbeat). The links run on their own thread (hub/pods/io.py: event-driven,
-readies stamped when their bytes arrive); what the pods say is applied on the
-table's thread (``drain``). ``PodHub`` is subscribed to the Table:
+heartbeat). The links run on their own thread (hub/pods/link_thread.py: event-driven,
+readies stamped when their bytes arrive), which asks this object only through its
+``LinkOwner`` methods (connections, open_serial, scan, service, drop, deadlines, drain);
+what the pods say is applied on the table's thread (``drain``). ``PodHub`` is subscribed
+to the Table and reads the game only through the session interface
+(hub/sessions/base.py: ``prompt``, ``seat_status``, ``happenings``, ...), whatever its mode:
 
 * pod -> table: ``ready``/``answer`` (a slot of the current prompt) become
   ``table.submit``; ``expired`` asks the session to check its own deadline;
@@ -26,8 +29,9 @@ Prompts (hub/pods/prompts.py): options map to slots in the order the engine list
 the order of the player's hand on the table display (1 = first). "pass",
 "end" and "skip" are the pod's extra pass slot. A discard of several cards is
 asked one card per prompt. Setups (game start, sudden-death rebuild) are not
-asked on the pods: the deck's own order is the player's opening (the first
-non-special cards form the hand, the next nine the list; docs/referee.md).
+asked on the pods: while pods serve it, the table answers them with the deck's
+own order (the first non-special cards form the hand, the next nine the list;
+``Table.attach_pods``, ``RefereeSession.auto_setup``; docs/referee.md).
 """
 
 import asyncio
@@ -37,15 +41,15 @@ import threading
 
 from engine.errors import IllegalDecision
 
-from hub.pods.protocol import ADJUST, MODES, NOTICES, OUTCOMES, PROTO, ProtocolError
-from hub.pods.io import LinkThread, SharedLink
+from hub.pods.channel import HubLink
+from hub.pods.link_thread import LinkThread
 from hub.pods.ports import SerialPort, find_pod_ports
 from hub.pods.prompts import SEAT_NUM, Prompt, SeatPrompts, now_ms
+from hub.pods.protocol import ADJUST, MODES, NOTICES, OUTCOMES, PROTO, ProtocolError
 from hub.sessions.base import SessionError
 
 log = logging.getLogger("lumen.pods")
-
-NUM_SEAT = {1: "a", 2: "b"}
+ADJUST_NAMES = {code: name for name, code in ADJUST.items()}
 
 
 # ---------------------------------------------------------------- one pod
@@ -53,7 +57,7 @@ NUM_SEAT = {1: "a", 2: "b"}
 class PodConn:
     def __init__(self, port):
         self.port = port
-        self.link = SharedLink()      # fed on the links' thread, sent on from the table's
+        self.link = HubLink()       # fed on the links' thread, sent on from the table's (its own lock)
         self.board_id = None
         self.seat = None            # "a" / "b" once seated
         self.incompatible = None    # a message when the pod speaks another protocol
@@ -79,8 +83,7 @@ class PodHub(SeatPrompts):
         self.countdown = {}             # seat -> monotonic ms deadline being shown
         self.out = out or (lambda text: log.info(text))
         self.brightness = brightness
-        self.mode = mode
-        self._last = {"a": None, "b": None}    # (fp, hp) at the last result, for deltas
+        self.mode = mode                # the mode code pods hear before any game is on the table
         self._rescan = []               # serial devices to reopen after an unplug
         self.messages_to = {"a": [], "b": []}   # what each seat was sent (kept for tests)
         self.pushes = {"a": 0, "b": 0}  # state frames sent per seat
@@ -110,16 +113,29 @@ class PodHub(SeatPrompts):
         with self.lock:
             c = PodConn(port)
             self.conns.append(c)
-            self.links.changed = True
-        self.links.wake()
+        self.links.connections_changed()
         return c
 
-    def _drop(self, c, why):
+    def connections(self):
+        return self.conns
+
+    def prune(self):
+        self.conns = [c for c in self.conns if not c.closed]
+
+    def deadlines(self):
+        s = self.table.session
+        return s.deadline if s is not None else None
+
+    def conflicts_view(self):
+        """The refused claimants (issue 11.2), for the display (which shows no board ids)."""
+        return list(self.conflicts.values())
+
+    def drop(self, c, why):
         with self.lock:
             if c.closed:
                 return
             c.closed = True
-            self.links.dropped = self.links.changed = True
+            self.links.connection_dropped()
             c.port.close()
             if c.board_id is not None and self._pending.get(c.board_id) is c:
                 del self._pending[c.board_id]
@@ -149,13 +165,12 @@ class PodHub(SeatPrompts):
             self.stop()
 
     def start(self, loop, serial_devices=(), rescan=True):
-        self.table.pods = self        # the table's tick takes the pods' inputs before any expiry
+        self.table.attach_pods(self)      # the table's tick takes the pods' inputs before any expiry
         self.links.start(loop, serial_devices, rescan)
 
     def stop(self):
         self.links.stop()
-        if getattr(self.table, "pods", None) is self:
-            self.table.pods = None
+        self.table.detach_pods(self)
         self.drain()
 
     def drain(self):
@@ -192,7 +207,7 @@ class PodHub(SeatPrompts):
         left = False
         for c in self.conns:
             link = c.link
-            if c.closed or not link._out:
+            if c.closed or not link.has_output:
                 continue
             write = getattr(c.port, "write_nowait", None)
             if write is None or not c.wlock.acquire(blocking=False):
@@ -214,19 +229,18 @@ class PodHub(SeatPrompts):
 
     def pump(self):
         """One synchronous pass over every pod (for callers without the links' thread)."""
-        with self.links.feed_lock:
-            self.links.read([c for c in self.conns if not c.closed])
+        self.links.read_now([c for c in self.conns if not c.closed])
         t = now_ms()
         for c in list(self.conns):
             if not c.closed:
-                self._service_out(c, t)
+                self.service(c, t)
         self.drain()
         t = now_ms()
         for c in list(self.conns):
             if not c.closed:
-                self._service_out(c, t)
+                self.service(c, t)
 
-    def _open_serial(self, dev):
+    def open_serial(self, dev):
         if any(isinstance(c.port, SerialPort) and c.port.device == dev and not c.closed for c in self.conns):
             return
         try:
@@ -241,15 +255,15 @@ class PodHub(SeatPrompts):
         self.out("포드 포트 열림 / pod port opened: %s" % dev)
         self.add(port)
 
-    def _scan(self, auto):
+    def scan(self, auto):
         devices = list(self._rescan)
         if auto:
             devices += [d for d in find_pod_ports() if d not in devices]
         for dev in devices:
             if os.path.exists(dev):
-                self._open_serial(dev)
+                self.open_serial(dev)
 
-    def _service_out(self, c, t):
+    def service(self, c, t):
         """Link timers and output for ``c``: acks, resends, heartbeats, a dead link."""
         was = c.was_up
         if c.link.repl_resets != c.repl_resets:
@@ -264,7 +278,7 @@ class PodHub(SeatPrompts):
                 except Exception as e:      # pyserial's SerialException is not always an OSError
                     error = e
         if error is not None:
-            self._drop(c, error)
+            self.drop(c, error)
             return
         if was and not c.link.up:
             c.was_up = False
@@ -334,7 +348,7 @@ class PodHub(SeatPrompts):
         self.takeover_ok = None
         for other in [x for x in self.conns if x is not c and not x.closed and x.board_id == info.board_id]:
             # the same pod back on another port after its link died (a replug): it takes its seat again
-            self._drop(other, "replaced by a new connection of the same pod")
+            self.drop(other, "replaced by a new connection of the same pod")
         self.conflicts.pop(info.board_id, None)
         c.seat = seat
         c.link.welcome(t, SEAT_NUM.get(seat, 0), self._mode_code(), self.brightness)
@@ -359,7 +373,7 @@ class PodHub(SeatPrompts):
                      "only the judge can confirm a takeover (display: admin, or POST /api/control/pods/takeover)"
                      % (c.port.name, c.board_id, holder.port.name,
                         (" (%dP)" % SEAT_NUM[seat]) if seat else ""))
-            self.table._relay("public", {"t": "pod_conflict", "conflict": dict(self.conflicts[c.board_id])})
+            self.table.announce({"t": "pod_conflict", "conflict": dict(self.conflicts[c.board_id])})
 
     def confirm_takeover(self, board_id):
         """The judge hands a pod's seat to the device that asked for it while the pod was
@@ -371,7 +385,7 @@ class PodHub(SeatPrompts):
                 raise SessionError("no device is waiting to take over pod %s" % board_id)
             self.takeover_ok = (board_id, c)
             for other in [x for x in self.conns if x is not c and not x.closed and x.board_id == board_id]:
-                self._drop(other, "replaced by the judge's takeover")
+                self.drop(other, "replaced by the judge's takeover")
             self.conflicts.pop(board_id, None)
             self.out("심판이 좌석 인계를 승인 / the judge confirmed a takeover of pod %s by %s" % (board_id, c.port.name))
             # the waiting device is welcomed now (it keeps saying hello until it is)
@@ -414,10 +428,9 @@ class PodHub(SeatPrompts):
             if slot == 1 and self.side is not None:
                 self.side.answer(seat)
             return
-        s = self.table.session
-        if s is None:
+        if self.table.session is None:
             return
-        if s.mode == "tracker":
+        if pr.bare:                     # a ready with no card behind it: READY is the answer
             if ready:
                 self.locked_slot[seat] = 0
                 self.table.submit(seat, "ready", True, source="pod", at_ms=at_ms)
@@ -439,25 +452,17 @@ class PodHub(SeatPrompts):
             if len(pr.chosen) >= pr.discard_left:
                 chosen, pr.chosen = pr.chosen, []
                 self.table.submit(seat, "discard", chosen, source="pod")
-        elif kind == "combo":
-            self.table.submit(seat, "combo", value, source="pod")
         else:
             self.table.submit(seat, kind, value, source="pod")
 
     def _on_adjust(self, seat, what, value):
+        """An entry on the pod's HP/FP page: the session turns it into its input, or refuses
+        it (a referee game takes no health entries: SessionError, said in the log)."""
         s = self.table.session
-        if s is None or s.mode != "tracker":
+        name = ADJUST_NAMES.get(what)
+        if s is None or name is None:
             return
-        if what == ADJUST["hp_add"]:
-            cmd = {"action": "adjust_health", "seat": seat, "delta": value}
-        elif what == ADJUST["fp_add"]:
-            cmd = {"action": "adjust_fp", "seat": seat, "delta": value}
-        elif what == ADJUST["fp_set"]:
-            cmd = {"action": "reset_fp", "seat": seat} if value == 0 else \
-                {"action": "adjust_fp", "seat": seat, "delta": value - s.game.seat(seat).fp}
-        else:
-            return
-        self.table.submit(None, "action", cmd, source="pod")
+        self.table.submit(None, "action", s.adjust_command(seat, name, value), source="pod")
 
     # ------------------------------------------------------------ table -> pods
     def _on_table(self, audience, msg):
@@ -488,7 +493,6 @@ class PodHub(SeatPrompts):
             self.prompts = {"a": Prompt(), "b": Prompt()}
             self.locked_slot = {}
             self.countdown = {}
-            self._last = {"a": None, "b": None}
             for seat in ("a", "b"):
                 c = self.seated(seat)
                 if c is not None and c.link.up:
@@ -497,40 +501,30 @@ class PodHub(SeatPrompts):
             self._on_public_state(msg)
 
     def _on_public_state(self, msg):
-        auto_setup(self.table)
+        """Each pod hears what the change did (the session's ``happenings``: the reveal, its
+        own result, a non-response, sudden death, the end), then its new state."""
         s = self.table.session
         if s is None:
             return
-        events = msg.get("events") or ()
-        kinds = {e.get("e") for e in events} if events else ()
-        if "reveal" in kinds or (s.mode == "tracker" and s.phase == "battle" and self.countdown):
-            for seat in ("a", "b"):
-                self.countdown.pop(seat, None)
-                self._send(seat, "reveal", prompt=self.prompts[seat].id)
-        if "non_response" in kinds:
-            for e in events:
-                if e.get("e") == "non_response":
-                    self._send(e["p"], "notice", code=NOTICES["non_response"], arg=e.get("count", 0))
-        if "judgment" in kinds and s.mode == "referee":
-            outcome = s.state.last_outcome or {}
-            for seat in ("a", "b"):
-                pl = s.state.players[seat]
-                before = self._last[seat] or (pl.fp, pl.health)
-                self._send(seat, "result", outcome=OUTCOMES.get(outcome.get(seat), 0),
-                           fp_delta=max(-128, min(127, pl.fp - before[0])),
-                           hp_delta=max(-32768, min(32767, pl.health - before[1])))
-        if "sudden_death" in kinds:
-            for seat in ("a", "b"):
-                self._send(seat, "notice", code=NOTICES["sudden_death"], arg=0)
-        winner = s.state.winner if s.mode == "referee" else s.game.winner
-        if winner is not None and ("game_over" in kinds or "win" in kinds or "draw" in kinds or s.mode == "tracker"):
-            for seat in ("a", "b"):
-                code = "draw" if winner == "draw" else ("win" if winner == seat else "lose")
-                self._send(seat, "notice", code=NOTICES[code], arg=0)
-        if s.mode == "referee":
-            for seat in ("a", "b"):
-                pl = s.state.players[seat]
-                self._last[seat] = (pl.fp, pl.health)
+        for h in s.happenings():
+            what = h[0]
+            if what == "reveal":
+                for seat in ("a", "b"):
+                    self.countdown.pop(seat, None)
+                    self._send(seat, "reveal", prompt=self.prompts[seat].id)
+            elif what == "non_response":
+                self._send(h[1], "notice", code=NOTICES["non_response"], arg=h[2])
+            elif what == "result":
+                _, seat, outcome, fp_delta, hp_delta = h
+                self._send(seat, "result", outcome=OUTCOMES.get(outcome, 0),
+                           fp_delta=max(-128, min(127, fp_delta)), hp_delta=max(-32768, min(32767, hp_delta)))
+            elif what == "sudden_death":
+                for seat in ("a", "b"):
+                    self._send(seat, "notice", code=NOTICES["sudden_death"], arg=0)
+            elif what == "game_over":
+                for seat in ("a", "b"):
+                    code = "draw" if h[1] == "draw" else ("win" if h[1] == seat else "lose")
+                    self._send(seat, "notice", code=NOTICES[code], arg=0)
         for seat in ("a", "b"):
             self.push(seat)
         self._fresh = ("a", "b")
@@ -548,6 +542,7 @@ class PodHub(SeatPrompts):
         other = "b" if seat == "a" else "a"
         self._send(other, "notice", code=NOTICES[code], arg=SEAT_NUM[seat])
 
+
 async def while_serving(hub, awaitable):
     """Await something while ``hub`` serves the pods it already has (no port scanning),
     then stop serving. For simulations and tests without the web server's loop."""
@@ -560,32 +555,3 @@ async def while_serving(hub, awaitable):
             await pods
         except asyncio.CancelledError:
             pass
-
-
-def auto_setup(table):
-    """Answer pending setup decisions (game start, sudden-death rebuild) with the deck's
-    own order: the first non-special cards form the hand, the next ones the list. Pods
-    have no way to pick 14 cards, so a deck file's order is the player's opening."""
-    s = table.session
-    if s is None or s.mode != "referee" or getattr(table, "_auto_setup_busy", False):
-        return
-    for r in s.state.pending:
-        if r["kind"] == "setup":
-            break
-    else:
-        return          # nothing to set up (every decision but a game's first few)
-    table._auto_setup_busy = True      # submitting notifies listeners, which call us again
-    try:
-        while True:
-            r = next((r for r in table.session.state.pending if r["kind"] == "setup"), None)
-            if r is None:
-                return
-            pool = list(r["options"])
-            h, l = r["sizes"]["hand"], r["sizes"]["list"]
-            try:
-                table.submit(r["player"], "setup", {"hand": pool[:h], "list": pool[h:h + l]}, source="hub")
-            except (SessionError, IllegalDecision) as e:
-                log.warning("automatic setup refused: %s", e)
-                return
-    finally:
-        table._auto_setup_busy = False

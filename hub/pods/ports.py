@@ -118,7 +118,7 @@ def find_pod_ports():
 
 RPI_VID = 0x2E8A
 USB_SERIAL = ("ttyACM", "ttyUSB")     # how Linux names USB CDC-ACM and USB-serial devices
-_VIDS = {}                            # (path, device number, change time) -> USB VID or None
+_VIDS: dict = {}                          # (path, device number, change time) -> USB VID or None
 
 
 def _dev_names():

@@ -191,6 +191,17 @@ def cobs_decode(data: bytes) -> bytes:
 
 # --- messages ---------------------------------------------------------------
 
+def pack_fields(msg_type: str, fields: dict[str, Any]) -> bytes:
+    """A message type's fields packed in their order (its payload without the text):
+    raises ProtocolError for a missing field or a value out of range."""
+    if not SCHEMA[msg_type][2]:
+        return b""
+    try:
+        return _STRUCTS[msg_type].pack(*_FIELDS[msg_type](fields))
+    except (KeyError, struct.error) as e:
+        raise ProtocolError(f"{msg_type}: {e}") from None
+
+
 def payload_of(msg: Message) -> bytes:
     """A message's payload (its fields packed, then its text), checked: raises ProtocolError."""
     try:
@@ -199,10 +210,7 @@ def payload_of(msg: Message) -> bytes:
         raise ProtocolError(f"unknown message type {msg.type!r}") from None
     if sequenced != (msg.seq != 0) or not 0 <= msg.seq <= 255 or not 0 <= msg.ack <= 255:
         raise ProtocolError(f"{msg.type}: bad seq {msg.seq}")
-    try:
-        payload = _STRUCTS[msg.type].pack(*_FIELDS[msg.type](msg.fields)) if names else b""
-    except (KeyError, struct.error) as e:
-        raise ProtocolError(f"{msg.type}: {e}") from None
+    payload = pack_fields(msg.type, msg.fields)
     if has_text:
         t = msg.text.encode("utf-8")[:MAX_TEXT]
         while True:  # never cut a UTF-8 sequence in half
@@ -218,7 +226,8 @@ def payload_of(msg: Message) -> bytes:
 
 
 def frame(code: int, seq: int, ack: int, payload: bytes) -> bytes:
-    """Wire bytes of one frame (leading and trailing 00 included)."""
+    """Wire bytes of one frame (leading and trailing 00 included): the one frame builder
+    (messages, resends and pings all go through it)."""
     body = _HEADER(code, seq, ack) + payload
     body += _CRC(crc_hqx(body, 0xFFFF))
     if len(body) < 254:  # cobs_encode's every-frame case, inline (a frame is built per message)
@@ -257,10 +266,19 @@ def decode_body(body: bytes) -> Message:
     return Message(kind, dict(zip(names, values)), seq, ack, text)
 
 
-# a good ping frame as received (COBS bytes) -> its message: most frames a pod sends are
-# pings (acks and heartbeats), and there are 256 of them (the ack is all a ping says), so
-# they are decoded once, here; these messages are shared, read them only
-_PINGS_IN: dict[bytes, Message] = {}
+class Pings:
+    """Every ping frame, built and decoded once: most frames either side sends are pings
+    (acks and heartbeats), and there are 256 of them (the ack is all a ping says). The
+    messages are shared: read them only. Nothing invalidates it (the wire format is fixed).
+
+    ``wire[ack]``: the frame as sent (00 to 00); ``by_body``: its COBS bytes (what the
+    decoder sees between two 00s) -> the message; ``by_frame``: the whole frame -> the
+    message (a read that is one whole ping)."""
+
+    def __init__(self) -> None:
+        self.wire = [frame(0x00, 0, ack, b"") for ack in range(256)]
+        self.by_body = {w[1:-1]: decode_body(cobs_decode(w[1:-1])) for w in self.wire}
+        self.by_frame = {w: self.by_body[w[1:-1]] for w in self.wire}
 
 
 class Decoder:
@@ -315,7 +333,7 @@ class Decoder:
 
     def _message(self, raw: bytes) -> "Message | None":
         """One frame's bytes (between two 00) as a message; None, counted, if they are not one."""
-        msg = _PINGS_IN.get(raw)
+        msg = PINGS.by_body.get(raw)
         if msg is None:
             try:
                 msg = decode_body(cobs_decode(raw))
@@ -330,5 +348,4 @@ class Decoder:
         self.garbage = (self.garbage + raw)[-256:]
 
 
-for _ack in range(256):     # the pod's pings, decoded once: a ping is only its ack
-    _PINGS_IN[frame(0x00, 0, _ack, b"")[1:-1]] = decode_body(cobs_decode(frame(0x00, 0, _ack, b"")[1:-1]))
+PINGS = Pings()

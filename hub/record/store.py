@@ -10,8 +10,9 @@ initial state; a referee game's card table by its content hash, see ``card_table
 ``input`` (seat, decision kind, value), ``judge`` (the judge log: ready stamps, hash
 commitments, reveals, deadlines), ``result`` (public events after an input; stored
 zlib-compressed when long, see ``stored_body``: ``Record`` reads either form),
-``finish`` (winner), ``reopen`` (an undo or a correction took the result back: the game goes on), ``timer`` (the match clock's anchor after a change), ``note``
-(anything else worth keeping).
+``finish`` (winner), ``reopen`` (an undo or a correction took the result back: the game
+goes on), ``timer`` (the match clock's anchor after a change), ``note`` (anything else
+worth keeping).
 
 The table log (``table_log``, append-only too) says which game each table is playing:
 a ``current`` entry whenever a game is started or resumed, so a restart resumes the game
@@ -24,12 +25,13 @@ must restore the lock. It is marked ``hidden`` and only the hub reads it;
 
 import hashlib
 import json
-import os
 import sqlite3
 import time
 import zlib
 
 import orjson
+
+from hub.record import sqlite
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -59,7 +61,7 @@ CREATE TABLE IF NOT EXISTS table_log (      -- per table: which game is on it (n
     table_name  TEXT NOT NULL,
     seq         INTEGER NOT NULL,
     wall_ms     INTEGER NOT NULL,
-    kind        TEXT NOT NULL,         -- current
+    kind        TEXT NOT NULL,         -- current | seat_deck
     body        TEXT NOT NULL,
     PRIMARY KEY (table_name, seq)
 );
@@ -98,8 +100,11 @@ CREATE TRIGGER IF NOT EXISTS games_no_delete BEFORE DELETE ON games
 """
 
 
+#: the record's schema, one migration a version (hub/record/sqlite.py: ``PRAGMA user_version``)
+MIGRATIONS = [SCHEMA]
+
 #: ids of a game's Card objects -> (those objects, their card table's hash, its JSON text): see put_cards
-_TABLES_OF = {}
+_TABLES_OF: dict[tuple, tuple] = {}
 
 
 class StoreError(Exception):
@@ -168,13 +173,14 @@ class Store:
         self._card_tables = {}       # hash -> parsed JSON list (None: known stored, not read yet)
         self._next = {}              # game id -> next seq, as of this store's last committed append
         try:
-            if path != ":memory:":
-                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=%s" % ("FULL" if durable else "NORMAL"))
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(SCHEMA)
+            self.db = sqlite.connect(path, durable=durable, foreign_keys=True)
+            try:
+                sqlite.migrate(self.db, MIGRATIONS, "game record")
+            except sqlite3.OperationalError:
+                if probe or sqlite.version(self.db) != 0:
+                    raise
+                # a reader (probe=False) of a read-only record from before the schema was
+                # numbered: its tables are the first version's; reading needs no migration
             if probe and path != ":memory:":
                 self._probe()
         except (sqlite3.OperationalError, OSError) as e:
@@ -351,6 +357,27 @@ class Store:
             if auto:
                 self.db.execute("INSERT OR IGNORE INTO auto_games (game_id) VALUES (?)", (game_id,))
 
+    def register_seat_deck(self, table_name, seat, entry):
+        """Remember the deck registered for a table's seat (the card page: set, deck, name,
+        opening or none): a ``seat_deck`` entry in the table log, the newest per seat wins."""
+        with self._tx():
+            row = self.db.execute("SELECT COALESCE(MAX(seq), -1) FROM table_log WHERE table_name = ?",
+                                  (table_name,)).fetchone()
+            self.db.execute("INSERT INTO table_log (table_name, seq, wall_ms, kind, body) VALUES (?, ?, ?, 'seat_deck', ?)",
+                            (table_name, row[0] + 1, int(time.time() * 1000), dumps({"seat": seat, "entry": entry})))
+
+    def seat_decks(self, table_name):
+        """Seat -> the deck last registered for it at ``table_name`` (see register_seat_deck)."""
+        out = {}
+        for (body,) in self.db.execute("SELECT body FROM table_log WHERE table_name = ? AND kind = 'seat_deck' "
+                                       "ORDER BY seq", (table_name,)):
+            try:
+                b = json.loads(body)
+                out[b["seat"]] = b["entry"]
+            except (ValueError, KeyError, TypeError):      # a damaged entry: the others still count
+                continue
+        return out
+
     def current_game(self, table_name):
         """The game ``table_name`` was last playing, or None."""
         row = self.db.execute("SELECT body FROM table_log WHERE table_name = ? AND kind = 'current' "
@@ -447,19 +474,12 @@ class Store:
 _INSERT = "INSERT INTO records (game_id, seq, kind, wall_ms, mono_ms, seat, hidden, body) VALUES (?,?,?,?,?,?,?,?)"
 
 
-def _body_encoder():
-    """``json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))``, its
-    encoder built once (``json.dumps`` builds one per call: ~20 % of a small body's cost), no
-    circular-reference check (bodies are plain data the hub builds)."""
-    enc = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"), check_circular=False)
-    make = getattr(json.encoder, "c_make_encoder", None)     # CPython's C encoder, as json itself uses it
-    if make is None:
-        return enc.encode
-    chunks = make(None, enc.default, json.encoder.encode_basestring, None, ":", ",", True, False, True)
-    return lambda body: "".join(chunks(body, 0))
-
-
-_encode = _body_encoder()
+#: ``json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))`` with its
+#: encoder built once (``json.dumps`` builds one per call), no circular-reference check
+#: (bodies are plain data the hub builds). The text of a card table is hashed: this is the
+#: one public way to write it, pinned by tests/hub/test_record_text.py.
+_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"), check_circular=False)
+_encode = _JSON.encode
 #: a card table's text, hashed: json's exact text (orjson writes floats past 1e16 or under 1e-4
 #: another way, the same value: not in a hash), once per card set, so its cost does not matter
 table_text = _encode

@@ -9,22 +9,41 @@ covers the serial link (a press at 9.99 s on the pod is on time): see docs/refer
 """
 
 import time
+from typing import Any, Callable, NamedTuple
 
 READY_MS = 10_000
 LINK_ALLOWANCE_MS = 250   # latency a pod's ready may take to reach the hub and still count
 
 
+class _Unbuilt:
+    """What a lazy message's key holds until it is built: no serializer knows it, so a
+    reader that bypasses the dict's methods (orjson reads a dict subclass's C storage)
+    fails loudly instead of sending ``null``."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<not built: read it through the message's methods>"
+
+
+UNBUILT = _Unbuilt()
+
+
 class LazyMessage(dict):
     """A message whose ``key`` is built when a listener first reads it: most listeners of a
     seat's ``you`` message never read its view (the pods' links look at the type only).
-    Every way of reading it (``m[key]``, ``get``, ``items``, ``values``, ``dict(m)``,
-    ``{**m}``, json.dumps, ``==``) builds it first. ``fill`` builds it now: the session calls
-    it, before its state moves on, for the messages a listener still holds (weak references)."""
+    Reading it through the dict's methods (``m[key]``, ``get``, ``items``, ``values``,
+    ``dict(m)``, ``{**m}``, ``copy``, ``==``, ``json.dumps`` which iterates ``items``)
+    builds it first. A reader that bypasses them (``orjson.dumps(m)``, ``dict.get(m, key)``)
+    finds :data:`UNBUILT`, which no encoder accepts: call ``fill`` first. The session
+    calls ``fill``, before its state moves on, for the messages a listener still holds
+    (weak references)."""
 
     __slots__ = ("_key", "_make", "__weakref__")
 
     def __init__(self, fields, key, make):
         super().__init__(fields)
+        dict.__setitem__(self, key, UNBUILT)
         self._key, self._make = key, make
 
     def fill(self):
@@ -87,6 +106,10 @@ class SessionError(Exception):
     """A request the session cannot accept (names what was wrong; nothing changed)."""
 
 
+class NotFound(SessionError):
+    """A deck, character or game the request names does not exist (nothing changed)."""
+
+
 class MonotonicClock:
     def now_ms(self):
         return time.monotonic_ns() // 1_000_000
@@ -105,10 +128,76 @@ class FakeClock:
         self.t += ms
 
 
-class SessionBase:
-    """What both modes share: the record, the clock, listeners, the ready locks and deadlines."""
+class SeatStatus(NamedTuple):
+    """What a seat's pod shows of it, whatever the session: its FP, health, cards in hand
+    (0 where nobody counts them) and its character's name (Korean)."""
+    fp: int
+    health: int
+    hand: int
+    character: str
 
-    mode = None
+
+class SeatPrompt(NamedTuple):
+    """The question a seat must answer now, whatever the session (hub/pods/prompts.py turns
+    it into a pod's slots; the demo's terminal player reads it too).
+
+    ``kind``: the decision kind (``ready``, ``combo``, ``discard``, ...; ``none`` when the
+    seat is asked nothing). ``options``: the values the seat may choose, in the engine's
+    order, with the pass word left out (``pass_value``: ``pass``, ``end`` or ``skip``
+    when passing is an option). ``picks``: a discard's number of cards. ``locked``: the
+    seat has locked its ready and waits for the reveal. ``bare``: a ready with no card
+    behind it (tracker mode: the answer is ``True``). ``hidden``: the answer must come
+    from the seat's own pod."""
+    kind: str
+    options: tuple = ()
+    pass_value: str | None = None
+    picks: int = 0
+    locked: bool = False
+    bare: bool = False
+    hidden: bool = False
+
+
+NO_PROMPT = SeatPrompt("none")
+LOCKED_READY = SeatPrompt("ready", locked=True, hidden=True)
+PASS_WORDS = ("pass", "end", "skip")
+
+
+class DecisionRefused(SessionError):
+    """A decision the display may not give (``status``/``code`` as the API answers it)."""
+
+    def __init__(self, status, code, message):
+        super().__init__(message)
+        self.status, self.code = status, code
+
+
+class SessionBase:
+    """What every session shares, and the one interface callers use whatever the mode.
+
+    The record, the clock, listeners, the ready locks and deadlines live here. A session
+    also answers, the same way in every mode (callers never ask which mode it is;
+    ``mode`` is data: the record's mode, shown on the page):
+
+    - ``winner``, ``turn``, ``priority``: the game's standing (``None`` when unknown)
+    - ``seat_status(seat)``: a :class:`SeatStatus`
+    - ``prompt(seat)``: the :class:`SeatPrompt` the seat must answer now
+    - ``labels(options)``: the names of a prompt's options (Korean card names)
+    - ``auto_setup(submit, openings)``: answer setup decisions nobody can enter on a pod
+    - ``display_state(names)``: what the table display shows of the game (public only)
+    - ``happenings()``: what the change just published did that a pod signals (reveal,
+      a seat's result, non-response, sudden death, game over)
+    - ``adjust_command(seat, what, value)``: a pod's HP/FP button as an input, if the mode
+      takes one
+    - ``check_display_decision(seat, kind, value)``: whether the display may give it
+    - ``narrate(msg, lang)``: a public message as lines of the game's story (the demo)
+    - ``log_tail(n)``: the last public log entries, explained
+    - ``engine_state``: the engine's state when the session is a referee, else None
+    - ``version``: counts the changes; anything above answers the same until it moves
+    """
+
+    mode: str | None = None
+    seats = ("a", "b")
+    #: the session takes tracker commands (``submit(None, "action", {...})``)
+    takes_actions = False
 
     def __init__(self, store, game_id, clock=None):
         self.store = store
@@ -118,6 +207,8 @@ class SessionBase:
         self.deadline = {}        # seat -> monotonic ms by which that seat must ready
         self.locked = {}          # seat -> (mode-specific) record of a ready locked and not yet revealed
         self.answered = {"a": 0, "b": 0}   # decisions taken per seat: tells a repeated question from the last one
+        self.version = 0          # changes taken: what a cache of the interface's answers keys on
+        self._happened = []       # what the change last published did, for the pods (see happenings)
 
     def subscribe(self, fn):
         """fn(audience, message): audience is "public", "a" or "b"."""
@@ -126,10 +217,6 @@ class SessionBase:
     def _send(self, audience, msg):
         for fn in self.listeners:
             fn(audience, msg)
-
-    def pod_expired(self, seat):
-        """A pod reports its own countdown expiry: the hub checks its own deadline."""
-        self.tick()
 
     def ready_status(self):
         """Who has readied (never what) and the running deadlines."""
@@ -142,3 +229,50 @@ class SessionBase:
     def judge_log(self):
         """The judge log (public): ready stamps, commitments, deadlines, reveals."""
         return [r.to_json() for r in self.store.records(self.game_id, kinds=("judge",))]
+
+    # ------------------------------------------------------------ the interface (each mode)
+    @property
+    def winner(self):
+        raise NotImplementedError
+
+    @property
+    def turn(self):
+        raise NotImplementedError
+
+    @property
+    def priority(self):
+        raise NotImplementedError
+
+    @property
+    def engine_state(self):
+        return None
+
+    def seat_status(self, seat) -> SeatStatus:
+        raise NotImplementedError
+
+    def prompt(self, seat) -> SeatPrompt:
+        raise NotImplementedError
+
+    def labels(self, options) -> list[str]:
+        return [str(o) for o in options]
+
+    def auto_setup(self, submit: Callable[..., Any], openings=None) -> None:
+        """Answer the setup decisions pending (nothing to answer by default)."""
+
+    def display_state(self, names) -> dict:
+        raise NotImplementedError
+
+    def happenings(self) -> list:
+        return list(self._happened)
+
+    def adjust_command(self, seat, what, value):
+        raise SessionError("this game takes no health or FP entries from the pods")
+
+    def check_display_decision(self, seat, kind, value):
+        """Raise :class:`DecisionRefused` if the display may not give this decision."""
+
+    def narrate(self, msg, lang) -> list[str]:
+        return []
+
+    def log_tail(self, n) -> list:
+        return []

@@ -24,6 +24,7 @@ import hashlib
 import secrets
 import weakref
 from functools import partial
+from typing import NamedTuple
 
 from engine.cards import parse_card, parse_character, raise_if
 from engine.errors import IllegalDecision
@@ -32,7 +33,15 @@ from engine import game as engine
 from engine.game import Views, apply_checked, check, new_game
 from engine.state import GameState, other
 
-from hub.sessions.base import LINK_ALLOWANCE_MS, READY_MS, LazyMessage, SessionBase, SessionError
+from hub.sessions.base import (LINK_ALLOWANCE_MS, LOCKED_READY, NO_PROMPT, PASS_WORDS, READY_MS, DecisionRefused,
+                               LazyMessage, SeatPrompt, SeatStatus, SessionBase, SessionError)
+from hub.sessions.display.referee import RefereeDisplay
+
+#: decisions the table display (a judge's phone) may give in a referee game; the others are
+#: answered on the player's own pod
+DISPLAY_DECISIONS = {"get", "combo", "catch", "nullify", "choose", "pick", "discard"}
+#: engine events the narration (lumen demo's printout) leaves out
+QUIET_EVENTS = frozenset({"move", "ready_start", "battle_end", "fp_spent", "phase", "setup"})
 
 
 CHECKPOINT_EVERY = 16     # decisions between two copies of the state kept for a rollback
@@ -67,6 +76,8 @@ class RefereeSession(SessionBase):
         self._views = Views()     # the engine's views of this game's states (see _engine_view)
         self._seen = (None, {})   # (version, {viewer: view}) of the current state
         self._unread = []         # weak references to this version's lazy messages (see _publish)
+        self._display = RefereeDisplay()    # the display parts built last (hub/sessions/display/referee.py)
+        self._standing = self._standings()  # seat -> (fp, health) at the last publish: a result's deltas
 
     # ------------------------------------------------------------ creation and resume
     @classmethod
@@ -248,6 +259,7 @@ class RefereeSession(SessionBase):
             setattr(self.state, slot, getattr(st, slot))
 
     def _publish(self, events):
+        self._happened = self._happenings_of(events) if events else []
         self._send("public", {"t": "state", "view": self.public_view(), "events": self.log[-len(events):] if events else []})
         for seat in ("a", "b"):
             # a seat's view is built only if a listener reads it (the pods' links don't)
@@ -285,6 +297,115 @@ class RefereeSession(SessionBase):
                         texts.clear()
                     texts[key] = text
             self.log.append(dict(e, text=text))
+
+    # ------------------------------------------------------------ the session interface (base.py)
+    @property
+    def winner(self):
+        return self.state.winner
+
+    @property
+    def turn(self):
+        return self.state.turn
+
+    @property
+    def priority(self):
+        return self.state.priority
+
+    @property
+    def engine_state(self):
+        return self.state
+
+    def seat_status(self, seat):
+        pl = self.state.players[seat]
+        return SeatStatus(pl.fp, pl.health, len(pl.hand), pl.character.name)
+
+    def prompt(self, seat):
+        """The seat's first question that is not a setup (setups are answered by the hub:
+        ``auto_setup``), or its locked ready while the reveal is awaited."""
+        st = self.state
+        for r in st.pending:        # read only
+            if r["player"] == seat and r["kind"] != "setup":
+                kind = r["kind"]
+                opts = st.players[seat].hand if kind == "discard" else r["options"]
+                if type(opts) is not list:
+                    opts = []
+                options = tuple(o for o in opts if o not in PASS_WORDS)
+                pass_value = None
+                if len(options) != len(opts):
+                    pass_value = next(o for o in opts if o in PASS_WORDS)
+                return SeatPrompt(kind, options, pass_value, r.get("count", 0) if kind == "discard" else 0,
+                                  False, False, bool(r.get("hidden")))
+        if seat in self.locked and st.phase == "ready":
+            return LOCKED_READY
+        return NO_PROMPT
+
+    def labels(self, options):
+        cards = self.state.cards
+        out = []
+        for o in options:
+            ids = o if isinstance(o, list) else [o]
+            out.append("+".join(cards[i].name if i in cards else str(i) for i in ids))
+        return out
+
+    def auto_setup(self, submit, openings=None):
+        """Answer every pending setup (game start, sudden-death rebuild) through ``submit``
+        (the table's, so the pods' inputs stay in order): with the seat's registered opening
+        when ``openings`` has one, else with the deck's own order (:func:`deck_order_setup`).
+        Pods have no way to pick 14 cards."""
+        openings = openings or {}
+        while True:
+            r = next((r for r in self.state.pending if r["kind"] == "setup"), None)
+            if r is None:
+                return
+            seat = r["player"]
+            submit(seat, "setup", deck_order_setup(r, openings.get(seat)), source="hub")
+
+    def display_state(self, names):
+        return self._display.build(self, *self.display_view(), names)
+
+    def seat_change(self, old, new):
+        return self._display.seat_change(old, new)
+
+    def check_display_decision(self, seat, kind, value):
+        if kind not in DISPLAY_DECISIONS:
+            raise DecisionRefused(403, "forbidden", "a %s is answered only on the player's own pod" % kind)
+        req = next((r for r in self.state.pending if r["player"] == seat and r["kind"] == kind), None)
+        if req is not None and req.get("hidden"):
+            raise DecisionRefused(403, "forbidden", "a hidden decision is answered only on the player's own pod")
+
+    def narrate(self, msg, lang):
+        if msg.get("t") != "state":
+            return []
+        return narrate_events(self.state, msg.get("events") or [], lang)
+
+    def log_tail(self, n):
+        return self.log[-n:]
+
+    def _standings(self):
+        return {seat: (pl.fp, pl.health) for seat, pl in self.state.players.items()}
+
+    def _happenings_of(self, events):
+        """What a pod signals of ``events`` (in this order): the reveal, non-responses, each
+        seat's result of a judgment (outcome, FP and health change since the last publish),
+        sudden death, the game's end."""
+        kinds = {e["e"] for e in events}
+        out = []
+        if "reveal" in kinds:
+            out.append(("reveal",))
+        if "non_response" in kinds:
+            out += [("non_response", e["p"], e.get("count", 0)) for e in events if e["e"] == "non_response"]
+        now = self._standings()
+        if "judgment" in kinds:
+            outcome = self.state.last_outcome or {}
+            for seat in self.seats:
+                (fp0, hp0), (fp, hp) = self._standing[seat], now[seat]
+                out.append(("result", seat, outcome.get(seat), fp - fp0, hp - hp0))
+        self._standing = now
+        if "sudden_death" in kinds:
+            out.append(("sudden_death",))
+        if self.state.winner is not None and kinds & {"game_over", "win", "draw"}:
+            out.append(("game_over", self.state.winner))
+        return out
 
     # ------------------------------------------------------------ views
     def public_view(self):
@@ -326,7 +447,12 @@ class RefereeSession(SessionBase):
 #: come back game after game (a card set is parsed once per file version): a third of a game's
 #: events repeat within it, more across the games of a table. The objects are held here, so
 #: their ids stay theirs. Explanations are shared: read them, never change them.
-_TEXTS = {}
+class CardTexts(NamedTuple):
+    cards: list         # the Card objects, held so that their ids stay theirs
+    texts: dict         # an event's items -> its explanation
+
+
+_TEXTS: dict[tuple, CardTexts] = {}
 _TEXTS_KEPT = 2048      # explanations kept per card table (~0.5 KB each; a table sees ~1,400 in 30 games)
 
 
@@ -336,8 +462,40 @@ def _texts_for(cards):
     if hit is None:
         if len(_TEXTS) >= 4:
             _TEXTS.clear()
-        hit = _TEXTS[key] = (list(cards.values()), {})
-    return hit[1]
+        hit = _TEXTS[key] = CardTexts(list(cards.values()), {})
+    return hit.texts
+
+
+def deck_order_setup(request, opening=None):
+    """A setup request's answer (guide 3.4.1: the hand, then the list): the seat's chosen
+    ``opening`` ({hand, list}) if given, else the deck's own order: the first non-special
+    cards form the hand, the next ones the list. The one place this is decided (the pods'
+    automatic setup and the registered decks of the card page both come here)."""
+    if opening and opening.get("hand"):
+        return {"hand": list(opening["hand"]), "list": list(opening.get("list") or [])}
+    pool, h, n = list(request["options"]), request["sizes"]["hand"], request["sizes"]["list"]
+    return {"hand": pool[:h], "list": pool[h:h + n]}
+
+
+def narrate_events(state, events, lang):
+    """The lines ``lumen demo`` prints for ``events``: each event explained (with the rule),
+    and a header with both seats' standing at each turn's start."""
+    out = []
+    for e in events:
+        if e["e"] in QUIET_EVENTS:
+            continue
+        text = explain(e, state.cards)[lang]
+        if e["e"] == "turn_start":
+            pa, pb = state.players["a"], state.players["b"]
+            hand = "패" if lang == "ko" else "hand"
+            pri = "우선권" if lang == "ko" else "priority"
+            out.append("")
+            out.append("-- %s  [1P HP %d FP %+d %s %d | 2P HP %d FP %+d %s %d | %s %s]" % (
+                text, pa.health, pa.fp, hand, len(pa.hand), pb.health, pb.fp, hand, len(pb.hand), pri,
+                "1P" if state.priority == "a" else "2P"))
+        else:
+            out.append("   " + text)
+    return out
 
 
 def _asked(st, seat, kind):

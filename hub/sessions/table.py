@@ -10,6 +10,7 @@ the next game when the table moves on).
 """
 
 import contextlib
+import logging
 import secrets
 import time
 from operator import attrgetter
@@ -17,14 +18,20 @@ from operator import attrgetter
 from engine.decks import load_sample
 
 from hub.record.export import export_game
-from hub.sessions.base import LINK_ALLOWANCE_MS, MonotonicClock, SessionError
-from hub.sessions.referee import RefereeSession
 from hub.record.store import RecordUnwritable, public_start
+from hub.record.token import TokenKeeper
+from hub.sessions import roster
+from hub.sessions.base import LINK_ALLOWANCE_MS, MonotonicClock, NotFound, SessionError
+from hub.sessions.referee import RefereeSession
 from hub.sessions.timer import MatchTimer, TimerError
 from hub.sessions.tracker import TrackerSession
-from hub.record.token import TokenKeeper
+
+#: the session classes by the mode a game's record names
+SESSIONS: dict[str, type[RefereeSession] | type[TrackerSession]] = {"referee": RefereeSession, "tracker": TrackerSession}
 TIMER_UNDO_LIMIT = 20
-_ANCHOR = attrgetter(*MatchTimer.KEYS)      # the clock's fields: what a stopped clock's view shows
+SNAPSHOT_LOG = 40           # log entries in a snapshot (/api/state)
+_ANCHOR = attrgetter(*MatchTimer.KEYS)
+log = logging.getLogger("lumen.table")      # the clock's fields: what a stopped clock's view shows
 
 
 class WallClock:
@@ -53,6 +60,13 @@ class Table:
         self.names = {}                 # seat -> the player's name, as the game's start record keeps it
         self.listeners = []
         self.pods = None                # the pods' links while they serve (hub.pods.links.PodHub): drain()
+        # setups nobody can enter on a pod (game start, sudden-death rebuild) answered by the
+        # table with the deck's order (or a registered opening): on while pods serve the table
+        self.auto_setup = False
+        self._settling = False
+        self._openings = {}             # seat -> the registered opening of the game on the table
+        self._table_setups = False      # the table answers this game's setups (it was started from registered decks)
+        self.registered = store.seat_decks(name)     # seat -> the deck registered for it (the card page)
 
     @property
     def admin_token(self):
@@ -75,6 +89,35 @@ class Table:
             for fn in list(self.listeners):
                 fn(audience, msg)
 
+    def announce(self, msg):
+        """A public message from a part of the table (the pods' links: a refused pod claim)."""
+        self._relay("public", msg)
+
+    def attach_pods(self, pods):
+        """The pods' links serve this table: the table's tick and submit take what the pods
+        said first (``pods.drain()``), and setups are answered by the table (``auto_setup``)."""
+        self.pods = pods
+        self.auto_setup = True
+        self._settle_setups()
+
+    def detach_pods(self, pods):
+        if self.pods is pods:
+            self.pods = None
+
+    def _settle_setups(self):
+        """Answer the pending setups (``auto_setup`` on, or the game was started from
+        registered openings): the session decides how (RefereeSession.auto_setup)."""
+        s = self.session
+        if s is None or self._settling or not (self.auto_setup or self._table_setups):
+            return
+        self._settling = True
+        try:
+            s.auto_setup(self.submit, self._openings)
+        except SessionError as e:
+            log.warning("automatic setup refused: %s", e)
+        finally:
+            self._settling = False
+
     def _attach(self, session, new=False, carry=True, auto=False):
         self.session = session
         self.names = self._names_in_record(session.game_id)
@@ -89,17 +132,42 @@ class Table:
         session.subscribe(self._relay)
         self._relay("public", {"t": "game", "game_id": session.game_id, "mode": session.mode})
         self._relay("public", {"t": "state", "view": session.public_view(), "events": []})
+        self._settle_setups()
         return session
 
+    # ------------------------------------------------------------ decks registered for the seats
+    def register_deck(self, seat, entry):
+        """Register a deck for a seat (the card page: set, deck, its name, and an opening
+        hand + list or none), kept in the record's table log so a restart keeps it. Admin
+        only until the game starts: the opening is hidden information."""
+        if seat not in ("a", "b"):
+            raise SessionError("seat must be a or b, not %r" % (seat,))
+        self.store.register_seat_deck(self.name, seat, entry)
+        self.registered = dict(self.registered, **{seat: dict(entry)})
+        return self.registered
     # ------------------------------------------------------------ games
-    def start_referee(self, deck_a="serin", deck_b="gangcheol", seed=None, priority=None, auto=False, names=None):
+    def start(self, mode, a=None, b=None, seed=None, priority=None, names=None, auto=False):
+        """A new game in ``mode`` (``referee``: sample deck ids, default serin vs gangcheol;
+        ``tracker``: roster characters, default the generic one). Unknown decks or
+        characters raise :class:`NotFound` before anything is written."""
+        if mode == "referee":
+            return self.start_referee(a or "serin", b or "gangcheol", seed=seed, priority=priority, names=names,
+                                      auto=auto)
+        if mode == "tracker":
+            return self.start_tracker(a or "generic", b or "generic", seed=seed, priority=priority, names=names,
+                                      auto=auto)
+        raise SessionError("mode must be one of %s, not %r" % (", ".join(SESSIONS), mode))
+
+    def start_referee(self, deck_a="serin", deck_b="gangcheol", seed=None, priority=None, auto=False, names=None,
+                      openings=None, meta=None):
         """A referee game with two decks (sample decks by character id, or Deck objects).
-        ``auto``: the hub opens it by itself (not listed while nothing is entered)."""
+        ``auto``: the hub opens it by itself (not listed while nothing is entered).
+        ``openings``: seat -> {hand, list} answering that seat's setup (registered decks)."""
         cs, decks = load_sample()
         da = decks.get(deck_a) if isinstance(deck_a, str) else deck_a
         db = decks.get(deck_b) if isinstance(deck_b, str) else deck_b
         if da is None or db is None:
-            raise SessionError("unknown deck %r (sample decks: %s)" % (deck_a if da is None else deck_b, ", ".join(sorted(decks))))
+            raise NotFound("unknown deck %r (sample decks: %s)" % (deck_a if da is None else deck_b, ", ".join(sorted(decks))))
         if priority not in (None, "a", "b"):
             raise SessionError("priority must be a, b or null")
         seed = secrets.randbits(32) if seed is None else seed
@@ -108,11 +176,21 @@ class Table:
         names = _names(names)
         s = RefereeSession.new(self.store, cards, da.as_game_deck(), db.as_game_deck(), seed=seed,
                                priority=priority, clock=self.clock, table=self.name,
-                               meta=dict({"decks": {"a": da.name, "b": db.name}}, **({"names": names} if names else {})))
+                               meta=dict({"decks": {"a": da.name, "b": db.name}}, **({"names": names} if names else {}),
+                                         **(meta or {})))
+        self._openings = {seat: o for seat, o in (openings or {}).items() if o is not None}
+        self._table_setups = openings is not None
         return self._attach(s, new=True, auto=auto)
 
     def start_tracker(self, a="generic", b="generic", seed=None, priority=None, auto=False, names=None):
         seed = secrets.randbits(32) if seed is None else seed
+        for side in (a, b):
+            try:
+                roster.get(side)
+            except roster.UnknownCharacter:
+                raise NotFound("unknown character %r (roster ids: %s)"
+                               % (side, ", ".join(c.id for c in roster.ROSTER))) from None
+        self._openings, self._table_setups = {}, False
         try:
             s = TrackerSession.new(self.store, a, b, seed=seed, priority=priority, clock=self.clock, table=self.name,
                                    names=_names(names))
@@ -124,14 +202,30 @@ class Table:
         g = self.store.game(game_id)
         if g is None:
             raise SessionError("no game %r" % (game_id,))
-        cls = RefereeSession if g["mode"] == "referee" else TrackerSession
+        cls = SESSIONS.get(g["mode"])
+        if cls is None:
+            raise SessionError("game %s is a %r game, which this hub does not know" % (game_id, g["mode"]))
         s = cls.resume(self.store, game_id, clock=self.clock)
+        self._openings = self._registered_openings(game_id)
+        self._table_setups = bool(self._openings)
         restart = self.session is None
         if restart:
             # a restart: the clock comes back from the record (resuming another game from the
             # display keeps the table's clock running as it is, and carries it into that game)
             self._restore_timer(game_id)
         return self._attach(s, carry=not restart)
+
+    def _registered_openings(self, game_id):
+        """A game started from the registered decks, resumed before its setups were answered
+        (a restart at that moment): the registered openings still answer them."""
+        start = self.store.records(game_id, kinds=("start",))
+        reg = ((start[0].body.get("meta") or {}).get("registered") or {}) if start else {}
+        out = {}
+        for seat, ref in reg.items():
+            e = self.registered.get(seat)
+            if e and e.get("hand") and (e.get("set"), e.get("deck")) == (ref.get("set"), ref.get("deck")):
+                out[seat] = {"hand": e["hand"], "list": e["list"]}
+        return out
 
     def _names_in_record(self, game_id):
         start = self.store.records(game_id, kinds=("start",))
@@ -164,7 +258,9 @@ class Table:
             if self.session is None:
                 raise SessionError("no game is running at this table")
         with self._reporting():
-            return self.session.submit(seat, kind, value, source=source, at_ms=at_ms)
+            out = self.session.submit(seat, kind, value, source=source, at_ms=at_ms)
+        self._settle_setups()
+        return out
 
     def tick(self, now=None):
         """The match clock, and the ready deadlines expired by ``now`` (default: now, once
@@ -177,6 +273,7 @@ class Table:
                 self._timer_changed("time", by="hub")
             if self.session is not None:
                 self.session.tick(now)
+        self._settle_setups()
 
     def next_due_in_ms(self):
         """How long until ``tick`` has something to do (ms), or None: the earliest 10-second
@@ -324,8 +421,7 @@ class Table:
         if self.session is not None:
             out["mode"] = self.session.mode
             out["view"] = self.session.public_view()
-            if self.session.mode == "referee":
-                out["log"] = self.session.log[-40:]
+            out["log"] = self.session.log_tail(SNAPSHOT_LOG)
         return out
 
     def export(self, game_id):

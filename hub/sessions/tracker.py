@@ -12,16 +12,23 @@ the results; "next turn" opens the next ready.
 
 from engine.state import other
 
-from hub.sessions.base import LINK_ALLOWANCE_MS, READY_MS, MonotonicClock, SessionBase, SessionError
+from hub.sessions.base import (LINK_ALLOWANCE_MS, NO_PROMPT, READY_MS, DecisionRefused, MonotonicClock, SeatPrompt,
+                               SeatStatus, SessionBase, SessionError)
+from hub.sessions.display.tracker import tracker_display
 from hub.sessions.tracker_game import TrackerError, TrackerGame
 
 #: a second "next turn" this soon after one is a double tap, not a turn (issue 12, point 8)
 NEXT_TURN_GUARD_MS = 1000
 SEAT_LABEL = {"a": "1P", "b": "2P"}
+BARE_READY = SeatPrompt("ready", bare=True, hidden=True)
+LOCKED_BARE_READY = SeatPrompt("ready", locked=True, bare=True, hidden=True)
+#: a pod's HP/FP page entries (hub/pods/protocol.py ADJUST names) as tracker commands
+ADJUST_COMMANDS = ("hp_add", "fp_add", "fp_set")
 
 
 class TrackerSession(SessionBase):
     mode = "tracker"
+    takes_actions = True
 
     def __init__(self, store, game_id, game, clock=None):
         super().__init__(store, game_id, clock)
@@ -29,6 +36,7 @@ class TrackerSession(SessionBase):
         self.phase = "ready"        # ready | battle (players resolve and enter results) | over
         self._deferred = None
         self._last_next_turn = None     # monotonic ms of the last accepted "next turn"
+        self._revealed = False          # the input being applied revealed the readies
 
     @classmethod
     def new(cls, store, a="generic", b="generic", seed=0, priority=None, clock=None, table="table-1", names=None):
@@ -56,10 +64,6 @@ class TrackerSession(SessionBase):
             o = other(next(iter(s.locked)))
             s.deadline[o] = s.clock.now_ms() + READY_MS   # a hub restart never costs a player time
         return s
-
-    @property
-    def state_winner(self):
-        return self.game.winner
 
     def requests(self, seat):
         if self.phase == "ready" and seat not in self.locked and self.game.winner is None:
@@ -180,6 +184,7 @@ class TrackerSession(SessionBase):
         self.phase = "battle"
         self.deadline = {}
         if not replay:
+            self._revealed = True
             self._later("judge", {"event": "reveal", "locked": dict(self.locked)})
 
     def tick(self, now=None):
@@ -196,6 +201,10 @@ class TrackerSession(SessionBase):
                     raise
 
     def _notify(self, entries):
+        self.version += 1
+        self._happened = ([("reveal",)] if self._revealed else []) + (
+            [("game_over", self.game.winner)] if self.game.winner is not None else [])
+        self._revealed = False
         self._send("public", {"t": "state", "view": self.public_view(), "entries": entries})
         for seat in ("a", "b"):
             self._send(seat, {"t": "you", "view": self.view_for(seat), "requests": self.requests(seat)})
@@ -208,4 +217,62 @@ class TrackerSession(SessionBase):
 
     def view_for(self, seat):
         return self.public_view()
+
+    # ------------------------------------------------------------ the session interface (base.py)
+    @property
+    def winner(self):
+        return self.game.winner
+
+    @property
+    def turn(self):
+        return self.game.turn
+
+    @property
+    def priority(self):
+        return self.game.priority
+
+    def seat_status(self, seat):
+        st = self.game.seat(seat)
+        return SeatStatus(st.fp, st.health, st.hand_count or 0, self.game.character(seat).name)
+
+    def prompt(self, seat):
+        """A bare ready while the seat may lock one; the lock while the reveal is awaited."""
+        if self.requests(seat):
+            return BARE_READY
+        if seat in self.locked and self.phase == "ready":
+            return LOCKED_BARE_READY
+        return NO_PROMPT
+
+    def display_state(self, names):
+        return tracker_display(self, self.public_view(), names)
+
+    def seat_change(self, old, new):
+        return None
+
+    def adjust_command(self, seat, what, value):
+        """A pod's HP/FP page entry as a tracker command: ``hp_add`` and ``fp_add`` add
+        ``value``, ``fp_set`` sets the FP (0: tap-to-zero)."""
+        if what == "hp_add":
+            return {"action": "adjust_health", "seat": seat, "delta": value}
+        if what == "fp_add":
+            return {"action": "adjust_fp", "seat": seat, "delta": value}
+        if what == "fp_set":
+            return {"action": "reset_fp", "seat": seat} if value == 0 else \
+                {"action": "adjust_fp", "seat": seat, "delta": value - self.game.seat(seat).fp}
+        raise SessionError("unknown pod entry %r (one of %s)" % (what, ", ".join(ADJUST_COMMANDS)))
+
+    def check_display_decision(self, seat, kind, value):
+        if kind != "ready" or value is not True:
+            raise DecisionRefused(422, "invalid_request", "a tracker table takes only {kind: ready, value: true} here")
+
+    def narrate(self, msg, lang):
+        t = msg.get("t")
+        if t == "state":
+            return ["   " + (e["text_ko"] if lang == "ko" else e["text_en"]) for e in msg.get("entries") or []]
+        if t == "ready_locked":
+            return ["   %s %s" % (SEAT_LABEL[msg["seat"]], "레디 (숨김)" if lang == "ko" else "readied (hidden)")]
+        return []
+
+    def log_tail(self, n):
+        return self.game.log[-n:]
 

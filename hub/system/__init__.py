@@ -1,1 +1,2 @@
-"""The hub as a system service: systemd's readiness and watchdog notifications."""
+"""Running the hub as a program and a service: its log, its configuration file and (for
+systemd, sdnotify.py and watchdog.py) its readiness and watchdog."""

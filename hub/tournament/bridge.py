@@ -44,7 +44,7 @@ def table_status(session, timer_view=None):
 def winner_of(session):
     if session is None:
         return None
-    return session.state.winner if session.mode == "referee" else session.game.winner
+    return session.winner
 
 
 def health_of(session):

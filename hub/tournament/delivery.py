@@ -11,10 +11,10 @@ nothing is doubled (the id makes every repeat a no-op at the TD).
 """
 
 import json
-import os
-import sqlite3
 import time
 import uuid
+
+from hub.record import sqlite
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -24,21 +24,14 @@ CREATE TABLE IF NOT EXISTS outbox (
     wall_ms    INTEGER NOT NULL,
     body       TEXT NOT NULL
 );
-CREATE TRIGGER IF NOT EXISTS outbox_no_update BEFORE UPDATE ON outbox
-    BEGIN SELECT RAISE(ABORT, 'the outbox is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS outbox_no_delete BEFORE DELETE ON outbox
-    BEGIN SELECT RAISE(ABORT, 'the outbox is append-only'); END;
-"""
+""" + sqlite.append_only("outbox", "the outbox is append-only")
+MIGRATIONS = [SCHEMA]
 
 
 class Outbox:
     def __init__(self, path):
-        if path != ":memory:":
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
+        self.db = sqlite.connect(path)
+        sqlite.migrate(self.db, MIGRATIONS, "outbox")
 
     def close(self):
         self.db.close()

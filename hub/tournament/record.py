@@ -7,9 +7,9 @@ restart give the same event (same pairings, same results, same clock).
 """
 
 import json
-import os
-import sqlite3
 import time
+
+from hub.record import sqlite
 
 from .event import Event
 
@@ -20,22 +20,15 @@ CREATE TABLE IF NOT EXISTS records (
     wall_ms  INTEGER NOT NULL,
     body     TEXT NOT NULL
 );
-CREATE TRIGGER IF NOT EXISTS records_no_update BEFORE UPDATE ON records
-    BEGIN SELECT RAISE(ABORT, 'the event record is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS records_no_delete BEFORE DELETE ON records
-    BEGIN SELECT RAISE(ABORT, 'the event record is append-only'); END;
-"""
+""" + sqlite.append_only("records", "the event record is append-only")
+MIGRATIONS = [SCHEMA]
 
 
 class EventRecord:
     def __init__(self, path, durable=False):
         self.path = path
-        if path != ":memory:":
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=%s" % ("FULL" if durable else "NORMAL"))
-        self.db.executescript(SCHEMA)
+        self.db = sqlite.connect(path, durable=durable)
+        sqlite.migrate(self.db, MIGRATIONS, "event record")
 
     def close(self):
         self.db.close()

@@ -46,17 +46,17 @@ class SimTable:
         self.table.tick()
         self.bridge.tick()
         s = self.table.session
-        if s is None or s.mode != "referee" or s.state.winner is not None or self.bridge.done:
+        if s is None or s.engine_state is None or s.winner is not None or self.bridge.done:
             return min(max(self.pace, 0.05), 0.1)     # a hub's upkeep looks 10 times a second
         if self.bots_for != s.game_id:
             self.bots_for = s.game_id
             base = (self.seed * 1_000_003 + s.game_id * 101 + self.number) * 2
             self.bots = {"a": Bot(base + 1, "greedy"), "b": Bot(base + 2, "greedy")}
-        pending = s.state.pending
+        pending = s.engine_state.pending
         if not pending:
             return self.pace
         req = pending[0]
-        kind, value = self.bots[req["player"]].answer(s.state, req)
+        kind, value = self.bots[req["player"]].answer(s.engine_state, req)
         self.table.submit(req["player"], kind, value, source="pod")
         self.decisions += 1
         return self.pace

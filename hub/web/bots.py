@@ -41,7 +41,7 @@ class BotPlayers:
         pauses the bots; a referee game started or resumed by hand is played on."""
         t = self.table
         s = t.session
-        if s is not None and s.mode != "referee":
+        if s is not None and s.engine_state is None:
             return 1.0
         if s is None or game_over(t):
             if s is not None and self.over_since is None:
@@ -55,7 +55,8 @@ class BotPlayers:
             seed = s.game_id * 1000 + self.seed
             self.bots = {"a": self.Bot(seed * 2 + 1, "greedy"), "b": self.Bot(seed * 2 + 2, "greedy")}
             self.ready_at = {}
-        pending = s.state.pending
+        st = s.engine_state
+        pending = st.pending
         readies = [r for r in pending if r["kind"] == "ready"]
         if readies:
             for r in readies:
@@ -68,7 +69,7 @@ class BotPlayers:
             for r in readies:
                 seat = r["player"]
                 if now >= self.ready_at[seat]:
-                    kind, value = self.bots[seat].answer(s.state, r)
+                    kind, value = self.bots[seat].answer(st, r)
                     t.submit(seat, kind, value, source="pod")
                     return 0.1
             return 0.1
@@ -76,7 +77,7 @@ class BotPlayers:
         req = pending[0] if pending else None
         if req is None:
             return self.pace
-        kind, value = self.bots[req["player"]].answer(s.state, req)
+        kind, value = self.bots[req["player"]].answer(st, req)
         t.submit(req["player"], kind, value, source="pod")
         return self.pace
 

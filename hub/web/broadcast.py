@@ -3,9 +3,9 @@
 Forwards the table's public messages (never a seat's private channel) to the WebSocket
 clients: at most one message per burst, the display's changes since the last one (a
 ``delta``: hub/web/display_feed.py), a ``clock`` message every second while a clock
-runs; a client gets the whole ``state`` when it connects, asks, or falls behind; admits clients within the live-update limits; ticks the table; counts turns after
-"time"; runs the extra tasks (the pods' links) and, in the demo, the bots, all on the
-server's loop.
+runs; a client gets the whole ``state`` when it connects, asks, or falls behind; admits
+clients within the live-update limits; ticks the table; counts turns after "time"; runs
+the extra tasks (the pods' links) and, in the demo, the bots, all on the server's loop.
 """
 
 import asyncio

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from engine.errors import IllegalDecision
 
 from hub.sessions import roster
-from hub.sessions.base import SessionError
+from hub.sessions.base import DecisionRefused, NotFound, SessionError
 from hub.web import human
 from hub.web.display import display_state
 
@@ -90,6 +90,10 @@ class Controls:
     def refused(self, e):
         if isinstance(e, IllegalDecision):
             return ApiError(409, "illegal_decision", str(e))
+        if isinstance(e, NotFound):
+            return ApiError(404, "not_found", str(e))
+        if isinstance(e, DecisionRefused):
+            return ApiError(e.status, e.code, str(e))
         msg = str(e)
         if msg.startswith("no game is running"):
             return ApiError(409, "no_game", msg)

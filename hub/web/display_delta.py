@@ -10,7 +10,7 @@ keys, the log window (lines dropped off its front, lines appended) and the card 
 
 #: Parts with their own delta form; every other top-level key is replaced whole ("set").
 OWN_FORM = frozenset({"seats", "log", "cards"})
-_TOP = {}           # a state's keys -> those replaced whole
+_TOP: dict[tuple, tuple] = {}           # a state's keys -> those replaced whole
 #: Keys of a message, not of the display state.
 MESSAGE_KEYS = ("t", "v", "base", "cause")
 

@@ -45,7 +45,7 @@ class DisplayFeed:
         (JSON text: a delta, or the whole state when its shape changed), or None when
         nothing they see changed."""
         new = display_state(self.table)
-        change = display_delta.diff(self.shown, new, seat_change)
+        change = display_delta.diff(self.shown, new, self._seat_change)
         if change == {}:
             self.shown = new       # equal; the newer objects keep the next diff's ``is`` checks short
             return None
@@ -64,6 +64,9 @@ class DisplayFeed:
         self.shown, self._body = dict(self.shown, timer=timer, ready=ready), None
         self.v += 1
         return '{"t":"clock","v":%d,"base":%d,"timer":%s,"ready":%s}' % (self.v, self.v - 1, dumps(timer), dumps(ready))
+
+    def _seat_change(self, old, new):
+        return seat_change(self.table, old, new)
 
     def full(self, cause):
         """``shown`` whole as a ``state`` message at version v (a hello, a client that asked

@@ -18,7 +18,7 @@ def _urls(request: Request):
         return {"local": str(request.base_url), "lan": [], "mdns": None}
     out = lan.display_urls(host, port, table.name)
     if host not in lan.WILDCARD or not out["lan"]:
-        out["lan"] = [str(request.base_url)] if not request.base_url.hostname.startswith("127.") else []
+        out["lan"] = [str(request.base_url)] if not (request.base_url.hostname or "").startswith("127.") else []
     return out
 
 

@@ -1,7 +1,7 @@
 """The Pi package's sources (issue 25) stay consistent: the unit the package installs says
 what docs/raspberry-pi.md says, its maintainer scripts parse, and the wheel tags the build
 reads give the glibc the package depends on. The package itself is built, installed, run and
-purged by hub/deploy/check-deb.py in .ci/run."""
+purged by hub/deploy/check_deb.py in .ci/run."""
 
 import importlib.util
 import pathlib

@@ -5,10 +5,9 @@ message that crosses the broker is scanned for hidden information."""
 import json
 import re
 
-import pytest
 
 from engine.decks import load_sample
-from hub.tournament.mqtt import Link, topic
+from hub.tournament.mqtt import Link
 from hub.tournament.td import TD
 from tests.tournament.conftest import wait_for
 from tests.tournament.room import results_in_record
@@ -121,7 +120,6 @@ def test_time_is_called_and_every_table_ends_by_the_end_of_round_rule(broker, ev
 def test_a_restarted_hub_resumes_its_match_game_and_counts_earlier_games(broker, tmp_path):
     """Best of 3: game 1 done, game 2 under way, the hub dies. The restarted hub (same record,
     same outbox) resumes game 2, still counts game 1, and starts no stray game."""
-    import os
     from hub.record.store import Store
     from hub.sessions.table import Table
     from hub.tournament.bridge import Bridge

@@ -67,7 +67,6 @@ def snapshot(ev):
     met = {frozenset((m["a"], m["b"])) for r in ev.rounds for m in r["pairings"]}
     byes = {r["bye"] for r in ev.rounds if r["bye"]}
     rows = ev.standings()
-    active = set(ev.active())
     return {"met": met, "byes": byes, "points": {r["player"]: r["points"] for r in rows},
             "ranking": ev.pairing_ranking()}
 

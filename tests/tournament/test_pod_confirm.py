@@ -10,7 +10,6 @@ from hub.tournament.bridge import Bridge
 from hub.tournament.broker import make_url
 from hub.tournament.tablelink import TableLink
 from hub.tournament.td import TD
-from tests.tournament.conftest import wait_for
 
 pytest.importorskip("hub.pods.sim")
 from tests.hub.rig import Rig  # noqa: E402

@@ -219,7 +219,8 @@ def test_a_sample_deck_code_finds_the_sample_deck_and_the_read_only_set_takes_no
     from hub.library import deckcode
     body = deckcode.decode(code)
     body["d"] = body["d"][1:] + body["d"][:1]          # the same cards in another order: not a deck of the set
-    import base64, zlib
+    import base64
+    import zlib
     other = "LC1." + base64.urlsafe_b64encode(zlib.compress(json.dumps(body).encode())).decode().rstrip("=")
     r = post(api, "/api/control/cards/deck-code", {"code": other, "deck_id": "mine"})
     assert r.status_code == 403 and r.json()["error"] == "read_only"

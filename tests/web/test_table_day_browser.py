@@ -226,7 +226,7 @@ def test_an_unreachable_hub_is_unmistakable_and_the_page_comes_back_without_a_re
                  what="the banner to go")
         wait_for(lambda: text(browser, "hp-a") == "4700",  what="the state after reconnecting")
         assert js(browser, "return window.__samePage") == "yes"
-        wait_for(lambda: js(browser, "return document.getElementById('conn').dataset.ok") == "1", 
+        wait_for(lambda: js(browser, "return document.getElementById('conn').dataset.ok") == "1",
                  what="the live connection again")
     finally:
         handle.stop()

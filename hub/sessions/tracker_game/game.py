@@ -412,7 +412,7 @@ class TrackerGame(Rules, Units, Checks):
             return NotImplemented
         return self.to_json() == other_game.to_json()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # equal by value: not hashable
 
     # ------------------------------------------------------------------ internals
 

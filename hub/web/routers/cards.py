@@ -153,7 +153,8 @@ def _names(library, set_id):
 
 def router(ctl, library):
     table, bearer, claim, done = ctl.table, ctl.bearer, ctl.claim, ctl.done
-    seats = {}        # seat -> {set, deck, hand, list}: admin-only until the game starts (hidden information)
+    # the decks registered for the seats live on the table (kept in its record): admin-only
+    # until the game starts (an opening is hidden information)
     r = APIRouter()
 
     # ------------------------------------------------------------ the page and public reads
@@ -244,7 +245,7 @@ def router(ctl, library):
 
     @r.get("/api/admin/cards/table", tags=["cards"], summary="The decks registered for this table's seats, with their openings")
     async def get_table(_=Depends(bearer)):
-        return {"seats": seats}
+        return {"seats": table.registered}
 
     # ------------------------------------------------------------ writes (control)
     @r.post("/api/control/cards/sets", tags=["cards"], summary="Create an empty card set")
@@ -332,14 +333,15 @@ def router(ctl, library):
                 return _fail(422, "invalid", "not an opening of this deck: " + "; ".join(p["en"] for p in probs),
                              "이 덱의 시작 패·리스트가 아닙니다: " + "; ".join(p["ko"] for p in probs),
                              [{"field": None, "message": p["en"]} for p in probs])
-            entry.update(hand=list(body.hand), list=list(body.list))
-        claim(body.action_id)
-        seats[body.seat] = entry
+            entry.update(hand=list(body.hand or []), list=list(body.list or []))
+        with claim(body.action_id):
+            seats = table.register_deck(body.seat, entry)
         return {"ok": True, "action_id": body.action_id, "seats": seats}
 
     @r.post("/api/control/cards/table/start", tags=["cards"],
             summary="Start a referee game with the registered decks; each seat's opening is its setup")
     async def start(body: StartTable, _=Depends(bearer)):
+        seats = table.registered
         missing = [s for s in ("a", "b") if s not in seats]
         if missing:
             return _fail(409, "refused", "no deck registered for seat %s" % ", ".join(missing),
@@ -357,20 +359,13 @@ def router(ctl, library):
                          "두 덱의 세트가 같은 카드 id를 다르게 정의합니다: %s" % ", ".join(clash))
         claim(body.action_id)
         try:
-            table.start_referee(decks["a"], decks["b"], seed=body.seed, priority=body.priority)
-            for s in ("a", "b"):
-                # the registered opening is the seat's setup (a hidden decision, answered by the hub);
-                # without one, the deck's order, as the pods' automatic setup does
-                e = seats[s]
-                req = next((q for q in table.session.state.pending if q["kind"] == "setup" and q["player"] == s), None)
-                if req is None:
-                    continue
-                if e["hand"]:
-                    value = {"hand": e["hand"], "list": e["list"]}
-                else:
-                    pool, h, n = list(req["options"]), req["sizes"]["hand"], req["sizes"]["list"]
-                    value = {"hand": pool[:h], "list": pool[h:h + n]}
-                table.submit(s, "setup", value, source="hub")
+            # the registered opening is the seat's setup (a hidden decision, answered by the
+            # table); without one, the deck's order, as for the pods (RefereeSession.auto_setup)
+            table.start_referee(decks["a"], decks["b"], seed=body.seed, priority=body.priority,
+                                openings={s: {"hand": seats[s]["hand"], "list": seats[s]["list"]}
+                                          if seats[s]["hand"] else None for s in ("a", "b")},
+                                meta={"registered": {s: {"set": seats[s]["set"], "deck": seats[s]["deck"]}
+                                                     for s in ("a", "b")}})
         except (SessionError, IllegalDecision) as err:
             raise ctl.refused(err) from None
         return done(body.action_id, game_id=table.session.game_id)

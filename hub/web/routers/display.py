@@ -48,7 +48,7 @@ def router(ctl):
             # before the handshake: a flood of spectators costs a refused upgrade each, nothing more
             await websocket.close(code=1013, reason=refusal)
             return
-        q = asyncio.Queue(maxsize=64)
+        q: asyncio.Queue = asyncio.Queue(maxsize=64)
         try:
             await websocket.accept()
             # the whole state, then every message of the stream after it (no await between:

@@ -12,11 +12,6 @@ from engine.errors import IllegalDecision
 from hub.sessions import roster
 from hub.sessions.base import SessionError
 from hub.web.common import ApiError, Control, Empty, GameId, Name, Seat
-from hub.web.common import character_or_404 as _character_or_404
-
-#: Referee decisions the display may answer (hidden ones only on a player's own pod).
-DISPLAY_DECISIONS = ("get", "discard", "combo", "catch", "nullify", "choose", "pick")
-
 
 class StartGame(Control):
     mode: Literal["referee", "tracker"]
@@ -76,24 +71,11 @@ def router(ctl):
     # -- control
     @router.post("/api/control/games", tags=["control"], summary="Start a referee or tracker game at this table")
     async def start_game(body: StartGame, _=Depends(bearer)):
-        if body.mode == "referee":
-            decks = _sample_decks()
-            for side in (body.a, body.b):
-                if side is not None and side not in decks:
-                    raise ApiError(404, "not_found", "unknown deck %r (decks: %s)" % (side, ", ".join(sorted(decks))))
-        else:
-            for side in (body.a, body.b):
-                _character_or_404(side)
-        with claim(body.action_id):
-            try:
-                if body.mode == "referee":
-                    table.start_referee(body.a or "serin", body.b or "gangcheol", seed=body.seed,
-                                        priority=body.priority, names=body.names)
-                else:
-                    table.start_tracker(body.a or "generic", body.b or "generic", seed=body.seed,
-                                        priority=body.priority, names=body.names)
-            except (SessionError, IllegalDecision) as e:
-                raise refused(e) from None
+        try:
+            with claim(body.action_id):
+                table.start(body.mode, body.a, body.b, seed=body.seed, priority=body.priority, names=body.names)
+        except (SessionError, IllegalDecision) as e:
+            raise refused(e) from None
         return done(body.action_id, game_id=table.session.game_id)
 
     @router.post("/api/control/games/{game_id}/resume", tags=["control"], summary="Resume a recent game")
@@ -112,15 +94,10 @@ def router(ctl):
         s = table.session
         if s is None:
             raise ApiError(409, "no_game", "no game is running at this table")
-        if s.mode == "tracker":
-            if body.kind != "ready" or body.value is not True:
-                raise ApiError(422, "invalid_request", "a tracker table takes only {kind: ready, value: true} here")
-        else:
-            if body.kind not in DISPLAY_DECISIONS:
-                raise ApiError(403, "forbidden", "a %s is answered only on the player's own pod" % body.kind)
-            req = next((r for r in s.state.pending if r["player"] == body.seat and r["kind"] == body.kind), None)
-            if req is not None and req.get("hidden"):
-                raise ApiError(403, "forbidden", "a hidden decision is answered only on the player's own pod")
+        try:
+            s.check_display_decision(body.seat, body.kind, body.value)
+        except SessionError as e:
+            raise refused(e) from None
         with claim(body.action_id):
             try:
                 table.submit(body.seat, body.kind, body.value, source="display")

@@ -128,7 +128,7 @@ def router(ctl):
         s = table.session
         if s is None:
             raise ApiError(409, "no_game", "no game is running at this table")
-        if s.mode != "tracker":
+        if not s.takes_actions:
             raise ApiError(409, "wrong_mode", "tracker actions need a tracker game (this one is %s)" % s.mode)
         cmd = body.command.model_dump()
         if cmd["action"] == "set_character":

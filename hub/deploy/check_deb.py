@@ -8,7 +8,7 @@ systemd would: a notify socket that must see READY=1, then the display's /api/st
 WATCHDOG=1, then SIGINT), and it is removed and purged: nothing may stay but the documented
 /var/lib/lumen. Without a running systemd (a container) the maintainer scripts must cope.
 
-    /usr/bin/python3 hub/deploy/check-deb.py DIR [--lintian]
+    /usr/bin/python3 hub/deploy/check_deb.py DIR [--lintian]
 
 Any failure exits non-zero with what was wrong. Stdlib only.
 """

@@ -1,5 +1,5 @@
-"""The pods' serial links on their own thread (issue 11.1): the 10-second rule must not
-depend on web traffic.
+"""The pods' links thread (``LinkThread``): the pods' serial ports read, stamped and run on
+a thread of their own (issue 11.1), so the 10-second rule does not depend on web traffic.
 
 One thread, driven by events: ``select`` on every pod's file descriptor and a wake-up
 pipe, with a timeout at the next thing due (a link's heartbeat, resend or dead-link
@@ -17,11 +17,14 @@ that reached the hub in time is always applied before its deadline's expiry, wit
 stamp of its arrival, however late the table's thread gets to it.
 
 Locks, all held only for a few lines, never while the table works: each link has its own
-(``SharedLink``: this thread runs its timers and feeds it, the table's thread sends on it);
+(``HubLink.lock``: this thread runs its timers and feeds it, the table's thread sends on it);
 ``lock`` guards the connection list; ``feed_lock`` keeps reading, stamping and the inbox in
 arrival order (the ports are read without waiting); a connection's ``wlock`` keeps its
 writes in order (this thread's and the table's, PodHub.flush). Order: ``feed_lock``, then
 a link's.
+
+The seam: the thread asks its owner (``PodHub``, hub/pods/links.py) only through
+:class:`LinkOwner`'s methods, and the owner uses only this class's public methods.
 """
 
 import asyncio
@@ -33,7 +36,8 @@ import selectors
 import threading
 import time
 
-from hub.pods.channel import HubLink
+from typing import Any, Protocol
+
 from hub.pods.protocol import ProtocolError
 from hub.sessions.base import LINK_ALLOWANCE_MS, MonotonicClock
 
@@ -57,13 +61,13 @@ class Poller:
     selectors module elsewhere. ``select`` returns the data each readable fd was
     registered with."""
 
-    def __init__(self):
-        self._data = {}
+    def __init__(self) -> None:
+        self._data: dict = {}
+        self._ep: Any = None
+        self._sel: Any = None
         if hasattr(select, "epoll"):
             self._ep = select.epoll()
-            self._sel = None
         else:
-            self._ep = None
             self._sel = selectors.DefaultSelector()
 
     def register(self, fd, data):
@@ -93,22 +97,32 @@ class Poller:
         (self._ep or self._sel).close()
 
 
-class SharedLink(HubLink):
-    """A HubLink used by two threads: the links' thread feeds it and runs its timers, the
-    table's thread sends on it. Each call holds the link's own lock (``HubLink.lock``),
-    briefly."""
+class LinkOwner(Protocol):
+    """What the links' thread needs of its owner (PodHub), all it may call."""
+
+    table: Any              # its clock stamps arrivals (``table.clock.now_ms()``)
+    on_settled: Any         # None, or called with a connection that has acked everything
+
+    def connections(self) -> list: ...          # the connections (PodConn), open or closed
+    def prune(self) -> None: ...                # forget the closed connections
+    def open_serial(self, dev) -> None: ...     # open a pod's serial port
+    def scan(self, auto) -> None: ...           # reopen unplugged ports; with auto, look for new pods
+    def service(self, conn, t) -> None: ...     # a link's timers and output (acks, resends, heartbeats)
+    def drop(self, conn, why) -> None: ...      # close a connection that failed
+    def deadlines(self) -> dict: ...            # the running 10-second deadlines (seat -> ms)
+    def drain(self) -> object: ...              # on the table's loop: apply what the pods said
 
 
 class LinkThread:
-    def __init__(self, hub):
+    def __init__(self, hub: LinkOwner):
         self.hub = hub
         self.lock = threading.RLock()           # the connection list
         self.feed_lock = threading.Lock()       # reading, stamping and feeding, in arrival order
-        self.raw = []                       # (conn, bytes, link ms, stamp) read, not yet fed
-        self.inbox = collections.deque()    # (conn, message, link ms, stamp) for the table's thread
-        self.stamped = collections.deque(maxlen=1000)   # (board id, message type, arrival stamp), the latest
-        self.thread = None
-        self.loop = None                    # the table's asyncio loop
+        self.raw: list[tuple] = []          # (conn, bytes, link ms, stamp) read, not yet fed
+        self.inbox: collections.deque[tuple] = collections.deque()    # (conn, message, link ms, stamp) for the table's thread
+        self.stamped: collections.deque[tuple] = collections.deque(maxlen=1000)   # (board id, message type, arrival stamp)
+        self.thread: threading.Thread | None = None
+        self.loop: Any = None               # the table's asyncio loop
         self.stopping = False
         self.serial_devices = ()
         self.rescan = False
@@ -123,8 +137,8 @@ class LinkThread:
         os.set_blocking(self._post_r, False)
         os.set_blocking(self._post_w, False)
         self._reader = False                # the loop watches _post_r
-        self._sel = None
-        self._registered = {}               # fd -> conn
+        self._sel: Any = None               # the Poller while the thread runs
+        self._registered: dict[int, object] = {}    # fd -> conn
         self._live = None                   # the open connections as last registered
         self.changed = True                 # the connection list changed: register again
         self._due = 0                       # the links' earliest timer (monotonic ms) after the last pass
@@ -179,6 +193,20 @@ class LinkThread:
         # the thread only ends when stopped (_run goes on after any error)
         return self.thread is not None and not self.stopping
 
+    def connections_changed(self):
+        """The connection list changed (a pod added): watch it again at the next pass."""
+        self.changed = True
+        self.wake()
+
+    def connection_dropped(self):
+        """A connection was closed: the list drops it at the next pass (call under ``lock``)."""
+        self.dropped = self.changed = True
+
+    def read_now(self, conns):
+        """Read, stamp and feed ``conns`` on the caller's thread (PodHub.pump: no links' thread)."""
+        with self.feed_lock:
+            self.read(conns)
+
     def wake(self):
         """Make the thread look again now (new output to write, a new port, a new deadline)."""
         if self._woken:
@@ -196,7 +224,7 @@ class LinkThread:
             auto = self.serial_devices is None
             from hub.pods.ports import find_pod_ports
             for dev in (find_pod_ports() if auto else self.serial_devices):
-                hub._open_serial(dev)
+                hub.open_serial(dev)
         while not self.stopping:
             try:
                 self._once(auto)
@@ -211,7 +239,7 @@ class LinkThread:
         if live is None or self.changed:
             with self.lock:
                 self.changed = False
-                live = [c for c in hub.conns if not c.closed]
+                live = [c for c in hub.connections() if not c.closed]
                 self._register(live)
         readable = []
         woken = False
@@ -233,7 +261,7 @@ class LinkThread:
             self._next_probe = t + PROBE_MS
             self.changed = True         # and register again what changed its fd meanwhile
             readable = live
-        s = hub.table.session
+        deadlines = hub.deadlines()
         feed_lock = self.feed_lock
         feed_lock.acquire()         # by hand: a with statement binds __enter__ and __exit__ each time
         try:
@@ -242,7 +270,7 @@ class LinkThread:
                 self.read(readable)
             if self.raw:
                 self.feed()
-            if s is not None and s.deadline and self._deadline_due():
+            if deadlines and self._deadline_due(deadlines):
                 self.inbox.append((None, "expire", now_ms(), hub.table.clock.now_ms()))
             post = not self._posted and bool(self.inbox)
             if post:
@@ -260,7 +288,7 @@ class LinkThread:
             d = c.link.next_due()
             if d is not None:
                 if d <= t and not c.closed:     # output, an ack, a timer
-                    hub._service_out(c, t)
+                    hub.service(c, t)
                     d = c.link.next_due()
                     if d is None:
                         continue
@@ -270,11 +298,11 @@ class LinkThread:
         if self.rescan and t >= self._next_scan:
             with self.lock:
                 self._next_scan = t + RESCAN_MS
-                hub._scan(auto)
+                hub.scan(auto)
         if self.dropped:
             with self.lock:
                 self.dropped = False
-                hub.conns = [c for c in hub.conns if not c.closed]
+                hub.prune()
                 self.changed = True
 
     def read(self, conns):
@@ -302,7 +330,7 @@ class LinkThread:
         hub = self.hub
         for c, data, t, stamp in raw:
             if stamp is None:           # data is the exception the read raised
-                hub._drop(c, data)
+                hub.drop(c, data)
                 continue
             link = c.link
             acked = link.all_acked
@@ -391,30 +419,29 @@ class LinkThread:
             due = self._next_scan
         if live and self._next_probe < due:
             due = self._next_probe
-        s = self.hub.table.session
-        if s is not None and s.deadline:
-            left = self._ms_to_deadline(s)
+        deadlines = self.hub.deadlines()
+        if deadlines:
+            left = self._ms_to_deadline(deadlines)
             if left is not None and t + left < due:
                 due = t + left
         return 0.0 if due <= t else (due - t) / 1000
 
-    def _ms_to_deadline(self, s):
+    def _ms_to_deadline(self, running):
         """ms until the earliest running ready deadline (plus the link allowance) has passed;
         None if none runs or its expiry was already handed to the table's thread."""
         try:
-            deadlines = list(s.deadline.values())
+            deadlines = list(running.values())
         except RuntimeError:       # changed size while the table's thread updates it: look again soon
             return 5
         if not deadlines or min(deadlines) == self._expiry_sent:
             return None
         return max(0, min(deadlines) + LINK_ALLOWANCE_MS + 1 - self.hub.table.clock.now_ms())
 
-    def _deadline_due(self):
-        s = self.hub.table.session
-        if s is None or not s.deadline or self._ms_to_deadline(s) != 0:
+    def _deadline_due(self, running):
+        if not running or self._ms_to_deadline(running) != 0:
             return False
         try:
-            self._expiry_sent = min(s.deadline.values())
+            self._expiry_sent = min(running.values())
         except (RuntimeError, ValueError):
             return False
         return True

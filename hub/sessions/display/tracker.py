@@ -1,0 +1,25 @@
+"""The display of a tracker game (no card data): seats, turn, priority, the log."""
+
+from hub.sessions import roster
+from hub.sessions.display.common import DISPLAY_LOG, SEAT_INFO, log_line, ready_view
+
+
+def tracker_display(session, view, names):
+    seats = {}
+    for s in ("a", "b"):
+        v = view["seats"][s]
+        ch = roster.get(v["character"])
+        seats[s] = dict(SEAT_INFO[s], character=ch.id, name=ch.name, name_en=ch.name_en, health=v["health"],
+                        start_health=ch.start_health, bands=list(ch.health_bands), hand_limits=list(ch.hand_limits),
+                        hand_limit=v["hand_limit"], hand_count=v["hand_count"], over_limit=v["over_limit"],
+                        fp=v["fp"], tokens=v["tokens"], stance=v["stance"], active_stances=v["active_stances"],
+                        stances=[{"name": x.name, "name_en": x.name_en} for x in ch.stances],
+                        trait=ch.trait.to_json() if ch.trait else None, trait_on=v["trait_on"],
+                        non_responses=v["non_responses"], flags=v["flags"], player=names.get(s))
+    lines = [log_line(e) for e in session.game.log[-DISPLAY_LOG:]]
+    return {"seats": seats, "turn": view["turn"], "phase": view["phase"], "priority": view["priority"],
+            "next_priority": view["next_priority"], "next_priority_reason": view["next_priority_reason"],
+            "sudden_death": view["sudden_death"], "sd_turn": view["sudden_death_turn"], "winner": view["winner"],
+            "end_reason": view["end_reason"], "game_number": view["game"], "can_undo": view["can_undo"],
+            "undo_text": view.get("undo_text"),
+            "pending": [], "ready": ready_view(view.get("ready")), "last_battle": None, "log": lines, "cards": {}}
