@@ -24,8 +24,6 @@ Pure: no I/O, no clock; everything comes in as arguments.
 
 import hashlib
 
-import rustworkx as rx
-
 BYE = None   # the "opponent" of a player with the bye
 
 #: the seeded tie-break of the exact matching is below _JITTER per pair; a point of
@@ -154,6 +152,7 @@ def _exact(players, points, played, seed, round_no, window=None, weighted=True):
         top = max(points.get(p, 0) for p in players) - min(points.get(p, 0) for p in players)
         diff = _JITTER * (n // 2 + 1)               # a squared point outweighs all tie-breaks
         base = diff * (top * top + 1)
+    import rustworkx as rx          # only when rematches bind (it brings numpy: not at every start)
     g = rx.PyGraph()
     g.add_nodes_from(players)
     edges = []
