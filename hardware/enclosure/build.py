@@ -177,6 +177,7 @@ def check_sight(d, top, fails) -> list[str]:
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description="build, check and render the enclosure")
     ap.add_argument("--out", default=str(HERE / "stl"), help="where the STL files go (default hardware/enclosure/stl)")
+    ap.add_argument("--renders", default=str(HERE.parent / "renders"), help="where the pictures go (default hardware/renders)")
     ap.add_argument("--no-render", action="store_true")
     args = ap.parse_args(argv)
     if board_dims.main(["--check"]) != 0:
@@ -195,7 +196,7 @@ def main(argv: list[str]) -> int:
     for line in lines:
         print(line)
     if not args.no_render:
-        for f in render.pictures(meshes, HERE.parent / "renders"):
+        for f in render.pictures(meshes, Path(args.renders)):
             print(f"rendered {f}")
     for f in fails:
         print(f"FAIL {f}")

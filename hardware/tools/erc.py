@@ -105,7 +105,8 @@ def check(sch_path: Path, net_path: Path | None = None) -> tuple[list[str], list
 
 def footprint_exists(fp: str, project: Path) -> bool:
     lib, _, name = fp.partition(":")
-    dirs = [project / f"{lib}.pretty"] if lib == "pod" else [d / f"{lib}.pretty" for d in FOOTPRINT_DIRS]
+    own = [project / f"{lib}.pretty", Path(__file__).resolve().parent.parent / "pcb" / f"{lib}.pretty"]
+    dirs = own if lib == "pod" else [d / f"{lib}.pretty" for d in FOOTPRINT_DIRS]
     return any((d / f"{name}.kicad_mod").exists() for d in dirs)
 
 
