@@ -19,7 +19,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tools"))
-import sexpr  # noqa: E402
+import sexpr
 
 PCB = HERE.parent / "pcb" / "pod.kicad_pcb"
 OUT = HERE / "board_dims.scad"
@@ -82,7 +82,7 @@ def read(pcb: Path = PCB) -> dict:
     W = max(p[0] for p in pts) - min(p[0] for p in pts)
     H = max(p[1] for p in pts) - min(p[1] for p in pts)
     corner = min(p[0] for p in pts if abs(p[1]) < 1e-6)  # where the top edge's straight line starts
-    Y = lambda y: round(H - y, 3)  # noqa: E731
+    Y = lambda y: round(H - y, 3)
     d = {"board": [W, H, corner], "holes": [], "switches": [], "parts": []}
     for g in sexpr.find(t, "gr_circle"):
         if sexpr.value(g, "layer") == "Dwgs.User":
@@ -113,6 +113,8 @@ def read(pcb: Path = PCB) -> dict:
             d["pico"] = [at[0], Y(at[1])]
             d["usb"] = [at[0], Y(at[1] - 25.5), HEIGHTS[fpid] + USB["above_pico"], USB["w"], USB["h"]]
     d["switches"].sort(key=lambda s: (s[1], s[0]))
+    d["holes"].sort()  # the board file's order of footprints is pcbnew's, not ours
+    d["parts"].sort(key=lambda p: p[0])
     return d
 
 

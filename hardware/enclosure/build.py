@@ -33,8 +33,8 @@ import trimesh
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-import board_dims  # noqa: E402
-import render  # noqa: E402
+import board_dims
+import render
 
 PARTS = ("bottom", "top", "caps", "diffuser", "board")
 CLEAR = 0.3

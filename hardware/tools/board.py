@@ -24,7 +24,6 @@ import tempfile
 from pathlib import Path
 
 import pcbnew
-
 import router
 from router import Capsule, Rect, Router
 from schematic import Schematic
@@ -126,7 +125,10 @@ def pad_shape(pad):
 
 
 def _box(item, grow=0.0):
-    b = item.GetBoundingBox()
+    return _rect(item.GetBoundingBox(), grow)
+
+
+def _rect(b, grow=0.0):
     g = pcbnew.FromMM(grow)
     return (b.GetX() - g, b.GetY() - g, b.GetRight() + g, b.GetBottom() + g)
 
@@ -159,7 +161,12 @@ def tidy_silk(board) -> None:
     silk = []
     for fp in board.GetFootprints():
         for it in list(fp.GraphicalItems()):
-            if it.GetLayer() != pcbnew.F_SilkS or it.GetClass() != "MGRAPHIC":
+            if it.GetLayer() != pcbnew.F_SilkS:
+                continue
+            if it.GetClass() == "MTEXT":  # a footprint's own marks ("K", "+"): in the way of references
+                silk.append(_box(it, 0.1))
+                continue
+            if it.GetClass() != "MGRAPHIC":
                 continue
             if _over_pad(it, board.GetPads()):
                 fp.Remove(it)
@@ -167,31 +174,50 @@ def tidy_silk(board) -> None:
                 silk.append(_box(it, 0.1))
     texts = [_box(t, 0.2) for t in board.GetDrawings() if t.GetLayer() == pcbnew.F_SilkS]
     inner = (pcbnew.FromMM(0.8), pcbnew.FromMM(0.8), pcbnew.FromMM(WIDTH - 0.8), pcbnew.FromMM(HEIGHT - 0.8))
+    bodies = {fp.GetReference(): _rect(fp.GetBoundingBox(False, False)) for fp in board.GetFootprints()
+              if not fp.GetReference().startswith("H")}
+
+    def gap(b, r):  # between a label's box and a part's box
+        dx = max(r[0] - b[2], b[0] - r[2], 0)
+        dy = max(r[1] - b[3], b[1] - r[3], 0)
+        return math.hypot(dx, dy)
     for fp in sorted(board.GetFootprints(), key=lambda f: f.GetReference()):
         ref = fp.Reference()
-        ref.SetTextSize(pcbnew.wxSizeMM(1.0, 1.0))
-        ref.SetTextThickness(pcbnew.FromMM(0.15))
         ref.SetKeepUpright(True)
         if fp.GetReference().startswith("H"):
             ref.SetVisible(False)  # a mounting hole needs no name on the board
             continue
         bb = fp.GetBoundingBox(False, False)
         cx, cyy = bb.Centre().x, bb.Centre().y
-        h = pcbnew.FromMM(0.9)
-        cands = [(cx, bb.GetY() - h), (cx, bb.GetBottom() + h), (cx, cyy)]
-        for dx in (-3, 3, -6, 6):
-            cands += [(cx + pcbnew.FromMM(dx), bb.GetY() - h), (cx + pcbnew.FromMM(dx), bb.GetBottom() + h)]
-        cands += [(bb.GetX() - pcbnew.FromMM(2.5), cyy), (bb.GetRight() + pcbnew.FromMM(2.5), cyy)]
         placed = False
-        for x, y in cands:
-            ref.SetPosition(pcbnew.wxPoint(int(x), int(y)))
-            b = _box(ref, 0.15)
-            if not (inner[0] <= b[0] and b[2] <= inner[2] and inner[1] <= b[1] and b[3] <= inner[3]):
-                continue
-            if any(_hit(b, o) for o in pads) or any(_hit(b, o) for o in silk) or any(_hit(b, o) for o in texts):
-                continue
-            placed = True
-            break
+        for size in (1.0, 0.8):  # a smaller reference where a full-size one finds no room
+            ref.SetTextSize(pcbnew.wxSizeMM(size, size))
+            ref.SetTextThickness(pcbnew.FromMM(0.15 * size))
+            ref.SetPosition(pcbnew.wxPoint(int(cx), int(cyy)))
+            tb = ref.GetBoundingBox()
+            h = tb.GetHeight() // 2 + pcbnew.FromMM(0.3)  # the label's half height, and room for the grow below
+            cands = [(cx, bb.GetY() - h), (cx, bb.GetBottom() + h), (cx, cyy)]
+            for dx in (-1.5, 1.5, -3, 3, -4.5, 4.5, -6, 6):
+                cands += [(cx + pcbnew.FromMM(dx), bb.GetY() - h), (cx + pcbnew.FromMM(dx), bb.GetBottom() + h)]
+            for dy in (0, -1.5, 1.5, -3, 3):
+                cands += [(bb.GetX() - pcbnew.FromMM(2.5 * size), cyy + pcbnew.FromMM(dy)),
+                          (bb.GetRight() + pcbnew.FromMM(2.5 * size), cyy + pcbnew.FromMM(dy))]
+            for dx, dy in ((-3, -2), (3, -2), (-3, 2), (3, 2)):  # inside the part's outline, clear of its pads
+                cands.append((cx + pcbnew.FromMM(dx), cyy + pcbnew.FromMM(dy)))
+            for x, y in cands:
+                ref.SetPosition(pcbnew.wxPoint(int(x), int(y)))
+                b = _box(ref, 0.15)
+                if not (inner[0] <= b[0] and b[2] <= inner[2] and inner[1] <= b[1] and b[3] <= inner[3]):
+                    continue
+                if any(_hit(b, o) for o in pads) or any(_hit(b, o) for o in silk) or any(_hit(b, o) for o in texts):
+                    continue
+                own = gap(b, bodies[fp.GetReference()])
+                if any(gap(b, r) < own for k, r in bodies.items() if k != fp.GetReference()):
+                    continue  # nearer another part: a builder would read it as that part's
+                placed = True
+                break
+            if placed:
+                break
         if not placed:
             ref.SetLayer(pcbnew.F_Fab)  # no room on the silkscreen: the assembly drawing still names it
             ref.SetPosition(pcbnew.wxPoint(int(cx), int(cyy)))

@@ -20,7 +20,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from schematic import Schematic, _refkey  # noqa: E402
+from schematic import Schematic, _refkey
 
 HW = HERE.parent
 BOM = HW / "bom.csv"

@@ -17,7 +17,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import sexpr  # noqa: E402
+import sexpr
 
 HERE = Path(__file__).resolve().parent
 PX = 12  # pixels a millimetre

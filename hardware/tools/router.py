@@ -2,7 +2,7 @@
 
 KiCad 6 has no autorouter, and the board is small (some 25 nets, 30 parts),
 so this routes it: A* on a 0.3175 mm grid (1/8 of the 2.54 mm pitch) over
-both copper layers, 45-degree moves, a via as a move between layers. Every
+both copper layers, 45-degree moves (a bend costs a little more than going straight), a via as a move between layers. Every
 move is kept clear of other nets by its real geometry (pads as rectangles
 and capsules, tracks as capsules, vias as discs, the board edge), so what it
 returns passes KiCad's DRC at the same rules; board.py runs that DRC after.
@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass
 
 PITCH = 0.3175
-NEAR = 0.12  # beyond the keep-out radius by less than this: check the move's exact geometry
+TURN = 0.6  # the cost of a bend, in grid steps: fewer jogs for the same length
 
 
 @dataclass(frozen=True)
@@ -229,6 +229,7 @@ class Router:
 
         dist = {}
         prev = {}
+        came: dict = {}  # the direction each state was entered by: a turn costs a little (straighter tracks)
         heap = []
         for s in sources:
             dist[s] = 0.0
@@ -251,6 +252,7 @@ class Router:
             L, c = st
             x, y = c % W, c // W
             px, py = x * PITCH, y * PITCH
+            din = came.get(st)
             for dx, dy, cost in steps:
                 nx, ny = x + dx, y + dy
                 if not (0 <= nx < W and 0 <= ny < self.H):
@@ -264,10 +266,11 @@ class Router:
                 if not ok:
                     continue
                 ns = (L, n)
-                ng = g + cost
+                ng = g + cost + (TURN if din is not None and din != (dx, dy) else 0.0)
                 if ng < dist.get(ns, 1e18):
                     dist[ns] = ng
                     prev[ns] = st
+                    came[ns] = (dx, dy)
                     heapq.heappush(heap, (ng + h(n), ng, ns))
             # a via to the other layer
             k = ("v", c)

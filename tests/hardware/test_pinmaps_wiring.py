@@ -8,7 +8,6 @@ import re
 from html import unescape
 
 import pytest
-
 import wiring
 from schematic import Schematic
 

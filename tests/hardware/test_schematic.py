@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 import erc
+import pytest
 import sexpr
 from schematic import Netlist, Schematic, write_netlist
 
