@@ -33,7 +33,8 @@ from schematic import Netlist, Schematic, write_netlist
 
 TYPES = ["input", "output", "bidirectional", "tri_state", "passive", "free", "unspecified", "power_in", "power_out",
          "open_collector", "open_emitter", "no_connect"]
-# KiCad's default pin conflict matrix (eeschema, erc_settings.cpp): . ok, W warning, E error; rows and columns in TYPES order
+# KiCad's default pin conflict matrix (as in eeschema/erc_settings.cpp, m_defaultPinMap): . ok, W warning, E error;
+# rows and columns in TYPES order (KiCad's I, O, Bi, 3S, Pas, NIC, UnS, PwrI, PwrO, OC, OE, NC)
 _MATRIX = """
 . . . . . . W . . . . E
 . E . W . . W . E E E E
