@@ -139,6 +139,15 @@ def build_parser():
     fl = psub.add_parser("flash", help="copy the firmware to a pod with mpremote", add_help=False)
     fl.add_argument("rest", nargs=argparse.REMAINDER, help="options of the flash tool (lumen pod flash --help)")
     fl.set_defaults(func=_command("hub.cli.pod", "flash"))
+    im = psub.add_parser("image", help="build one UF2 (MicroPython + the pod firmware + the pin map) to drag "
+                                       "onto a board in BOOTSEL mode")
+    im.add_argument("--board", choices=("pico", "pico2"), default="pico", help="Pico (RP2040) or Pico 2 (RP2350)")
+    im.add_argument("--micropython", metavar="FILE", help="MicroPython's release for the board (.uf2 from "
+                    "micropython.org, or a raw .bin); default $LUMEN_MICROPYTHON or RPI_PICO[2]-*.uf2 here or "
+                    "in ~/Downloads")
+    im.add_argument("--pinmap", metavar="FILE", help="pin map to put on the pod (default hardware/pinmaps/BOARD.json)")
+    im.add_argument("-o", "--out", required=True, metavar="FILE", help="the UF2 to write (e.g. pod.uf2)")
+    im.set_defaults(func=_command("hub.cli.pod", "image"))
     return ap
 
 
