@@ -120,6 +120,9 @@ def rebuild(view, seat, cards, deck=None):
             pl.pop("ready_hidden", None)
             if "?" in pl["battle_zone"]:
                 pl["battle_zone"] = [c for c in pl["battle_zone"] if c != "?"]   # the hand already shows it
+            # the view sorts a hand whose card is locked (its order would tell which): sorted
+            # always, so that a lock changes nothing the search sees
+            pl["hand"] = sorted(pl["hand"])
             side_n = pl["side_deck"] if isinstance(pl["side_deck"], int) else len(pl["side_deck"])
             pl["side_deck"] = []
         players[p] = pl
