@@ -5,7 +5,7 @@ Prints figures; asserts nothing (docs/performance.md "Search player" keeps them)
     python3 bench/bot.py budget --level strong --games 400 --budgets 45,90,180   # 2x vs 1x at each
     python3 bench/bot.py exploit --positions 200 [--level strong] [--iterations N]
     python3 bench/bot.py cost [--positions 6]       # callgrind instructions per decision, each level
-    python3 bench/bot.py playouts [--seconds 5]     # random playouts/s from a first ready, vanilla and effects
+    python3 bench/bot.py playouts [--seconds 6] [--count]   # random playouts/s from a first ready; --count: callgrind
     python3 bench/bot.py fit-eval --games 600       # refit engine/bot_eval.py WEIGHTS (prints them)
 
 Games: both deck sets ("sample": the bundled Serin and Gangcheol; "entered": the two decks of
@@ -303,7 +303,56 @@ def cmd_cost(args):
 
 # ---------------------------------------------------------------- playouts
 
+def _playout_starts(name):
+    cards, da, db = _decks()[name]
+    starts = []
+    for seed in range(20):
+        st, _ = new_game(cards, da, db, seed=seed)
+        bots = {"a": Bot(seed, "random"), "b": Bot(seed + 1, "random")}
+        while not (len(st.pending) == 2 and all(r["kind"] == "ready" for r in st.pending)):
+            req = st.pending[0]
+            st, _ = apply(st, req["player"], *bots[req["player"]].answer(st, req), copy=False)
+        starts.append(st)
+    return starts
+
+
+def _playout(start, rnd):
+    st = start.copy()
+    while st.winner is None:
+        req = st.pending[0]
+        kind, value = _random_answer(st, req, rnd)
+        apply(st, req["player"], kind, value, copy=False)
+
+
+def playouts_worker(args):
+    import icount
+    for name in ("vanilla", "sample"):
+        starts = _playout_starts(name)
+        rnd = random.Random(0)
+        icount.mark("begin", name)
+        for st in starts:
+            _playout(st, rnd)
+        icount.mark("end", name)
+        icount.info("n-" + name, len(starts))
+
+
+def cmd_playouts_counted():
+    import icount
+    counts, infos = icount.run_worker(os.path.abspath(__file__), ["playouts-worker"])
+    for name in ("vanilla", "sample"):
+        n = infos.get("n-" + name)
+        c = counts.get(name)
+        if c is None or not n:
+            print("  %s: not counted" % name)
+            continue
+        print("random playouts, first ready to the end (%s decks, %d playouts, %s): %s a playout; at 500 M "
+              "instructions/s (the Pi Zero 2 W estimate) %.0f playouts/s" % (name, n, icount.counter(),
+                                                                             icount.fmt(c / n), 500e6 / (c / n)))
+
+
 def cmd_playouts(args):
+    if args.count:
+        cmd_playouts_counted()
     for name in ("vanilla", "sample"):
         cards, da, db = _decks()[name]
         starts = []
@@ -462,6 +511,8 @@ def main(argv=None):
     cw.add_argument("--positions", type=int, default=6)
     pl = sub.add_parser("playouts")
     pl.add_argument("--seconds", type=float, default=6.0)
+    pl.add_argument("--count", action="store_true", help="also count instructions (callgrind)")
+    sub.add_parser("playouts-worker")
     f = sub.add_parser("fit-eval")
     f.add_argument("--games", type=int, default=600)
     f.add_argument("--search-games", type=int, default=50)
@@ -480,6 +531,8 @@ def main(argv=None):
         cmd_cost(args)
     elif args.cmd == "cost-worker":
         cost_worker(args)
+    elif args.cmd == "playouts-worker":
+        playouts_worker(args)
     elif args.cmd == "playouts":
         cmd_playouts(args)
     elif args.cmd == "fit-eval":

@@ -48,15 +48,20 @@ LEVELS = {
 SEQ_SHARE = 4      # a sequential decision gets 1/SEQ_SHARE of the level's iterations
 SEQ_MIN = 16
 
-# x86-64 instructions per iteration (callgrind, effect-rich sample decks, strong level, one
-# ready decision): measured by ``python3 bench/bot.py cost``; docs/performance.md
+# x86-64 instructions of a ready decision = FIXED + iterations * PER_ITERATION (callgrind, ready
+# nodes of the sample and entered decks, normal 113 M at 60 and strong 487 M at 360 on average:
+# ``python3 bench/bot.py cost``, docs/performance.md). FIXED is the rebuild, the worlds, the final
+# RM+ and the explanation's battles.
 INSTRUCTIONS_PER_ITERATION = 1.25e6
-PI_ZERO_2W_IPS = 500e6         # one Cortex-A53 core running CPython: the docs' estimate
+INSTRUCTIONS_FIXED = 38e6
+PI_ZERO_2W_IPS = 500e6         # one Cortex-A53 core running CPython: the docs' estimate, not measured
 
 
-def iterations_for(seconds, instructions_per_second=PI_ZERO_2W_IPS, per_iteration=INSTRUCTIONS_PER_ITERATION):
-    """How many iterations fit in ``seconds`` of one core at ``instructions_per_second``."""
-    return max(1, int(seconds * instructions_per_second / per_iteration))
+def iterations_for(seconds, instructions_per_second=PI_ZERO_2W_IPS, per_iteration=INSTRUCTIONS_PER_ITERATION,
+                   fixed=INSTRUCTIONS_FIXED):
+    """How many iterations a ready decision can run in ``seconds`` of one core at
+    ``instructions_per_second`` (on average: a position with more options costs more)."""
+    return max(1, int((seconds * instructions_per_second - fixed) / per_iteration))
 
 
 class Config:

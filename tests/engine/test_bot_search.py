@@ -267,7 +267,8 @@ def test_value_is_a_win_chance_and_symmetric():
 
 
 def test_time_budget_to_iterations():
-    assert iterations_for(1.0, 500e6, 1.25e6) == 400
+    assert iterations_for(1.0, 500e6, 1.25e6, 0) == 400
+    assert iterations_for(1.0) == 369          # the Pi Zero 2 W estimate, fixed cost included
     assert iterations_for(0.0) == 1
 
 
