@@ -4,7 +4,8 @@ Prints figures; asserts nothing (docs/performance.md "Search player" keeps them)
     python3 bench/bot.py match --x strong --y greedy --games 400 [--jobs 2] [--decks sample,entered]
     python3 bench/bot.py budget --level strong --games 400 --budgets 45,90,180   # 2x vs 1x at each
     python3 bench/bot.py exploit --positions 200 [--level strong] [--iterations N]
-    python3 bench/bot.py cost [--positions 6]       # callgrind instructions per decision, each level
+    python3 bench/bot.py cost [--positions 12]      # callgrind instructions per decision, each level
+    python3 bench/bot.py calibrate [--positions 12] # callgrind: engine/bot_search.py's cost model (prints it)
     python3 bench/bot.py playouts [--seconds 6] [--count]   # random playouts/s from a first ready; --count: callgrind
     python3 bench/bot.py fit-eval --games 600       # refit engine/bot_eval.py WEIGHTS (prints them)
 
@@ -265,40 +266,126 @@ def cmd_exploit(args):
 
 # ---------------------------------------------------------------- cost (callgrind)
 
+def seq_positions(count, seed0=300, sets=("sample", "entered")):
+    """Real states where one seat makes a sequential decision (get, discard, combo, catch, ...)
+    with two or more answers, from seeded greedy games: one a game."""
+    out = []
+    k = 0
+    while len(out) < count:
+        ds = sets[k % len(sets)]
+        cards, da, db = _decks()[ds]
+        st, _ = new_game(cards, da, db, seed=seed0 + k)
+        bots = {"a": Bot(seed0 + 2 * k + 1, "greedy"), "b": Bot(seed0 + 2 * k + 2, "greedy")}
+        skip = k % 5
+        k += 1
+        while st.winner is None:
+            req = st.pending[0]
+            if req["kind"] not in ("ready", "setup", "timeout") and len(req["options"]) >= 2:
+                if skip == 0:
+                    out.append((ds, st.copy()))
+                    break
+                skip -= 1
+            kind, value = bots[req["player"]].answer(st, req)
+            st, _ = apply(st, req["player"], kind, value, copy=False)
+    return out
+
+
 def cost_worker(args):
+    """Each level's decisions at ready nodes (and a sequential decision each), counted."""
     import icount
-    pos = ready_positions(args.positions, seed0=77)
+    pos = ready_positions(args.positions, seed0=77) + seq_positions(max(1, args.positions // 2))
     for level in ("easy", "normal", "strong"):
-        total = 0
-        its = 0
         for k, (ds, st) in enumerate(pos):
-            seat = "a"
-            req = [r for r in st.pending if r["player"] == seat][0]
+            req = st.pending[0] if st.pending[0]["kind"] != "ready" else [r for r in st.pending if r["player"] == "a"][0]
             bot = Bot(k, level)
-            icount.mark("begin", "%s-%d" % (level, k))
+            name = "%s-%s-%d" % (level, "ready" if req["kind"] == "ready" else "seq", k)
+            icount.mark("begin", name)
             bot.answer(st, req)
-            icount.mark("end", "%s-%d" % (level, k))
-            its += bot.last.iterations if bot.last is not None else 0
-        icount.info("iterations-%s" % level, its)
-        del total
+            icount.mark("end", name)
+            t = bot.last
+            icount.info("it-" + name, [t.iterations, t.applies, t.cost] if t is not None else None)
 
 
 def cmd_cost(args):
     import icount
     counts, infos = icount.run_worker(os.path.abspath(__file__), ["cost-worker", "--positions", str(args.positions)])
-    print("instructions per ready decision (%s, %d positions at ready nodes of greedy games, sample and entered "
-          "decks; x86-64 CPython %s):" % (icount.counter() or "no counter", args.positions, sys.version.split()[0]))
+    print("instructions per decision (%s; %d ready nodes and %d sequential decisions of greedy games, sample and "
+          "entered decks; x86-64 CPython %s); the budget the search counted in brackets:"
+          % (icount.counter() or "no counter", args.positions, max(1, args.positions // 2), sys.version.split()[0]))
     for level in ("easy", "normal", "strong"):
-        vals = [v for k, v in counts.items() if k.startswith(level + "-")]
-        if not vals or vals[0] is None:
-            print("  %s: not counted" % level)
+        for part in ("ready", "seq"):
+            keys = [k for k in counts if k.startswith("%s-%s-" % (level, part))]
+            vals = [counts[k] for k in keys]
+            if not vals or vals[0] is None:
+                print("  %s %s: not counted" % (level, part))
+                continue
+            its = [infos.get("it-" + k) for k in keys]
+            est = [i[2] for i in its if i]
+            iters = [i[0] for i in its if i]
+            mean = sum(vals) / len(vals)
+            extra = ""
+            if est:
+                err = [abs(v - e) / v for v, i, e in zip(vals, its, [i[2] if i else None for i in its]) if e]
+                extra = " [estimated mean %s, max %s; estimate off by %.0f %% at most; %d-%d iterations]" % (
+                    icount.fmt(sum(est) / len(est)), icount.fmt(max(est)), 100 * max(err), min(iters), max(iters))
+            print("  %-6s %-5s mean %s, max %s; at 500 M instructions/s (the docs' Pi Zero 2 W estimate) mean %.3f s, "
+                  "max %.3f s%s" % (level, part, icount.fmt(mean), icount.fmt(max(vals)), mean / 500e6, max(vals) / 500e6,
+                                    extra), flush=True)
+
+
+def calibrate_worker(args):
+    """Searches of two sizes at each position, counted, with the work they did."""
+    import icount
+    from engine.bot_search import Search
+    pos = ready_positions(args.positions, seed0=900) + seq_positions(max(1, args.positions // 2), seed0=700)
+    for k, (ds, st) in enumerate(pos):
+        seat = st.pending[0]["player"]
+        view = seat_view(st, seat)
+        for n in (args.small, args.large):
+            name = "%d-%d" % (k, n)
+            icount.mark("begin", name)
+            rb = rebuild(view, seat, st.cards)
+            mine = [r for r in rb.base.pending if r["player"] == seat][0]
+            s = Search(rb, mine, Config(iterations=n), k)
+            s.run(n)
+            t = s.thought()
+            icount.mark("end", name)
+            root = len(s.root.opts[0]) * len(s.root.opts[1]) if t.kind == "ready" else len(s.root.opts)
+            icount.info("w-" + name, [n, s.applies, root, s.events])
+
+
+def cmd_calibrate(args):
+    """Least squares for engine/bot_search.py's cost model: instructions = fixed + per root
+    option * options + per iteration * iterations + per apply * engine decisions applied."""
+    import icount
+    counts, infos = icount.run_worker(os.path.abspath(__file__), [
+        "calibrate-worker", "--positions", str(args.positions), "--small", str(args.small), "--large", str(args.large)])
+    rows = []
+    for name, c in counts.items():
+        w = infos.get("w-" + name)
+        if c is None or w is None:
             continue
-        mean = sum(vals) / len(vals)
-        its = infos.get("iterations-%s" % level) or 0
-        per_it = (sum(vals) / its) if its else None
-        print("  %-6s mean %s, max %s%s; at 500 M instructions/s (the docs' Pi Zero 2 W estimate) %.3f s"
-              % (level, icount.fmt(mean), icount.fmt(max(vals)),
-                 "" if per_it is None else ", %s an iteration" % icount.fmt(per_it), mean / 500e6), flush=True)
+        rows.append(([1.0, float(w[2]), float(w[0]), float(w[1]), float(w[3])], float(c)))
+    if not rows:
+        print("not counted (no instruction counter here)")
+        return
+    X = [r[0] for r in rows]
+    y = [r[1] for r in rows]
+    k = len(X[0])
+    XtX = [[sum(x[i] * x[j] for x in X) for j in range(k)] for i in range(k)]
+    Xty = [sum(x[i] * v for x, v in zip(X, y)) for i in range(k)]
+    coef = _solve(XtX, Xty)
+    pred = [sum(c * xi for c, xi in zip(coef, x)) for x in X]
+    err = [(p - v) / v for p, v in zip(pred, y)]
+    print("cost model from %d counted searches (%d positions x %d and %d iterations; %s, x86-64 CPython %s):"
+          % (len(rows), len(rows) // 2, args.small, args.large, icount.counter(), sys.version.split()[0]))
+    print("  COST_FIXED = %.4g\n  COST_PER_ROOT_OPTION = %.4g\n  COST_PER_ITERATION = %.4g\n  COST_PER_APPLY = %.4g\n"
+          "  COST_PER_EVENT = %.4g" % tuple(coef))
+    print("  fit: the estimate is off by %.1f %% on average, %.1f %% at most (%.1f %% over at most, %.1f %% under at most)"
+          % (100 * sum(abs(e) for e in err) / len(err), 100 * max(abs(e) for e in err), 100 * max(err), -100 * min(err)))
+    for x, v, p in zip(X, y, pred):
+        print("    root %2d, %4d iterations, %6d applies, %6d events: %s counted, %s estimated"
+              % (x[1], x[2], x[3], x[4], icount.fmt(v), icount.fmt(p)))
 
 
 # ---------------------------------------------------------------- playouts
@@ -506,9 +593,14 @@ def main(argv=None):
     e.add_argument("--per-pair", type=int, default=400)
     e.add_argument("--seed", type=int, default=1000)
     c = sub.add_parser("cost")
-    c.add_argument("--positions", type=int, default=6)
+    c.add_argument("--positions", type=int, default=12)
     cw = sub.add_parser("cost-worker")
-    cw.add_argument("--positions", type=int, default=6)
+    cw.add_argument("--positions", type=int, default=12)
+    for name in ("calibrate", "calibrate-worker"):
+        cb = sub.add_parser(name)
+        cb.add_argument("--positions", type=int, default=12)
+        cb.add_argument("--small", type=int, default=40)
+        cb.add_argument("--large", type=int, default=200)
     pl = sub.add_parser("playouts")
     pl.add_argument("--seconds", type=float, default=6.0)
     pl.add_argument("--count", action="store_true", help="also count instructions (callgrind)")
@@ -531,6 +623,10 @@ def main(argv=None):
         cmd_cost(args)
     elif args.cmd == "cost-worker":
         cost_worker(args)
+    elif args.cmd == "calibrate":
+        cmd_calibrate(args)
+    elif args.cmd == "calibrate-worker":
+        calibrate_worker(args)
     elif args.cmd == "playouts-worker":
         playouts_worker(args)
     elif args.cmd == "playouts":

@@ -24,13 +24,21 @@ KIND_RULES = {
 }
 
 
+WORDS = {"skip": ("겟 안 함", "skip"), "pass": ("패스", "pass"), "end": ("종료", "end"),
+         "ultimate": ("얼티밋", "ultimate"), "use": ("사용", "use it")}
+
+
 def _name(cards, cid, lang):
     if isinstance(cid, list):
         return "+".join(_name(cards, c, lang) for c in cid)
     c = cards.get(cid) if isinstance(cid, str) else None
     if c is None:
-        return {"skip": ("겟 안 함", "skip"), "pass": ("패스", "pass"), "end": ("종료", "end"),
-                "ultimate": ("얼티밋", "ultimate")}.get(cid, (str(cid), str(cid)))[0 if lang == "ko" else 1]
+        if isinstance(cid, str) and ":" in cid:
+            # an effect's order option: "<card id>:<n>", the n-th entry of that card's effects
+            card, _, n = cid.rpartition(":")
+            if card in cards and n.isdigit():
+                return ("%s의 효과 %s" if lang == "ko" else "%s's effect %s") % (_name(cards, card, lang), n)
+        return WORDS.get(cid, (str(cid), str(cid)))[0 if lang == "ko" else 1]
     return c.name if lang == "ko" else (c.name_en or c.name)
 
 

@@ -9,6 +9,7 @@ from pydantic import Field, StringConstraints
 
 from engine.errors import IllegalDecision
 
+from hub.bot.meta import practice_meta
 from hub.sessions import roster
 from hub.sessions.base import SessionError
 from hub.web.common import ApiError, Control, Empty, GameId, Name, Seat
@@ -21,6 +22,10 @@ class StartGame(Control):
     priority: Seat | None = Field(None, description="first priority; null = coin toss")
     names: dict[Seat, Annotated[str, StringConstraints(max_length=40)]] | None = Field(
         None, description="the players' names per seat (shown on the display, kept in the record)")
+    bot: Seat | None = Field(None, description="referee: the hub's bot plays this seat (practice against it)")
+    level: Literal["easy", "normal", "strong"] = Field("strong", description="the bot's level")
+    coach: list[Seat] | None = Field(None, description="referee: seats the coach explains after each reveal "
+                                                        "(a bot's seat: what it thought); kept in the record")
 
 
 class Decision(Control):
@@ -73,7 +78,9 @@ def router(ctl):
     async def start_game(body: StartGame, _=Depends(bearer)):
         try:
             with claim(body.action_id):
-                table.start(body.mode, body.a, body.b, seed=body.seed, priority=body.priority, names=body.names)
+                meta = practice_meta(body.bot, body.level, body.coach)
+                table.start(body.mode, body.a, body.b, seed=body.seed, priority=body.priority, names=body.names,
+                            **({"meta": meta} if meta else {}))
         except (SessionError, IllegalDecision) as e:
             raise refused(e) from None
         return done(body.action_id, game_id=table.session.game_id)
