@@ -351,12 +351,12 @@ def calibrate_worker(args):
             t = s.thought()
             icount.mark("end", name)
             root = len(s.root.opts[0]) * len(s.root.opts[1]) if t.kind == "ready" else len(s.root.opts)
-            icount.info("w-" + name, [n, s.applies, root, s.events])
+            icount.info("w-" + name, [n, s.applies, root, s.events, t.kind == "ready"])
 
 
 def cmd_calibrate(args):
-    """Least squares for engine/bot_search.py's cost model: instructions = fixed + per root
-    option * options + per iteration * iterations + per apply * engine decisions applied."""
+    """Least squares for engine/bot_search.py's cost model: instructions = a fixed part (one at
+    a ready root, one at a sequential root) + per engine event the search's decisions emitted."""
     import icount
     counts, infos = icount.run_worker(os.path.abspath(__file__), [
         "calibrate-worker", "--positions", str(args.positions), "--small", str(args.small), "--large", str(args.large)])
@@ -365,7 +365,8 @@ def cmd_calibrate(args):
         w = infos.get("w-" + name)
         if c is None or w is None:
             continue
-        rows.append(([1.0, float(w[2]), float(w[0]), float(w[1]), float(w[3])], float(c)))
+        n, applies, root, events, ready = w
+        rows.append(([1.0 if ready else 0.0, 0.0 if ready else 1.0, float(events)], float(c), w))
     if not rows:
         print("not counted (no instruction counter here)")
         return
@@ -379,13 +380,12 @@ def cmd_calibrate(args):
     err = [(p - v) / v for p, v in zip(pred, y)]
     print("cost model from %d counted searches (%d positions x %d and %d iterations; %s, x86-64 CPython %s):"
           % (len(rows), len(rows) // 2, args.small, args.large, icount.counter(), sys.version.split()[0]))
-    print("  COST_FIXED = %.4g\n  COST_PER_ROOT_OPTION = %.4g\n  COST_PER_ITERATION = %.4g\n  COST_PER_APPLY = %.4g\n"
-          "  COST_PER_EVENT = %.4g" % tuple(coef))
+    print("  COST_FIXED_READY = %.3g\n  COST_FIXED_SEQ = %.3g\n  COST_PER_EVENT = %.3g" % tuple(coef))
     print("  fit: the estimate is off by %.1f %% on average, %.1f %% at most (%.1f %% over at most, %.1f %% under at most)"
           % (100 * sum(abs(e) for e in err) / len(err), 100 * max(abs(e) for e in err), 100 * max(err), -100 * min(err)))
-    for x, v, p in zip(X, y, pred):
-        print("    root %2d, %4d iterations, %6d applies, %6d events: %s counted, %s estimated"
-              % (x[1], x[2], x[3], x[4], icount.fmt(v), icount.fmt(p)))
+    for (x, v, w), p in zip(rows, pred):
+        print("    %s root %2d, %4d iterations, %6d applies, %6d events: %s counted, %s estimated"
+              % ("ready" if w[4] else "seq  ", w[2], w[0], w[1], w[3], icount.fmt(v), icount.fmt(p)))
 
 
 # ---------------------------------------------------------------- playouts
@@ -561,8 +561,8 @@ def cmd_fit(args):
             p = min(1 - 1e-9, max(1e-9, 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))))
             s -= y * math.log(p) + (1 - y) * math.log(1 - p)
         return s / len(data)
-    print("fitted on %d positions from %d greedy, random and normal games, each from both seats (sample and entered decks): log loss %.4f (constant 0.5: "
-          "%.4f; the weights in engine/bot_eval.py now: %.4f)" % (len(data), len(sp), loss(fitted), math.log(2),
+    print("fitted on %d positions from %d greedy, random and normal games, each from both seats (sample and entered "
+          "decks): log loss %.4f (constant 0.5: %.4f; the weights in engine/bot_eval.py now: %.4f)" % (len(data), len(sp), loss(fitted), math.log(2),
                                                                loss(bot_eval.WEIGHTS)))
     print(json.dumps({k: round(v, 4) for k, v in fitted.items()}, indent=1))
 

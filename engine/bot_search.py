@@ -41,38 +41,37 @@ from .state import GameState, PlayerState
 
 # The levels a table offers (easy is the greedy bot of engine/bots.py; no search), budgeted in
 # estimated x86-64 instructions a decision (``estimate``): strong fits 1 s of a Pi Zero 2 W core
-# by the docs' estimate (PI_ZERO_2W_IPS) at every position, not only on average.
+# by the docs' estimate (PI_ZERO_2W_IPS) at every position, not only on average (the estimate is
+# within ~11 % of the count: 440 M leaves the margin).
 LEVELS = {
-    "normal": {"budget": 90e6},
-    "strong": {"budget": 450e6},
+    "normal": {"budget": 110e6},
+    "strong": {"budget": 440e6},
 }
 
 SEQ_SHARE = 4      # a sequential decision gets 1/SEQ_SHARE of the level's budget
 SEQ_MIN = 16
 
 # What a decision costs in x86-64 instructions of CPython 3.11 (callgrind): a fixed part (the view
-# rebuilt, the worlds drawn, the final RM+ on the root matrix and the explanation's battles, which
-# grow with the root's size), a part per iteration (a world copied, the path down the tree, the
-# leaf value) and a part per engine decision applied below it. Fitted by least squares on ready
-# and sequential decisions of the sample and entered decks: ``python3 bench/bot.py calibrate``
-# (docs/performance.md "Search player").
-COST_FIXED = 20e6
-COST_PER_ROOT_OPTION = 0.5e6
-COST_PER_ITERATION = 0.3e6
-COST_PER_APPLY = 0.12e6
+# rebuilt, the worlds drawn, the final RM+ on the root matrix and the explanation's battles at a
+# ready; far less at a sequential decision) and a part per engine event the search's decisions
+# emitted (the engine's work: judgments, damage, moves; each iteration's world copy and leaf
+# value come with a fairly constant number of them). Fitted by least squares on 36 counted
+# searches at ready and sequential decisions of the sample and entered decks: within ~11 % of the
+# count (``python3 bench/bot.py calibrate``, docs/performance.md "Search player").
+COST_FIXED_READY = 34e6
+COST_FIXED_SEQ = 3.5e6
+COST_PER_EVENT = 55e3
 PI_ZERO_2W_IPS = 500e6         # one Cortex-A53 core running CPython: the docs' estimate, not measured
 
-# the old per-iteration figures (iterations_for): a ready decision's mean at the levels' budgets
+# the per-iteration figures of iterations_for: a ready decision's mean (phase 1's cost bench)
 INSTRUCTIONS_PER_ITERATION = 1.25e6
 INSTRUCTIONS_FIXED = 38e6
 
 
-def estimate(iterations, applies, root_options):
-    """The instructions a search of ``iterations`` that applied ``applies`` engine decisions
-    costs, with the explanation and final solve of a root of ``root_options`` (pairs at a
-    ready node, answers elsewhere)."""
-    return (COST_FIXED + COST_PER_ROOT_OPTION * root_options + COST_PER_ITERATION * iterations
-            + COST_PER_APPLY * applies)
+def estimate(events, ready=True):
+    """The instructions a search that applied decisions emitting ``events`` engine events has
+    cost, with its fixed part (``ready``: the root is a ready node)."""
+    return (COST_FIXED_READY if ready else COST_FIXED_SEQ) + COST_PER_EVENT * events
 
 
 def instructions_for(seconds, instructions_per_second=PI_ZERO_2W_IPS):
@@ -358,8 +357,7 @@ class Search:
     def cost(self):
         """The instructions this search has spent so far, estimated from what it did (see
         ``estimate``): the budget a level is given is counted in these."""
-        return estimate(self.done, self.applies, len(self.root.opts[0]) * len(self.root.opts[1])
-                        if isinstance(self.root, SimNode) else len(self.root.opts))
+        return estimate(self.events, isinstance(self.root, SimNode))
 
     def run_budget(self, instructions, cap=None):
         """Iterate until the estimated cost reaches ``instructions`` (at least one iteration;

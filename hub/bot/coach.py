@@ -45,8 +45,10 @@ class Coach:
         self._cards = (None, None)
         self.entries = []             # what the display shows: the last reveal's, then that turn's decisions
         self.turn = None              # the turn of the last reveal
+        self.battle = None            # its number among the game's reveals (1, 2, ...; a turn may have two)
+        self.reveals = 0              # reveals in the game so far
         self.thinking = []            # seats whose analysis of the last reveal is still running
-        self.asked = {}               # seat -> (question key, view JSON, turn) of its ready as asked
+        self.asked = {}               # seat -> (question key, view JSON, battle number) of its ready as asked
         self.held = {}                # seat -> a bot's entry for its ready, shown at the reveal
         self.analysed = 0             # analyses shown (a person's readies)
         self.own = set()              # seats whose thoughts are handed in (the demo's search-played pods)
@@ -78,7 +80,8 @@ class Coach:
         seats = self.seats()
         if not seats:
             return None
-        return {"seats": list(seats), "turn": self.turn, "entries": list(self.entries), "thinking": list(self.thinking)}
+        return {"seats": list(seats), "turn": self.turn, "battle": self.battle, "entries": list(self.entries),
+                "thinking": list(self.thinking)}
 
     # ------------------------------------------------------------ the table's messages
     def _on_table(self, audience, msg):
@@ -90,7 +93,11 @@ class Coach:
             return
         if self._game != s.game_id:
             self._game = s.game_id
-            self.entries, self.turn, self.thinking, self.asked, self.held = [], None, [], {}, {}
+            self.entries, self.turn, self.battle, self.thinking, self.asked, self.held = [], None, None, [], {}, {}
+            # a resumed game: its reveals so far (the published events come on top of these)
+            self.reveals = sum(1 for e in s.log_tail(1 << 30) if e.get("e") == "reveal")
+            if t == "state":
+                self.reveals -= sum(1 for e in msg.get("events") or () if e.get("e") == "reveal")
         if t != "state" or not self.seats():
             return
         reveal = next((e for e in msg.get("events") or () if e.get("e") == "reveal"), None)
@@ -110,11 +117,13 @@ class Coach:
                 continue
             key = question_key(s, seat, req)
             if self.asked.get(seat, (None,))[0] != key:
-                self.asked[seat] = (key, json.dumps(seat_view(st, seat), ensure_ascii=False), st.turn)
+                self.asked[seat] = (key, json.dumps(seat_view(st, seat), ensure_ascii=False), self.reveals + 1)
 
     def _revealed(self, s, reveal):
         st = s.engine_state
         self.turn = st.turn
+        self.reveals += 1
+        self.battle = self.reveals
         self.entries, self.thinking = [], []
         if self.loop is None:
             try:
@@ -126,20 +135,22 @@ class Coach:
             chosen = reveal.get("%s_card" % seat)
             if seat in bots:
                 entry = self.held.pop(seat, None)
-                if entry is not None:
+                if entry is not None and entry["battle"] == self.battle:
                     self.entries.append(entry)
                 continue
             asked = self.asked.pop(seat, None)
             if asked is None:
                 continue
-            key, view, turn = asked
+            key, view, battle = asked
+            if battle != self.battle:
+                continue                  # asked before another battle (a ready phase cut short): stale
             self.thinking.append(seat)
             job = {"op": "coach", "view": view, "seat": seat, "kind": "ready", "seed": job_seed(key, seat),
                    "level": self.level, "budget": self.budget, "iterations": self.iterations, "chosen": chosen}
             fut = self.worker.submit(job, self._card_table(s))
-            fut.add_done_callback(lambda f, seat=seat, gid=s.game_id, turn=turn, chosen=chosen:
-                                  self._call_soon(self._analysed, f, seat, gid, turn, chosen))
-        self.table.announce({"t": "coach", "turn": self.turn})
+            fut.add_done_callback(lambda f, seat=seat, gid=s.game_id, battle=battle, chosen=chosen:
+                                  self._call_soon(self._analysed, f, seat, gid, battle, chosen))
+        self.table.announce({"t": "coach", "turn": self.turn, "battle": self.battle})
 
     def _card_table(self, s):
         gid, table = self._cards
@@ -155,10 +166,10 @@ class Coach:
         else:
             fn(*args)
 
-    def _analysed(self, fut, seat, gid, turn, chosen):
+    def _analysed(self, fut, seat, gid, battle, chosen):
         """A person's analysis is back (on the table's loop)."""
         s = self.table.session
-        if s is None or s.game_id != gid or turn != self.turn:
+        if s is None or s.game_id != gid or battle != self.battle:
             return                    # another game, or the next reveal came first: stale
         if seat in self.thinking:
             self.thinking.remove(seat)
@@ -167,11 +178,11 @@ class Coach:
         except WorkerGone as e:
             res = {"ok": False, "error": str(e)}
         if res.get("ok") and res.get("thought"):
-            self.entries.append(_entry(seat, "player", turn, res["thought"], res.get("coach"), chosen))
+            self.entries.append(_entry(seat, "player", self.turn, battle, res["thought"], res.get("coach"), chosen))
             self.analysed += 1
         else:
-            log.info("no coach line for %s at turn %s: %s", seat, turn, res.get("why") or res.get("error"))
-        self.table.announce({"t": "coach", "turn": turn})
+            log.info("no coach line for %s at battle %s: %s", seat, battle, res.get("why") or res.get("error"))
+        self.table.announce({"t": "coach", "turn": self.turn, "battle": battle})
 
     # ------------------------------------------------------------ the bot's own thoughts
     def bot_decided(self, session, seat, q):
@@ -180,7 +191,7 @@ class Coach:
         decisions are never shown."""
         if seat not in self.seats() or q.thought is None or q.kind != "ready":
             return
-        self.held[seat] = _entry(seat, "bot", session.engine_state.turn, q.thought, None, q.answer[1])
+        self.held[seat] = _entry(seat, "bot", session.engine_state.turn, self.reveals + 1, q.thought, None, q.answer[1])
 
     def bot_refused(self, seat):
         self.held.pop(seat, None)
@@ -189,13 +200,13 @@ class Coach:
         """The hub's bot's public decision (a get, a combo, ...) was applied: what it thought."""
         if seat not in self.seats() or q.thought is None or q.kind in HIDDEN_KINDS:
             return
-        entry = _entry(seat, "bot", session.engine_state.turn, q.thought, None, q.answer[1])
-        if self.turn == entry["turn"]:
-            self.entries.append(entry)
-            self.table.announce({"t": "coach", "turn": self.turn})
+        # a decision after a reveal (a get, a combo, ...) goes with that reveal's lines
+        if self.battle is not None:
+            self.entries.append(_entry(seat, "bot", session.engine_state.turn, self.battle, q.thought, None, q.answer[1]))
+            self.table.announce({"t": "coach", "turn": self.turn, "battle": self.battle})
 
 
-def _entry(seat, who, turn, thought, line, chosen):
+def _entry(seat, who, turn, battle, thought, line, chosen):
     """One coach entry (JSON): the options by value with the search's mix, the choice, the
     best one and the sentence. ``line`` is ``explain_choice``'s (a person's), else the
     thought's own explanation (a bot's)."""
@@ -206,7 +217,7 @@ def _entry(seat, who, turn, thought, line, chosen):
     chosen_value = ex.get("chosen_value")
     if chosen_value is None and chosen in opts:
         chosen_value = thought["values"][opts.index(chosen)]
-    return {"seat": seat, "who": who, "kind": thought["kind"], "turn": turn, "chosen": chosen,
+    return {"seat": seat, "who": who, "kind": thought["kind"], "turn": turn, "battle": battle, "chosen": chosen,
             "best": ex.get("best"), "best_value": ex.get("best_value"), "chosen_value": chosen_value,
             "loss": ex.get("loss"), "rule": ex.get("rule"), "options": rows,
             "text": {"ko": ex.get("ko"), "en": ex.get("en")}, "iterations": thought.get("iterations")}

@@ -1,7 +1,7 @@
 """The hub's bot at a table and the coach (issue 24): the bot's answers go through the table as
 a pod's do (source "bot", the same record, commitments verified at the reveal), its thinking
 runs in its own process fed the seat's view as JSON only, a restart resumes it, pods never take
-its seat, and the coach shows nothing of a turn before that turn's reveal."""
+its seat, and the coach shows nothing of a battle before its reveal."""
 
 import asyncio
 import json
@@ -97,7 +97,7 @@ async def _play_against_the_bot(table, human, coach_seen, max_steps=3000):
                 kind, value = "ready", req["options"][0]
             table.submit("a", kind, value, source="pod")
         await asyncio.sleep(0.02)
-        coach_seen.append((s.engine_state.turn, s.engine_state.phase, json.dumps(table.coach.view())))
+        coach_seen.append((sum(1 for e in s.log if e["e"] == "reveal"), s.engine_state.phase, json.dumps(table.coach.view())))
     raise AssertionError("the game against the bot did not end")
 
 
@@ -144,11 +144,12 @@ def test_a_whole_game_against_the_bot_is_recorded_like_a_pods():
     assert coach.analysed >= 3
     whos = {(e["seat"], e["who"]) for _, _, v in seen for e in (json.loads(v) or {}).get("entries", [])}
     assert ("a", "player") in whos and ("b", "bot") in whos
-    # ... and never anything of a turn before that turn's reveal
-    for turn, phase, v in seen:
+    # ... and never anything of a battle before that battle's reveal: at a ready phase, only of
+    # the battles already revealed (a turn may have two)
+    for fought, phase, v in seen:
         view = json.loads(v)
         if view and phase == "ready":
-            assert all(e["turn"] < turn for e in view["entries"]), (turn, view)
+            assert all(e["battle"] <= fought for e in view["entries"]), (fought, view)
     # every analysis names its rule and says it in both languages
     last = [json.loads(v) for _, _, v in seen if json.loads(v) and json.loads(v)["entries"]][-1]
     for e in last["entries"]:

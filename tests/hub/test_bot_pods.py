@@ -6,7 +6,7 @@ bot's seat played by the hub's bot, its thinking in its own process.
    a pod's: while it is locked its card (id or name) and the lock's nonce appear nowhere in the
    table's public messages, the person's own channel, the display state the API serves, the
    public export or the judge log (tests/web/test_hidden.py's scan), and the coach shows
-   nothing of the turn before its reveal.
+   nothing of a battle before its reveal.
 2. The table's loop is free while the bot thinks: with a search that would run for hours, the
    person's ready is stamped between the press and its record, and the bot, out of time,
    locks the greedy answer before its deadline (never a non-response)."""
@@ -96,7 +96,8 @@ def test_a_whole_game_on_one_pod_against_the_bot_never_shows_its_locked_card(tmp
             card = next(r.body["value"] for r in table.store.records(s.game_id, kinds=("input",)) if r.seq == seq)
             shown = display_state(table)
             lock.clear()
-            lock.update(card=card, nonce=s._nonce[BOT], seq=seq, last_battle=shown["last_battle"], turn=s.turn,
+            lock.update(card=card, nonce=s._nonce[BOT], seq=seq, last_battle=shown["last_battle"],
+                        fought=sum(1 for e in s.log if e["e"] == "reveal"),
                         prelog={e["text"]["ko"] for e in s.log})
             scans["locks"] += 1
         if lock and BOT in s.locked and s.engine_state.phase == "ready":
@@ -114,8 +115,8 @@ def test_a_whole_game_on_one_pod_against_the_bot_never_shows_its_locked_card(tmp
             return
         shown = display_state(table)
         coach = shown.get("coach") or {}
-        assert all(e["turn"] < lock["turn"] for e in coach.get("entries", [])), "the coach shows the turn before its reveal"
-        shown = dict(shown, coach=None)      # the coach's earlier turns: history, like the log
+        assert all(e["battle"] <= lock["fought"] for e in coach.get("entries", [])), "the coach shows a battle before its reveal"
+        shown = dict(shown, coach=None)      # the coach's earlier battles: history, like the log
         gid = s.game_id
         for name, data in (("/api/state display", shown), ("snapshot", table.snapshot()), ("export", table.export(gid)),
                            ("judge log", {"records": s.judge_log()})):

@@ -34,10 +34,9 @@
     return String(id);
   }
   function sentence(text) {
-    // "…. [가이드 3.6.2.2]" -> the text with a rule badge (the page's style)
-    const m = /^(.*?)\s*\[([^\]]+)\]\s*(.*)$/.exec(text || "");
-    if (!m) return esc(text);
-    return esc(m[1]) + ' <span class="rule">' + esc(m[2]) + "</span>" + (m[3] ? " " + esc(m[3]) : "");
+    // every "[가이드 3.6.2.2]" in the text becomes a rule badge (the page's style)
+    return String(text || "").split(/\[([^\]]+)\]/).map((part, i) =>
+      (i % 2 ? '<span class="rule">' + esc(part) + "</span>" : esc(part))).join("");
   }
 
   function entryHtml(S, e) {
@@ -45,7 +44,7 @@
     const text = (e.text && (e.text[D.lang()] || e.text.ko)) || "";
     let h = '<div class="coach-entry" data-seat="' + e.seat + '" data-who="' + esc(e.who) + '" data-kind="' + esc(e.kind) + '">';
     h += '<div class="coach-head"><span class="badge s-' + e.seat + '">' + seatLabel(e.seat) + "</span> <b>" + esc(who) + "</b>";
-    if (e.loss) h += ' <span class="coach-loss">' + esc(t("loss", { p: pct(e.loss) })) + "</span>";
+    if (e.loss && e.loss >= 0.01) h += ' <span class="coach-loss">' + esc(t("loss", { p: pct(e.loss) })) + "</span>";
     h += "</div>";
     h += '<p class="coach-text">' + sentence(text) + "</p>";
     const rows = (e.options || []).filter((r) => r.mix >= 0.01 || r.option === e.chosen || r.option === e.best).slice(0, 6);
@@ -74,8 +73,11 @@
       el = document.createElement("div");
       el.id = "coach";
       el.className = "coach";
-      battle.appendChild(el);
     }
+    // right under the last battle's reason and details (what happened, then what the search thought)
+    const after = $(".details", battle) || $("#battle-reason", battle);
+    if (after && after.nextSibling !== el) battle.insertBefore(el, after.nextSibling);
+    else if (!after && el.parentNode !== battle) battle.appendChild(el);
     let h = "<h3>" + esc(t("title")) + (c.turn ? ' <span class="muted">' + esc(t("turn", { n: c.turn })) + "</span>" : "") + "</h3>";
     (c.entries || []).slice().sort((x, y) => (x.seat < y.seat ? -1 : x.seat > y.seat ? 1 : 0)).forEach((e) => { h += entryHtml(S, e); });
     (c.thinking || []).forEach((s) => { h += '<p class="muted coach-thinking">' + esc(t("thinking", { seat: seatLabel(s) })) + "</p>"; });
