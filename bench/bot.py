@@ -2,7 +2,7 @@
 Prints figures; asserts nothing (docs/performance.md "Search player" keeps them).
 
     python3 bench/bot.py match --x strong --y greedy --games 400 [--jobs 2] [--decks sample,entered]
-    python3 bench/bot.py budget --level strong --games 400 --budgets 45,90,180   # 2x vs 1x at each
+    python3 bench/bot.py budget --level strong --games 200 --budgets 55,110,220  # 2x vs 1x at each (M instructions)
     python3 bench/bot.py exploit --positions 200 [--level strong] [--iterations N]
     python3 bench/bot.py cost [--positions 12]      # callgrind instructions per decision, each level
     python3 bench/bot.py calibrate [--positions 12] # callgrind: engine/bot_search.py's cost model (prints it)
@@ -62,15 +62,17 @@ def _decks():
 
 def play_game(spec):
     """One game: spec = (deckset, x policy, x iterations, y policy, y iterations, x seat,
-    x takes deck a?, seed, max turns). Returns (x's score 1/0.5/0, battles, capped)."""
-    deckset, xp, xi, yp, yi, xseat, xdeck_a, seed, max_turns = spec
+    x takes deck a?, seed, max turns[, x budget, y budget]): iterations or budgets (estimated
+    instructions) override a search level's. Returns (x's score 1/0.5/0, battles, capped)."""
+    deckset, xp, xi, yp, yi, xseat, xdeck_a, seed, max_turns = spec[:9]
+    xb, yb = (spec[9], spec[10]) if len(spec) > 9 else (None, None)
     cards, da, db = _decks()[deckset]
     # deck a goes to whoever takes it; seats are a/b in the engine
     deck_x, deck_y = (da, db) if xdeck_a else (db, da)
     yseat = "b" if xseat == "a" else "a"
     seat_decks = {xseat: deck_x, yseat: deck_y}
     st, _ = new_game(cards, seat_decks["a"], seat_decks["b"], seed=seed)
-    bots = {xseat: Bot(seed * 2 + 1, xp, xi), yseat: Bot(seed * 2 + 2, yp, yi)}
+    bots = {xseat: Bot(seed * 2 + 1, xp, xi, xb), yseat: Bot(seed * 2 + 2, yp, yi, yb)}
     while st.winner is None:
         if st.turn > max_turns:
             return 0.5, st.battles, True
@@ -81,7 +83,7 @@ def play_game(spec):
     return score, st.battles, False
 
 
-def specs(n, x, xi, y, yi, sets, seed0, max_turns):
+def specs(n, x, xi, y, yi, sets, seed0, max_turns, xb=None, yb=None):
     out = []
     k = 0
     while len(out) < n:
@@ -89,7 +91,7 @@ def specs(n, x, xi, y, yi, sets, seed0, max_turns):
             for xseat in ("a", "b"):
                 for xdeck_a in (True, False):
                     if len(out) < n:
-                        out.append((ds, x, xi, y, yi, xseat, xdeck_a, seed0 + k, max_turns))
+                        out.append((ds, x, xi, y, yi, xseat, xdeck_a, seed0 + k, max_turns, xb, yb))
                     k += 1
     return out
 
@@ -102,14 +104,23 @@ def score_ci(scores):
     return m, max(0.0, m - h), min(1.0, m + h)
 
 
-def run_match(x, xi, y, yi, games, jobs, sets, seed0, max_turns, label=None):
-    sp = specs(games, x, xi, y, yi, sets, seed0, max_turns)
+def run_match(x, xi, y, yi, games, jobs, sets, seed0, max_turns, label=None, xb=None, yb=None, every=50):
+    sp = specs(games, x, xi, y, yi, sets, seed0, max_turns, xb, yb)
+    name = label or "%s%s vs %s%s" % (x, "" if xi is None else "@%d" % xi, y, "" if yi is None else "@%d" % yi)
     t0 = time.perf_counter()
-    if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
-            res = pool.map(play_game, sp, chunksize=1)
-    else:
-        res = [play_game(s) for s in sp]
+    res = []
+    pool = multiprocessing.Pool(jobs) if jobs > 1 else None
+    try:
+        for r in (pool.imap(play_game, sp, chunksize=1) if pool else map(play_game, sp)):
+            res.append(r)
+            if every and len(res) % every == 0 and len(res) < len(sp):     # a long run says how it goes
+                m, lo, hi = score_ci([q[0] for q in res])
+                print("  (%s: %d of %d games so far, score %.3f [%.3f-%.3f], %.0f s)"
+                      % (name, len(res), len(sp), m, lo, hi, time.perf_counter() - t0), flush=True)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     dt = time.perf_counter() - t0
     scores = [r[0] for r in res]
     m, lo, hi = score_ci(scores)
@@ -120,7 +131,6 @@ def run_match(x, xi, y, yi, games, jobs, sets, seed0, max_turns, label=None):
     for s, r in zip(sp, res):
         by.setdefault(s[0], []).append(r[0])
     per = ", ".join("%s %.3f (%d)" % (k, sum(v) / len(v), len(v)) for k, v in by.items())
-    name = label or "%s%s vs %s%s" % (x, "" if xi is None else "@%d" % xi, y, "" if yi is None else "@%d" % yi)
     print("%s: %d games, score %.3f [95%% CI %.3f-%.3f]; %d won, %d drawn (%d stopped at %d turns), %d lost; %s; "
           "%.1f battles a game; %.0f s wall, %d jobs" % (name, len(scores), m, lo, hi, w, d, capped, max_turns,
                                                         len(scores) - w - d, per,
@@ -579,7 +589,7 @@ def main(argv=None):
     m.add_argument("--y-iterations", type=int)
     b = sub.add_parser("budget")
     b.add_argument("--level", default="strong")
-    b.add_argument("--budgets", default="45,90,180")
+    b.add_argument("--budgets", default="55,110,220", help="1x budgets, millions of estimated instructions")
     for p in (m, b):
         p.add_argument("--games", type=int, default=400)
         p.add_argument("--jobs", type=int, default=2)
@@ -614,9 +624,12 @@ def main(argv=None):
         run_match(args.x, args.x_iterations, args.y, args.y_iterations, args.games, args.jobs,
                   args.decks.split(","), args.seed, args.max_turns)
     elif args.cmd == "budget":
+        # budgets in millions of estimated instructions a ready decision (engine/bot_search.py
+        # ``estimate``; a sequential decision gets a quarter): 2x against 1x at each
         for n in [int(x) for x in args.budgets.split(",")]:
-            run_match(args.level, 2 * n, args.level, n, args.games, args.jobs, args.decks.split(","),
-                      args.seed + 100000 * n, args.max_turns, label="%s@%d vs %s@%d" % (args.level, 2 * n, args.level, n))
+            run_match(args.level, None, args.level, None, args.games, args.jobs, args.decks.split(","),
+                      args.seed + 100000 * n, args.max_turns, label="%s@%dM vs %s@%dM" % (args.level, 2 * n, args.level, n),
+                      xb=2 * n * 1e6, yb=n * 1e6)
     elif args.cmd == "exploit":
         cmd_exploit(args)
     elif args.cmd == "cost":
