@@ -161,10 +161,13 @@ class Coach:
 
     def _call_soon(self, fn, *args):
         loop = self.loop
-        if loop is not None and not loop.is_closed():
+        if loop is None:
+            fn(*args)                   # no loop was ever seen: a table driven by hand (tests)
+            return
+        try:
             loop.call_soon_threadsafe(fn, *args)
-        else:
-            fn(*args)
+        except RuntimeError:            # the loop closed (the hub is stopping): nobody will show it
+            pass
 
     def _analysed(self, fut, seat, gid, battle, chosen):
         """A person's analysis is back (on the table's loop)."""
@@ -198,7 +201,7 @@ class Coach:
 
     def bot_applied(self, session, seat, q):
         """The hub's bot's public decision (a get, a combo, ...) was applied: what it thought."""
-        if seat not in self.seats() or q.thought is None or q.kind in HIDDEN_KINDS:
+        if seat not in self.seats() or q.thought is None or q.kind in HIDDEN_KINDS or q.hidden:
             return
         # a decision after a reveal (a get, a combo, ...) goes with that reveal's lines
         if self.battle is not None:

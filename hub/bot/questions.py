@@ -20,12 +20,13 @@ log = logging.getLogger("lumen.bot")
 
 
 class Question:
-    __slots__ = ("key", "seat", "kind", "view", "asked_ms", "answer", "thought", "future", "failed", "seed")
+    __slots__ = ("key", "seat", "kind", "hidden", "view", "asked_ms", "answer", "thought", "future", "failed", "seed")
 
-    def __init__(self, key, seat, kind, view, asked_ms, seed):
+    def __init__(self, key, seat, kind, view, asked_ms, seed, hidden=False):
         self.key = key
         self.seat = seat
         self.kind = kind
+        self.hidden = hidden          # a hidden decision (a side-deck trigger's choice): recorded hidden, never shown
         self.view = view              # the seat's view as asked (JSON text): the fallback's too
         self.asked_ms = asked_ms
         self.seed = seed
@@ -83,7 +84,7 @@ class Questions:
         if q is not None and q.key == key:
             return q
         view = json.dumps(seat_view(session.engine_state, seat), ensure_ascii=False)
-        q = Question(key, seat, req["kind"], view, now_ms, job_seed(key, seat))
+        q = Question(key, seat, req["kind"], view, now_ms, job_seed(key, seat), bool(req.get("hidden")))
         self.current[seat] = q
         job = {"op": "decide", "view": view, "seat": seat, "kind": req["kind"], "seed": q.seed,
                "level": level or self.level, "iterations": self.iterations, "budget": self.budget}

@@ -81,7 +81,10 @@ class BotSeat:
         """Look again soon (from any thread)."""
         loop, ev = self.loop, self._wake
         if loop is not None and ev is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(ev.set)
+            try:
+                loop.call_soon_threadsafe(ev.set)
+            except RuntimeError:        # the loop closed just now (the hub is stopping)
+                pass
 
     def seat(self):
         """(seat, level) of the bot in the game on the table, or None."""

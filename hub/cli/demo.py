@@ -185,7 +185,8 @@ class TableDemo:
         self.hub = None
         # a search level plays the bots' pods (its thinking in its own process), and the coach
         # shows on the display what each of them thought, after each reveal
-        self.level = level if mode == "referee" else "easy"
+        from hub.sessions.table import SESSIONS
+        self.level = "easy" if SESSIONS[mode].takes_actions else level     # players who enter results: no engine to search
         self.worker = self.coach = None
 
     # -- printing

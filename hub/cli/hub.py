@@ -125,7 +125,8 @@ def run_hub(args, out=None):
         if getattr(args, "broker", None):
             out("--bot is for practice: a tournament table seats two players (leave out --bot or --broker)")
             return 2
-        if args.mode != "referee":
+        from hub.sessions.table import SESSIONS
+        if SESSIONS[args.mode].takes_actions:       # the players enter results: no engine for a bot to play
             out("--bot plays referee games (the engine must know the cards): leave out --mode tracker")
             return 2
     lock = RecordLock(args.db)

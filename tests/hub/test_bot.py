@@ -219,3 +219,24 @@ def test_the_bots_view_is_what_its_seat_may_see():
         assert v["players"]["a"]["battle_zone"] == ["?"]
         texts.add(json.dumps(v, sort_keys=True))
     assert len(texts) == 1
+
+
+def test_lumen_hub_bot_options():
+    """``lumen hub --bot b``: referee games with the bot in 2P, coached unless ``--coach off``;
+    a tournament table refuses a bot and never coaches by default."""
+    from hub.cli.hub import practice, run_hub
+    from hub.cli.main import build_parser
+    p = build_parser()
+    args = p.parse_args(["hub", "--bot", "b", "--level", "normal"])
+    assert args.mode is None and practice(args) == {"bot": {"seat": "b", "level": "normal"}, "coach": ["a", "b"]}
+    args = p.parse_args(["hub", "--bot", "a", "--coach", "off"])
+    assert practice(args) == {"bot": {"seat": "a", "level": "strong"}}
+    assert practice(p.parse_args(["hub"])) == {}
+    assert practice(p.parse_args(["hub", "--coach", "on"])) == {"coach": ["a", "b"]}
+    said = []
+    args = p.parse_args(["hub", "--bot", "b", "--broker", "mqtt://table-3:pw@localhost:1883", "--event", "e", "--table", "3"])
+    assert practice(args)["bot"]["seat"] == "b" and "coach" not in practice(args)
+    assert run_hub(args, out=said.append) == 2 and "tournament" in said[-1]
+    said = []
+    assert run_hub(p.parse_args(["hub", "--bot", "b", "--mode", "tracker"]), out=said.append) == 2
+    assert "referee" in said[-1]
