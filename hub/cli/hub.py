@@ -41,8 +41,23 @@ SIDES = {"referee": lambda args: tuple(map(_deck, args.decks or ("serin", "gangc
          "tracker": lambda args: tuple(args.characters or (None, None))}
 
 
-def new_game(table, args):
-    """The game a starting hub opens by itself (listed once something is entered in it)."""
+def _profile_cards(args):
+    path = getattr(args, "profile_cards", None)
+    if not path:
+        return None
+    from hub.profiles import cards
+    return cards.load(path)
+
+
+def new_game(table, args, profile=None):
+    """The game a starting hub opens by itself (listed once something is entered in it).
+    ``profile``: a tournament room's game profile, which wins over ``--mode``."""
+    if profile is not None and profile != "lumen":
+        return table.start("profile", profile=profile, players=2, auto=True)
+    if args.mode == "profile":
+        chars = args.characters or (None, None)
+        return table.start("profile", chars[0], chars[1], profile=args.profile, players=args.players, auto=True,
+                           card_set=_profile_cards(args))
     return table.start(args.mode, *SIDES[args.mode](args), auto=True)
 
 
@@ -201,7 +216,8 @@ def _join_event(table, args, out):
     number = int(table.name.rsplit("-", 1)[-1])
     outbox = os.path.splitext(os.path.abspath(args.db))[0] + ".%s.outbox.sqlite3" % args.event
     link = TableLink(args.broker, args.event, number, outbox).start()
-    bridge = Bridge(table, link, lambda t, match, game_no: new_game(t, args))
+    # the room names the game its tables play (a profile): each match game is one of it
+    bridge = Bridge(table, link, lambda t, match, game_no: new_game(t, args, profile=(link.room or {}).get("profile")))
     out("대회 %s 테이블 %d / event %s, table %d (broker %s)" % (args.event, number, args.event, number,
                                                               args.broker.split("@")[-1]))
     return bridge, (router(bridge),)

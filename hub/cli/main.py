@@ -49,6 +49,16 @@ def build_parser():
     chk.add_argument("paths", nargs="+", metavar="PATH", help="card set or deck files, or folders of them")
     chk.set_defaults(func=_command("hub.cli.cards", "check"))
 
+    pr = sub.add_parser("profiles", help="game profiles (BattleCON, 요정전승, the Gundam card game, Lumen Condenser's tracker)")
+    prsub = pr.add_subparsers(dest="profiles_command", required=True)
+    pchk = prsub.add_parser("check", help="validate profile files and profile card files; prints file:line errors")
+    pchk.add_argument("paths", nargs="+", metavar="PATH", help="profile or card files, or folders of them")
+    pchk.set_defaults(func=_command("hub.cli.profiles", "check"))
+    prsub.add_parser("list", help="the bundled profiles and card sets").set_defaults(
+        func=_command("hub.cli.profiles", "list_profiles"))
+    prsub.add_parser("keys", help="the profile format's keys as JSON (type, default, meaning)").set_defaults(
+        func=_command("hub.cli.profiles", "keys"))
+
     dp = sub.add_parser("demo", help="the whole table simulated on this machine: hub, two pods running the real "
                                      "firmware under MicroPython, and the display on localhost")
     dp.add_argument("--seed", type=int, default=1, help="seed of the first game (the same seed plays the same game)")
@@ -81,13 +91,21 @@ def build_parser():
     hp.add_argument("--host", default="127.0.0.1", help="display address (0.0.0.0 for phones on the network)")
     hp.add_argument("--port", type=int, default=8000, help="display port")
     hp.add_argument("--serial", action="append", metavar="DEV", help="a pod's serial port (repeat); default: auto-detect")
-    hp.add_argument("--mode", choices=("referee", "tracker"), default="tracker",
-                    help="mode of new games (referee needs both decks)")
+    hp.add_argument("--mode", choices=("referee", "tracker", "profile"), default="tracker",
+                    help="mode of new games (referee needs both decks; profile: another game, --profile)")
+    hp.add_argument("--profile", default="battlecon", metavar="ID",
+                    help="profile mode: the game (lumen profiles list: battlecon, yojeong, gundam; default %(default)s)")
+    hp.add_argument("--players", type=int, default=None, choices=(2, 4),
+                    help="profile mode: the seats (4: 2 on 2 with four pods, where the profile allows it)")
+    hp.add_argument("--profile-cards", default=None, metavar="FILE",
+                    help="profile mode: the players' card data (lumen-profile-cards/1; default the bundled sample set); "
+                         "--characters picks from it")
     hp.add_argument("--decks", nargs=2, metavar=("DECK_1P", "DECK_2P"), default=None,
                     help="referee mode: sample deck ids or deck files (default serin gangcheol)")
     hp.add_argument("--characters", nargs=2, metavar=("CHAR_1P", "CHAR_2P"), default=None,
                     help="tracker mode: the two characters (roster ids or Korean names, e.g. 니아 울프; "
-                         "default: the generic character, changed on the display)")
+                         "default: the generic character, changed on the display); profile mode: the card data's "
+                         "characters (default: no card data, the players say who leads)")
     hp.add_argument("--resume", action="store_true",
                     help="resume the game this table was playing (the Pi service uses it); default: start a new game")
     hp.add_argument("--broker", metavar="URL", help="join a tournament: mqtt://table-N:PASSWORD@host:port "

@@ -78,15 +78,15 @@ class PodHub(SeatPrompts):
     def __init__(self, table, mode=None, out=None, brightness=0):
         self.table = table
         self.conns = []
-        self.prompts = {"a": Prompt(), "b": Prompt()}
+        self.prompts = {s: Prompt() for s in SEAT_NUM}
         self.locked_slot = {}           # seat -> slot locked in the current ready (pod-side memory)
         self.countdown = {}             # seat -> monotonic ms deadline being shown
         self.out = out or (lambda text: log.info(text))
         self.brightness = brightness
         self.mode = mode                # the mode code pods hear before any game is on the table
         self._rescan = []               # serial devices to reopen after an unplug
-        self.messages_to = {"a": [], "b": []}   # what each seat was sent (kept for tests)
-        self.pushes = {"a": 0, "b": 0}  # state frames sent per seat
+        self.messages_to = {s: [] for s in SEAT_NUM}   # what each seat was sent (kept for tests)
+        self.pushes = {s: 0 for s in SEAT_NUM}  # state frames sent per seat
         self._current = {}              # seat -> (what it depends on, the last current(seat))
         self._fresh = ()                # seats pushed for the public state just relayed
         self.record = False
@@ -401,14 +401,19 @@ class PodHub(SeatPrompts):
 
     def _mode_code(self):
         s = self.table.session
-        mode = s.mode if s is not None else (self.mode or "unknown")
+        mode = (s.pod_mode or s.mode) if s is not None else (self.mode or "unknown")
         return MODES.get(mode, 0)
+
+    def _seats(self):
+        """The seats of the game on the table (two, or four at a 2-on-2 table)."""
+        s = self.table.session
+        return s.seats if s is not None else ("a", "b")
 
     def _claim(self, c, t):
         if c.seat is not None or c.board_id is None:
             return
         taken = {x.seat for x in self.conns if x.seat and not x.closed and x is not c}
-        free = [s for s in ("a", "b") if s not in taken]
+        free = [s for s in self._seats() if s not in taken]
         if not free:
             self.out("빈 좌석 없음 / no free seat for %s" % c.name)
             return
@@ -475,14 +480,14 @@ class PodHub(SeatPrompts):
         fresh = self._fresh
         if fresh:
             self._fresh = ()
-        if audience == "a" or audience == "b":
+        if audience in SEAT_NUM:
             if self.record:
                 self.messages_to[audience].append(msg)
             if t == "you":
                 # a session relays its public state, then each seat's "you" for the same
                 # change: the state push made for the public one already holds it
-                if audience in fresh:       # fresh is ("a", "b"), ("a",) or ("b",): the others
-                    self._fresh = fresh[1:] if fresh[0] == audience else fresh[:1]
+                if audience in fresh:       # fresh: the seats pushed for it that have not heard their "you" yet
+                    self._fresh = fresh[1:] if fresh[0] == audience else tuple(x for x in fresh if x != audience)
                 else:
                     self.push(audience)
             elif t == "opponent_ready":
@@ -490,10 +495,10 @@ class PodHub(SeatPrompts):
                 self._send(audience, "countdown", prompt=self.prompts[audience].id, ms=msg["ms_left"])
             return
         if t == "game":
-            self.prompts = {"a": Prompt(), "b": Prompt()}
+            self.prompts = {s: Prompt() for s in SEAT_NUM}
             self.locked_slot = {}
             self.countdown = {}
-            for seat in ("a", "b"):
+            for seat in SEAT_NUM:
                 c = self.seated(seat)
                 if c is not None and c.link.up:
                     c.link.send("setup", now_ms(), seat=SEAT_NUM[seat], mode=self._mode_code(), brightness=self.brightness)
@@ -506,10 +511,11 @@ class PodHub(SeatPrompts):
         s = self.table.session
         if s is None:
             return
+        seats = s.seats
         for h in s.happenings():
             what = h[0]
             if what == "reveal":
-                for seat in ("a", "b"):
+                for seat in seats:
                     self.countdown.pop(seat, None)
                     self._send(seat, "reveal", prompt=self.prompts[seat].id)
             elif what == "non_response":
@@ -519,15 +525,15 @@ class PodHub(SeatPrompts):
                 self._send(seat, "result", outcome=OUTCOMES.get(outcome, 0),
                            fp_delta=max(-128, min(127, fp_delta)), hp_delta=max(-32768, min(32767, hp_delta)))
             elif what == "sudden_death":
-                for seat in ("a", "b"):
+                for seat in seats:
                     self._send(seat, "notice", code=NOTICES["sudden_death"], arg=0)
             elif what == "game_over":
-                for seat in ("a", "b"):
-                    code = "draw" if h[1] == "draw" else ("win" if h[1] == seat else "lose")
+                for seat in seats:
+                    code = "draw" if h[1] == "draw" else ("win" if h[1] == s.side_of(seat) else "lose")
                     self._send(seat, "notice", code=NOTICES[code], arg=0)
-        for seat in ("a", "b"):
+        for seat in seats:
             self.push(seat)
-        self._fresh = ("a", "b")
+        self._fresh = tuple(seats)
 
     def _send(self, seat, msg_type, text="", **fields):
         c = self.seated(seat)
@@ -539,8 +545,10 @@ class PodHub(SeatPrompts):
             log.warning("cannot send %s to %s: %s", msg_type, seat, e)
 
     def _notice_other(self, seat, code):
-        other = "b" if seat == "a" else "a"
-        self._send(other, "notice", code=NOTICES[code], arg=SEAT_NUM[seat])
+        """Tell the other seats' pods (the opponent, at a four-seat table everybody else)."""
+        for other in self._seats():
+            if other != seat:
+                self._send(other, "notice", code=NOTICES[code], arg=SEAT_NUM[seat])
 
 
 async def while_serving(hub, awaitable):

@@ -15,7 +15,8 @@ from collections import Counter
 from hub.pods.protocol import FEATURE_OLED, PROMPT_KINDS, SCHEMA, STATE_FLAG_LOCKED, STATE_FLAG_PASS
 from hub.sessions.base import NO_PROMPT, PASS_WORDS  # noqa: F401  (PASS_WORDS: imported from here by older callers)
 
-SEAT_NUM = {"a": 1, "b": 2}
+#: seat -> the seat number pods hear (the setup frame's seat byte): 3 and 4 at a four-seat table
+SEAT_NUM = {"a": 1, "b": 2, "c": 3, "d": 4}
 STATE_FIELDS = SCHEMA["state"][2]
 CHOOSE = PROMPT_KINDS["choose"]      # the pod's kind for a question it has no kind of its own for
 

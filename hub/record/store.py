@@ -37,7 +37,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id          INTEGER PRIMARY KEY,
     created_ms  INTEGER NOT NULL,      -- wall clock, for people
-    mode        TEXT NOT NULL,         -- referee | tracker
+    mode        TEXT NOT NULL,         -- referee | tracker | profile
     table_name  TEXT NOT NULL DEFAULT 'table-1'
 );
 CREATE TABLE IF NOT EXISTS records (
@@ -202,8 +202,8 @@ class Store:
     def new_game(self, mode, start_body, table_name="table-1", action=None, items=()):
         """Create a game with its ``start`` record (and ``items``, as for append_many: what
         the start produced) in one transaction. Returns its id."""
-        if mode not in ("referee", "tracker"):
-            raise StoreError("mode must be referee or tracker, not %r" % (mode,))
+        if mode not in MODES:
+            raise StoreError("mode must be one of %s, not %r" % (", ".join(MODES), mode))
         now = int(time.time() * 1000)
         with self._tx():
             cur = self.db.execute("INSERT INTO games (created_ms, mode, table_name) VALUES (?, ?, ?)",
@@ -471,6 +471,8 @@ class Store:
         return out
 
 
+#: the modes a game's record may have (hub/sessions/table.py SESSIONS plays each)
+MODES = ("referee", "tracker", "profile")
 _INSERT = "INSERT INTO records (game_id, seq, kind, wall_ms, mono_ms, seat, hidden, body) VALUES (?,?,?,?,?,?,?,?)"
 
 
@@ -597,4 +599,10 @@ def public_start(body):
     out["ultimates"] = {seat: d.get("ultimate") for seat, d in decks.items()}
     if "tracker" in body:
         out["tracker"] = body["tracker"]
+    if "profile" in body:           # a profile game: which profile (its id and hash), how many seats, who plays what
+        p = body["profile"]
+        out["profile"] = {"id": p.get("id"), "hash": p.get("hash"), "name": (p.get("body") or {}).get("name")}
+        out["players"] = body.get("players")
+        out["characters"] = {seat: (c or {}).get("name") for seat, c in (body.get("characters") or {}).items()}
+        out["card_set"] = body.get("card_set")
     return out

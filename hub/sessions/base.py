@@ -15,6 +15,11 @@ READY_MS = 10_000
 LINK_ALLOWANCE_MS = 250   # latency a pod's ready may take to reach the hub and still count
 
 
+def _lumen():
+    from hub.profiles import profile as profiles
+    return profiles.get("lumen")
+
+
 class _Unbuilt:
     """What a lazy message's key holds until it is built: no serializer knows it, so a
     reader that bypasses the dict's methods (orjson reads a dict subclass's C storage)
@@ -195,7 +200,9 @@ class SessionBase:
     """
 
     mode: str | None = None
-    seats = ("a", "b")
+    seats: tuple[str, ...] = ("a", "b")
+    #: the mode the pods are told (hub/pods/protocol.py MODES): a game whose pods work as a tracker's says so
+    pod_mode: str | None = None
     #: the session takes tracker commands (``submit(None, "action", {...})``)
     takes_actions = False
 
@@ -264,6 +271,16 @@ class SessionBase:
 
     def happenings(self) -> list:
         return list(self._happened)
+
+    @property
+    def clock_defaults(self) -> tuple[int, int]:
+        """(duration_ms, extra_turns) of the match clock for this game: its profile's (Lumen
+        Condenser's, hub/profiles/data/lumen.yaml, unless a session says otherwise)."""
+        return _lumen().clock_defaults()
+
+    def side_of(self, seat) -> str:
+        """The side a seat plays for (its team, named by its first seat): who won is a side."""
+        return seat
 
     def adjust_command(self, seat, what, value):
         raise SessionError("this game takes no health or FP entries from the pods")

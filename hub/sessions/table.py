@@ -21,13 +21,16 @@ from hub.record.export import export_game
 from hub.record.store import RecordUnwritable, public_start
 from hub.record.token import TokenKeeper
 from hub.sessions import roster
+from hub.profiles import profile as profiles
 from hub.sessions.base import LINK_ALLOWANCE_MS, MonotonicClock, NotFound, SessionError
+from hub.sessions.profile import ProfileSession, card_set_for, start_characters
 from hub.sessions.referee import RefereeSession
 from hub.sessions.timer import MatchTimer, TimerError
 from hub.sessions.tracker import TrackerSession
 
 #: the session classes by the mode a game's record names
-SESSIONS: dict[str, type[RefereeSession] | type[TrackerSession]] = {"referee": RefereeSession, "tracker": TrackerSession}
+SESSIONS: dict[str, type[RefereeSession] | type[TrackerSession] | type[ProfileSession]] = {
+    "referee": RefereeSession, "tracker": TrackerSession, "profile": ProfileSession}
 TIMER_UNDO_LIMIT = 20
 SNAPSHOT_LOG = 40           # log entries in a snapshot (/api/state)
 _ANCHOR = attrgetter(*MatchTimer.KEYS)
@@ -53,7 +56,8 @@ class Table:
         self.wall = wall or clock or WallClock()
         self.clock = clock or MonotonicClock()
         self.tokens = tokens or TokenKeeper(override=admin_token)
-        self.timer = MatchTimer()
+        self.timer = MatchTimer(*profiles.get("lumen").clock_defaults())
+        self._timer_from_td = False     # the TD's round clock set it: a new game keeps its length
         self._timer_undo = []           # [{"action", "before"}]: the judge's clock actions, newest last
         self._timer_seen = None         # (what a stopped clock's view was built from, the view)
         self.session = None
@@ -126,6 +130,11 @@ class Table:
             # a new game never inherits the last round's TIME: the clock waits for a round start
             self.timer = MatchTimer(self.timer.duration_ms, self.timer.extra_turns)
             self._timer_undo = []
+        if new and self.timer.state == "idle" and not self._timer_from_td:
+            # a clock that is not running takes the length of the game's profile (its match defaults)
+            duration, extra = session.clock_defaults
+            if (duration, extra) != (self.timer.duration_ms, self.timer.extra_turns):
+                self.timer = MatchTimer(duration, extra)
         if carry and (self._timer_undo or self.timer.to_json() != MatchTimer().to_json()):
             # the table's clock goes on with the table: the new game's record holds it from now
             self._record_timer("carry", None, history=True)
@@ -146,10 +155,20 @@ class Table:
         self.registered = dict(self.registered, **{seat: dict(entry)})
         return self.registered
     # ------------------------------------------------------------ games
-    def start(self, mode, a=None, b=None, seed=None, priority=None, names=None, auto=False):
+    def start(self, mode, a=None, b=None, seed=None, priority=None, names=None, auto=False, profile=None,
+              players=None, sides=None, card_set=None):
         """A new game in ``mode`` (``referee``: sample deck ids, default serin vs gangcheol;
-        ``tracker``: roster characters, default the generic one). Unknown decks or
+        ``tracker``: roster characters, default the generic one; ``profile``: the game
+        ``profile`` (an id, hub/profiles/data/) with ``players`` seats, ``sides`` seat ->
+        card-data character (``a``/``b`` too), ``priority``: who goes first). Unknown decks or
         characters raise :class:`NotFound` before anything is written."""
+        if mode == "profile":
+            sides = dict(sides or {})
+            for seat, v in (("a", a), ("b", b)):
+                if v is not None:
+                    sides.setdefault(seat, v)
+            return self.start_profile(profile or "battlecon", players=players, sides=sides, seed=seed, first=priority,
+                                      names=names, auto=auto, card_set=card_set)
         if mode == "referee":
             return self.start_referee(a or "serin", b or "gangcheol", seed=seed, priority=priority, names=names,
                                       auto=auto)
@@ -196,6 +215,31 @@ class Table:
                                    names=_names(names))
         except Exception as e:   # an unknown character names itself
             raise SessionError(str(e)) from None
+        return self._attach(s, new=True, auto=auto)
+
+    def start_profile(self, profile_id, players=None, sides=None, seed=None, first=None, names=None, auto=False,
+                      card_set=None):
+        """A game of another game's profile (hub/profiles/: ``battlecon``, ``yojeong``,
+        ``gundam``). ``sides``: seat -> a character of the profile's card set (``card_set``:
+        its id, or a CardSet; default the first bundled one of the profile's kind), for the
+        names and priorities of the cards; none: the profile's own options."""
+        try:
+            prof = profiles.get(profile_id) if isinstance(profile_id, str) else profile_id
+        except KeyError as e:
+            raise NotFound(str(e.args[0])) from None
+        if prof.rules != "profile":
+            raise SessionError("profile %s is played in %s mode, not as a profile game" % (prof.id, prof.rules))
+        players = players or prof.players[0]
+        if players not in prof.players:
+            raise SessionError("%s is played by %s seats, not %r" % (prof.id, " or ".join(map(str, prof.players)), players))
+        cs = card_set if card_set is None or not isinstance(card_set, str) else None
+        if cs is None and any(v is not None for v in (sides or {}).values()):
+            cs = card_set_for(prof, card_set if isinstance(card_set, str) else None)
+        chars = start_characters(cs, {k: v for k, v in (sides or {}).items() if k in prof.seats(players)})
+        seed = secrets.randbits(32) if seed is None else seed
+        self._openings, self._table_setups = {}, False
+        s = ProfileSession.new(self.store, prof, players, chars, seed=seed, first=first, clock=self.clock,
+                               table=self.name, names=_names(names), card_set=cs)
         return self._attach(s, new=True, auto=auto)
 
     def resume(self, game_id):
@@ -381,6 +425,7 @@ class Table:
         else:
             t.state, t.started_ms, t.paused_ms, t.paused_since = "idle", None, 0, None
             t.budget_ms, t.turns_left = t.duration_ms, None
+        self._timer_from_td = True
         self._timer_changed("follow", by="td")
 
     def _timer_changed(self, action, by="judge", before=None):
@@ -436,7 +481,7 @@ def _names(names):
     """Player names per seat: trimmed, empty ones left out; None when there are none."""
     if not names:
         return None
-    if not isinstance(names, dict) or set(names) - {"a", "b"}:
-        raise SessionError("names map seats a and b to player names")
+    if not isinstance(names, dict) or set(names) - {"a", "b", "c", "d"}:
+        raise SessionError("names map seats (a, b, and c, d at a four-seat table) to player names")
     out = {s: " ".join(str(n).split())[:40] for s, n in names.items() if n and str(n).strip()}
     return out or None

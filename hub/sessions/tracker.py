@@ -12,14 +12,21 @@ the results; "next turn" opens the next ready.
 
 from engine.state import other
 
-from hub.sessions.base import (LINK_ALLOWANCE_MS, NO_PROMPT, READY_MS, DecisionRefused, MonotonicClock, SeatPrompt,
+from hub.profiles import profile as profiles
+from hub.sessions.base import (LINK_ALLOWANCE_MS, NO_PROMPT, DecisionRefused, MonotonicClock, SeatPrompt,
                                SeatStatus, SessionBase, SessionError)
 from hub.sessions.display.tracker import tracker_display
 from hub.sessions.tracker_game import TrackerError, TrackerGame
 
 #: a second "next turn" this soon after one is a double tap, not a turn (issue 12, point 8)
 NEXT_TURN_GUARD_MS = 1000
-SEAT_LABEL = {"a": "1P", "b": "2P"}
+PROFILE = profiles.get("lumen")
+SEAT_LABEL = {s: PROFILE.seat_info(s)["label"] for s in PROFILE.seats(2)}
+#: guide 3.10's 10 seconds, as the profile's pick deadline
+READY_MS = PROFILE.picks["deadline_s"] * 1000
+#: a pod's HP and FP page units (the profile's pod_scale: 1 for Lumen's health as entered)
+HP_SCALE = PROFILE.pod_counter("hp")["pod_scale"]
+FP_SCALE = PROFILE.pod_counter("fp")["pod_scale"]
 BARE_READY = SeatPrompt("ready", bare=True, hidden=True)
 LOCKED_BARE_READY = SeatPrompt("ready", locked=True, bare=True, hidden=True)
 #: a pod's HP/FP page entries (hub/pods/protocol.py ADJUST names) as tracker commands
@@ -253,9 +260,9 @@ class TrackerSession(SessionBase):
         """A pod's HP/FP page entry as a tracker command: ``hp_add`` and ``fp_add`` add
         ``value``, ``fp_set`` sets the FP (0: tap-to-zero)."""
         if what == "hp_add":
-            return {"action": "adjust_health", "seat": seat, "delta": value}
+            return {"action": "adjust_health", "seat": seat, "delta": value // HP_SCALE}
         if what == "fp_add":
-            return {"action": "adjust_fp", "seat": seat, "delta": value}
+            return {"action": "adjust_fp", "seat": seat, "delta": value // FP_SCALE}
         if what == "fp_set":
             return {"action": "reset_fp", "seat": seat} if value == 0 else \
                 {"action": "adjust_fp", "seat": seat, "delta": value - self.game.seat(seat).fp}

@@ -22,8 +22,11 @@ def build(p):
     n.add_argument("name", help="the event's name (its folder is events/NAME unless --dir)")
     n.add_argument("--players", required=True, help="a CSV with a name column, or one name a line")
     n.add_argument("--rounds", type=int, help="Swiss rounds (default: enough for one undefeated player)")
-    n.add_argument("--round-minutes", type=int, default=30, help="length of a round's clock (default 30)")
-    n.add_argument("--best-of", type=int, choices=(1, 3, 5), default=1, help="games per match (default 1)")
+    n.add_argument("--profile", default="lumen", help="the game the tables play (lumen profiles list; default lumen)")
+    n.add_argument("--round-minutes", type=int, default=None,
+                   help="length of a round's clock (default: the profile's, 30 for Lumen Condenser)")
+    n.add_argument("--best-of", type=int, choices=(1, 3, 5), default=None,
+                   help="games per match (default: the profile's: 1, BattleCON's duel 3)")
     n.add_argument("--cut", type=int, choices=(0, 2, 4, 8, 16), default=0, help="single-elimination top cut")
     n.add_argument("--extra-turns", type=int, default=3, help="turns played after time")
     n.add_argument("--seed", type=int, help="pairing seed (default: random, stored in the record)")
@@ -61,7 +64,8 @@ def run(args, out=print):
             players = load_players(args.players)
             folder = args.dir or os.path.join("events", args.name)
             creds = new_event(folder, args.name, players, rounds=args.rounds, round_minutes=args.round_minutes,
-                              best_of=args.best_of, cut=args.cut, extra_turns=args.extra_turns, seed=args.seed)
+                              best_of=args.best_of, cut=args.cut, extra_turns=args.extra_turns, seed=args.seed,
+                              profile=args.profile)
             out("event %s: %d players, folder %s" % (args.name, len(players), folder))
             out("tables 1-%d have broker passwords in %s/credentials.json"
                 % (len([k for k in creds if k.startswith("table-")]), folder))

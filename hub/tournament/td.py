@@ -308,7 +308,8 @@ class TD:
                 "started": bool(cur and cur["started"]), "complete": bool(cur and self.event.complete(cur)),
                 "finished": self.event.finished(), "players": len(self.event.active()),
                 "rounds": self.event.settings["rounds"], "cut": self.event.settings["cut"],
-                "best_of": self.event.settings["best_of"], "version": self.version}
+                "best_of": self.event.settings["best_of"], "profile": self.event.settings.get("profile", "lumen"),
+                "version": self.version}
 
     def standings_json(self):
         return {"version": self.version, "rows": st.to_json(self.event.standings())}

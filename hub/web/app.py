@@ -38,7 +38,7 @@ from hub.web import reach
 from hub.library.sets import CardLibrary
 from hub.web.broadcast import DisplayHub
 from hub.web.common import _HTTP_CODES, STATIC_DIR, ApiError, Controls, _err, make_bearer
-from hub.web.routers import admin, cards, display, games, timer, tracker
+from hub.web.routers import admin, cards, display, games, profile, timer, tracker
 
 log = logging.getLogger("lumen.web")
 
@@ -127,6 +127,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
     app.include_router(games.router(ctl))
     app.include_router(admin.router(ctl))
     app.include_router(tracker.router(ctl))
+    app.include_router(profile.router(ctl))
     app.include_router(timer.router(ctl))
     cards.install(app, ctl, library if library is not None else CardLibrary())
     for router in routers:     # e.g. the tournament's (hub/tournament/hubroutes.py)

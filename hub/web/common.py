@@ -41,6 +41,8 @@ _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "
 # ---------------------------------------------------------------- request bodies
 
 Seat = Literal["a", "b"]
+#: a seat at any table: c and d at a four-seat (2 on 2) profile game
+AnySeat = Literal["a", "b", "c", "d"]
 GameId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="a game's id (the record's 64-bit row id)")]
 ActionId = Annotated[str, StringConstraints(min_length=8, max_length=80, pattern=r"^[A-Za-z0-9._:\-]+$")]
 Delta = Annotated[int, Field(ge=-99_999, le=99_999)]

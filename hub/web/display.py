@@ -45,7 +45,7 @@ def display_state(table):
         return out
     out["game_id"] = s.game_id
     out.update(s.display_state(table.names))
-    out["ahead"] = _ahead(out["seats"]) if timer["state"] == "time" else None
+    out["ahead"] = _ahead(out["seats"], out.get("totals")) if timer["state"] == "time" else None
     return out
 
 
@@ -56,10 +56,13 @@ def seat_change(table, old, new):
     return s.seat_change(old, new) if s is not None else None
 
 
-def _ahead(seats):
+def _ahead(seats, totals=None):
     """At TIME: who is ahead on health (guide: the game goes on for the extra turns, then
-    health decides), "even" when level."""
-    ha, hb = seats["a"]["health"], seats["b"]["health"]
+    health decides), "even" when level. ``totals``: side -> what a profile game compares
+    at time (its ``match.at_time`` counter, a team's seats added up); ``{}``: nothing."""
+    if totals == {}:
+        return None
+    ha, hb = (totals["a"], totals["b"]) if totals else (seats["a"]["health"], seats["b"]["health"])
     return {"seat": "a" if ha > hb else "b" if hb > ha else "even", "health": {"a": ha, "b": hb}}
 
 

@@ -137,6 +137,15 @@
     setConn();
     if (!S) return;
     $("#table-name").textContent = S.table || "";
+    // another game's profile (profile.js draws its board; the clock, banner, log and admin stay)
+    const other = S.view === "profile" && window.LumenProfile;
+    document.documentElement.dataset.view = other ? "profile" : "";
+    if (window.LumenProfile) { LumenProfile.renderStart(); if (!other) LumenProfile.hide(); }
+    if (other) {
+      renderTop(); renderBanner(); LumenProfile.render(); renderLog(); renderAdmin(); renderClock();
+      renderHooks.forEach((fn) => { try { fn(S); } catch (e) { /* an extra never breaks the display */ } });
+      return;
+    }
     renderTop();
     renderBanner();
     renderSeat("a");
