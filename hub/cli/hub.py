@@ -35,12 +35,6 @@ def _deck(ref):
     return decks[ref]
 
 
-#: what a new game of each mode is played with, from the command line: decks (sample deck
-#: ids or files) or roster characters; None: the mode's default
-SIDES = {"referee": lambda args: tuple(map(_deck, args.decks or ("serin", "gangcheol"))),
-         "tracker": lambda args: tuple(args.characters or (None, None))}
-
-
 def _profile_cards(args):
     path = getattr(args, "profile_cards", None)
     if not path:
@@ -49,16 +43,22 @@ def _profile_cards(args):
     return cards.load(path)
 
 
+#: what a new game of each mode is played with, from the command line: decks (sample deck
+#: ids or files), roster characters, or a profile's card-data characters; None: the mode's default
+SIDES = {"referee": lambda args: tuple(map(_deck, args.decks or ("serin", "gangcheol"))),
+         "tracker": lambda args: tuple(args.characters or (None, None)),
+         "profile": lambda args: tuple(args.characters or (None, None))}
+#: and the rest of it: a profile game's profile, seats and card data
+OPTIONS = {"profile": lambda args: {"profile": args.profile, "players": args.players, "card_set": _profile_cards(args)}}
+
+
 def new_game(table, args, profile=None):
     """The game a starting hub opens by itself (listed once something is entered in it).
     ``profile``: a tournament room's game profile, which wins over ``--mode``."""
     if profile is not None and profile != "lumen":
         return table.start("profile", profile=profile, players=2, auto=True)
-    if args.mode == "profile":
-        chars = args.characters or (None, None)
-        return table.start("profile", chars[0], chars[1], profile=args.profile, players=args.players, auto=True,
-                           card_set=_profile_cards(args))
-    return table.start(args.mode, *SIDES[args.mode](args), auto=True)
+    extra = OPTIONS.get(args.mode)
+    return table.start(args.mode, *SIDES[args.mode](args), auto=True, **(extra(args) if extra else {}))
 
 
 def open_record(path, durable, out):

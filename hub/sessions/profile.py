@@ -49,13 +49,14 @@ class ProfileSession(SessionBase):
         seat -> the finisher it chose at the setup (seed 004 1.E)."""
         clock = clock or MonotonicClock()
         chars = {s: c for s, c in (characters or {}).items() if c is not None}
+        now = clock.now_ms()
         try:
-            game = ProfileGame(profile, players, chars, seed=seed, first=first, now_ms=clock.now_ms(), alts=alts)
+            game = ProfileGame(profile, players, chars, seed=seed, first=first, now_ms=now, alts=alts)
         except ProfileGameError as e:
             raise SessionError(str(e)) from None
         start = {"format": START_FORMAT,
                  "profile": {"id": profile.id, "hash": profile.hash, "body": profile.body},
-                 "players": players, "seed": seed, "first": first, "alts": dict(alts or {}),
+                 "players": players, "seed": seed, "first": first, "alts": dict(alts or {}), "mono_ms": now,
                  "characters": {s: c for s, c in chars.items()},
                  "card_set": ({"id": card_set.id, "kind": card_set.kind} if card_set is not None and chars else None)}
         if names:
@@ -73,7 +74,7 @@ class ProfileSession(SessionBase):
             raise SessionError("game %s's start record is not a profile game's (%r)" % (game_id, start.get("format")))
         profile = profiles.from_body(start["profile"]["body"])
         game = ProfileGame(profile, start["players"], start.get("characters") or {}, seed=start["seed"],
-                           first=start.get("first"), now_ms=recs[0].mono_ms or 0, alts=start.get("alts"))
+                           first=start.get("first"), now_ms=start.get("mono_ms") or 0, alts=start.get("alts"))
         s = cls(store, game_id, game, clock)
         for r in recs[1:]:
             if r.kind == "input":

@@ -11,7 +11,7 @@ from engine.errors import IllegalDecision
 
 from hub.sessions import roster
 from hub.sessions.base import SessionError
-from hub.web.common import AnySeat, ApiError, Control, Empty, GameId, Name
+from hub.web.common import AnySeat, ApiError, Control, Empty, GameId, Name, Seat
 
 
 class StartGame(Control):
@@ -20,7 +20,8 @@ class StartGame(Control):
                                              "name; profile: 1P's character in the profile's card set (none: no card data)")
     b: Name | None = Field(None, description="referee: 2P's deck; tracker: 2P's character; profile: 2P's character")
     seed: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = None
-    priority: AnySeat | None = Field(None, description="first priority (a profile game: who goes first); null = coin toss")
+    priority: Seat | None = Field(None, description="first priority (a profile game: who, or whose team, goes first); "
+                                                    "null = coin toss")
     names: dict[AnySeat, Annotated[str, StringConstraints(max_length=40)]] | None = Field(
         None, description="the players' names per seat (shown on the display, kept in the record)")
     profile: Name | None = Field(None, description="profile mode: the game (GET /api/profiles: battlecon, yojeong, gundam)")
