@@ -279,7 +279,10 @@ class Checker:
             if k not in value:
                 if sub.required:
                     self.add("%s is required" % k, value, None, where)
-                out[k] = _plain_default(sub.default)
+                if sub.type == "obj" and isinstance(sub.default, dict):
+                    out[k] = self._obj(sub, dict(sub.default), where, value, k)      # its own defaults filled in
+                else:
+                    out[k] = _plain_default(sub.default)
                 continue
             out[k] = self.check(sub, value[k], where, value, k)
         return out
