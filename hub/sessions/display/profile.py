@@ -29,7 +29,7 @@ def _frame(profile, players, teams):
 
 def _catalogue(game):
     """Every card or option of the seats (constant for the game: nothing in it depends on a pick)."""
-    out = {}
+    out: dict[str, dict] = {}
     for s in game.seats:
         for cid, o in game.by_id[s].items():
             out.setdefault(cid, {k: o.get(k) for k in ("name", "name_en", "part", "range", "power", "priority",
