@@ -175,7 +175,7 @@ class ProfileSession(SessionBase):
     def public_view(self):
         v = public_view(self.game)
         v.update(mode="profile", name=self.profile.name, ready=self.ready_status(), game_id=self.game_id,
-                 log=self.game.log[-10:])
+                 log=self.game.log[-10:], priority=self.game.priority)
         primary = self.profile.primary
         for s, d in v["seats"].items():
             d["health"] = d["counters"][primary["id"]] if primary else None
@@ -313,12 +313,12 @@ def start_characters(card_set, sides):
     return out
 
 
-def card_set_for(profile, set_id=None):
-    """The card set a game of ``profile`` uses: ``set_id`` among the bundled ones, or the
-    first of the profile's kind, or None."""
+def card_set_for(profile, set_id=None, known=None):
+    """The card set a game of ``profile`` uses: ``set_id`` among ``known`` (id -> CardSet;
+    default the bundled ones), or the first of the profile's kind, or None."""
     if profile.body["cards"] is None:
         return None
-    sets = [s for s in card_sets.bundled().values() if s.kind == profile.body["cards"]]
+    sets = [s for s in (known if known is not None else card_sets.bundled()).values() if s.kind == profile.body["cards"]]
     if set_id is not None:
         for s in sets:
             if s.id == set_id:

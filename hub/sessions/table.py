@@ -21,6 +21,7 @@ from hub.record.export import export_game
 from hub.record.store import RecordUnwritable, public_start
 from hub.record.token import TokenKeeper
 from hub.sessions import roster
+from hub.profiles import cards as profile_cards
 from hub.profiles import profile as profiles
 from hub.sessions.base import LINK_ALLOWANCE_MS, MonotonicClock, NotFound, SessionError
 from hub.sessions.profile import ProfileSession, card_set_for, start_characters
@@ -71,6 +72,8 @@ class Table:
         self._openings = {}             # seat -> the registered opening of the game on the table
         self._table_setups = False      # the table answers this game's setups (it was started from registered decks)
         self.registered = store.seat_decks(name)     # seat -> the deck registered for it (the card page)
+        # the profile games' card data this table knows: the bundled sets and the players' own files
+        self.card_sets = dict(profile_cards.bundled())
 
     @property
     def admin_token(self):
@@ -233,8 +236,10 @@ class Table:
         if players not in prof.players:
             raise SessionError("%s is played by %s seats, not %r" % (prof.id, " or ".join(map(str, prof.players)), players))
         cs = card_set if card_set is None or not isinstance(card_set, str) else None
-        if cs is None and any(v is not None for v in (sides or {}).values()):
-            cs = card_set_for(prof, card_set if isinstance(card_set, str) else None)
+        if cs is not None:
+            self.card_sets.setdefault(cs.id, cs)        # the players' own file: listed from now on
+        elif any(v is not None for v in (sides or {}).values()):
+            cs = card_set_for(prof, card_set if isinstance(card_set, str) else None, self.card_sets)
         chars = start_characters(cs, {k: v for k, v in (sides or {}).items() if k in prof.seats(players)})
         seed = secrets.randbits(32) if seed is None else seed
         self._openings, self._table_setups = {}, False

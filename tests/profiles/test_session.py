@@ -162,3 +162,41 @@ def test_replay_of_an_exported_profile_game(table, tmp_path):
     data = json.loads(json.dumps(export_game(table.store, s.game_id, table.store.game(s.game_id))))
     ok, msg = replay_export(data, out=lambda line: None)
     assert ok, msg
+
+
+def test_the_players_own_card_file(table, tmp_path):
+    """The issue's "players' own card entries": a card data file (lumen hub --profile-cards), its
+    names on the pods and its priorities deciding who leads; then known to the table by id."""
+    from hub.profiles import cards
+    f = tmp_path / "ours.yaml"
+    f.write_text("""format: lumen-profile-cards/1
+kind: battlecon
+set: {id: ours, name: {ko: 우리 카드, en: our cards}}
+bases:
+  - {id: b1, part: base, name: 첫째, range: [1, 1], power: 3, priority: 3, discard: 1}
+  - {id: b2, part: base, name: 둘째, range: [1, 2], power: 2, priority: 2, discard: 2}
+  - {id: b3, part: base, name: 셋째, range: [1, 1], power: 4, priority: 1}
+characters:
+  - id: kim
+    name: 김
+    cards:
+      - {id: k1, part: style, name: 가, power: 0, priority: 0, discard: 1}
+      - {id: k2, part: style, name: 나, power: 0, priority: 0, discard: 2}
+      - {id: k3, part: style, name: 다, power: 1, priority: 2}
+  - id: lee
+    name: 이
+    cards:
+      - {id: l1, part: style, name: 라, power: 0, priority: 0, discard: 1}
+      - {id: l2, part: style, name: 마, power: 0, priority: 0, discard: 2}
+      - {id: l3, part: style, name: 바, power: 1, priority: 1}
+""", encoding="utf-8")
+    cs = cards.load(str(f))
+    s = table.start("profile", "kim", "lee", profile="battlecon", card_set=cs, seed=1, priority="a")
+    assert s.labels(s.prompt("a").options) == ["다"] and "ours" in table.card_sets
+    for seat, c in (("a", "k3"), ("a", "b3"), ("b", "l3"), ("b", "b3")):
+        table.submit(seat, "ready", c, source="pod")
+    table.submit("a", "ante", "pass", source="pod")
+    table.submit("b", "ante", "pass", source="pod")
+    assert s.game.st["leader"] == "a"                        # 2+1 against 1+1
+    again = table.start("profile", "이", "김", profile="battlecon", card_set="ours", seed=1)
+    assert again.game.characters["a"]["id"] == "lee"          # by id, or by Korean name

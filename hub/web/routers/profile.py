@@ -6,7 +6,6 @@ from typing import Annotated, Literal, Union
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
-from hub.profiles import cards as card_sets
 from hub.profiles import profile as profiles
 from hub.sessions.base import SessionError
 from hub.web.common import AnySeat, ApiError, Control, Delta, _Strict
@@ -69,7 +68,7 @@ def router(ctl):
     @router.get("/api/profiles", tags=["public"], summary="The game profiles this hub plays, and their card sets")
     async def get_profiles():
         return {"profiles": [_profile_json(p) for p in profiles.bundled().values()],
-                "card_sets": [s.to_json() for s in card_sets.bundled().values()]}
+                "card_sets": [s.to_json() for s in table.card_sets.values()]}
 
     @router.post("/api/control/profile", tags=["control"],
                  summary="A profile game's table command (a counter, the turn, a loss, the next game, undo)")
