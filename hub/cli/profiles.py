@@ -3,27 +3,12 @@
 (the profile format's key registry as JSON)."""
 
 import json
-import sys
 
 
 def check(args):
+    from hub.cli.cards import report
     from hub.profiles.profile import check_path
-    status = 0
-    for path in args.paths:
-        checked, problems = check_path(path)
-        for p in problems:
-            print(p)
-        if problems:
-            status = 1
-        elif not checked:
-            print("%s: no profile files found" % path)
-            status = 1
-        else:
-            for f in checked:
-                print("OK %s" % f)
-    if status:
-        print("문제가 있습니다 / problems found", file=sys.stderr)
-    return status
+    return report(args.paths, check_path, "profile")
 
 
 def list_profiles(args):

@@ -25,7 +25,9 @@ import functools
 import os
 
 from engine.errors import CardError, Problem
-from engine.yamlio import line_of, load_yaml
+from engine.yamlio import line_of
+
+from hub.profiles.schema import by_id, read_file
 
 FORMAT_PREFIX = "lumen-profile-cards/"
 FORMAT = "lumen-profile-cards/1"
@@ -198,26 +200,13 @@ def parse(data, file=None):
 
 
 def load(path):
-    try:
-        data = load_yaml(path)
-    except OSError as e:
-        raise CardSetError([Problem("cannot read: %s" % e.strerror, path)]) from None
-    except Exception as e:
-        mark = getattr(e, "problem_mark", None)
-        raise CardSetError([Problem("not valid YAML: %s" % getattr(e, "problem", e), path,
-                                    mark.line + 1 if mark else None)]) from None
-    return parse(data, path)
+    return read_file(path, CardSetError, parse)
 
 
 @functools.lru_cache(maxsize=None)
 def bundled():
     """The card sets shipped with the hub (sample cards, marked as such) by id."""
-    out = {}
-    for name in sorted(os.listdir(DATA)):
-        if name.endswith(".yaml"):
-            s = load(os.path.join(DATA, name))
-            out[s.id] = s
-    return out
+    return by_id(DATA, load)
 
 
 def from_body(body):

@@ -13,10 +13,10 @@ import hashlib
 import json
 import os
 
-from engine.errors import CardError, Problem
+from engine.errors import CardError
 from engine.yamlio import load_yaml, load_yaml_text
 
-from hub.profiles.schema import PROFILE, SEAT_IDS, Checker
+from hub.profiles.schema import PROFILE, SEAT_IDS, Checker, by_id, read_file
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 FORMAT = "lumen-profile/1"
@@ -271,15 +271,7 @@ def _picks(ck, raw, b, counters):
 
 def load(path):
     """A profile file as a :class:`Profile`; raises :class:`ProfileError` (file:line problems)."""
-    try:
-        data = load_yaml(path)
-    except OSError as e:
-        raise ProfileError([Problem("cannot read: %s" % e.strerror, path)]) from None
-    except Exception as e:       # a YAML syntax error names its line
-        mark = getattr(e, "problem_mark", None)
-        raise ProfileError([Problem("not valid YAML: %s" % getattr(e, "problem", e), path,
-                                    mark.line + 1 if mark else None)]) from None
-    return parse(data, path)
+    return read_file(path, ProfileError, parse)
 
 
 def load_text(text, file="<text>"):
@@ -294,12 +286,7 @@ def from_body(body):
 @functools.lru_cache(maxsize=None)
 def bundled():
     """The profiles shipped with the hub (hub/profiles/data/*.yaml) by id."""
-    out = {}
-    for name in sorted(os.listdir(DATA)):
-        if name.endswith(".yaml"):
-            p = load(os.path.join(DATA, name))
-            out[p.id] = p
-    return out
+    return by_id(DATA, load)
 
 
 def get(pid):

@@ -288,6 +288,32 @@ class Checker:
         return out
 
 
+def read_file(path, error, parse):
+    """``parse(data, path)`` of a YAML file, its reading and syntax problems raised as
+    ``error([Problem])`` with the file and line."""
+    from engine.yamlio import load_yaml
+    try:
+        data = load_yaml(path)
+    except OSError as e:
+        raise error([Problem("cannot read: %s" % e.strerror, path)]) from None
+    except Exception as e:       # a YAML syntax error names its line
+        mark = getattr(e, "problem_mark", None)
+        raise error([Problem("not valid YAML: %s" % getattr(e, "problem", e), path,
+                             mark.line + 1 if mark else None)]) from None
+    return parse(data, path)
+
+
+def by_id(folder, load):
+    """Every ``*.yaml`` of a folder loaded, by the loaded thing's ``id``."""
+    import os
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".yaml"):
+            x = load(os.path.join(folder, name))
+            out[x.id] = x
+    return out
+
+
 def _plain_default(d):
     if isinstance(d, (dict, list)):
         import copy
