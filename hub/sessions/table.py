@@ -59,6 +59,7 @@ class Table:
         self.tokens = tokens or TokenKeeper(override=admin_token)
         self.timer = MatchTimer(*profiles.get("lumen").clock_defaults())
         self._timer_from_td = False     # the TD's round clock set it: a new game keeps its length
+        self._clock_for = profiles.get("lumen").clock_defaults()    # the game whose defaults the clock has
         self._timer_undo = []           # [{"action", "before"}]: the judge's clock actions, newest last
         self._timer_seen = None         # (what a stopped clock's view was built from, the view)
         self.session = None
@@ -133,11 +134,12 @@ class Table:
             # a new game never inherits the last round's TIME: the clock waits for a round start
             self.timer = MatchTimer(self.timer.duration_ms, self.timer.extra_turns)
             self._timer_undo = []
-        if new and self.timer.state == "idle" and not self._timer_from_td:
-            # a clock that is not running takes the length of the game's profile (its match defaults)
-            duration, extra = session.clock_defaults
-            if (duration, extra) != (self.timer.duration_ms, self.timer.extra_turns):
-                self.timer = MatchTimer(duration, extra)
+        defaults = session.clock_defaults
+        if new and self.timer.state == "idle" and not self._timer_from_td and defaults != self._clock_for:
+            # another game: a clock that is not running takes the length of its profile (a judge's
+            # length for the same game's last round stays)
+            self.timer = MatchTimer(*defaults)
+        self._clock_for = defaults
         if carry and (self._timer_undo or self.timer.to_json() != MatchTimer().to_json()):
             # the table's clock goes on with the table: the new game's record holds it from now
             self._record_timer("carry", None, history=True)

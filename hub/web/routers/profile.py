@@ -6,6 +6,8 @@ from typing import Annotated, Literal, Union
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
+from engine.errors import IllegalDecision
+
 from hub.profiles import profile as profiles
 from hub.sessions.base import SessionError
 from hub.web.common import AnySeat, ApiError, Control, Delta, _Strict
@@ -76,11 +78,13 @@ def router(ctl):
         s = table.session
         if s is None:
             raise ApiError(409, "no_game", "no game is running at this table")
+        if not s.takes_actions:
+            raise ApiError(409, "wrong_mode", "table commands need a game that takes them (this one is %s)" % s.mode)
         cmd = body.command.model_dump()
         with claim(body.action_id):
             try:
                 entries = table.submit(cmd.get("seat"), "action", cmd, source="display")
-            except SessionError as e:
+            except (SessionError, IllegalDecision) as e:
                 raise refused(e) from None
         return done(body.action_id, entries=entries)
 

@@ -9,7 +9,7 @@ window.LumenProfile = (function () {
   const $ = (sel, root) => (root || document).querySelector(sel);
   const WORDS = {
     ko: {
-      mode_profile: "다른 게임", phase_select: "고르는 중", phase_ante: "앤티", phase_priority: "우선권 입력",
+      mode_profile: "다른 게임", profile: "다른 게임", phase_select: "고르는 중", phase_ante: "앤티", phase_priority: "우선권 입력",
       phase_clash: "상쇄", phase_resolve: "진행", phase_play: "진행", end_out: "탈락", end_turn_limit: "제한 도달",
       pf_locked: "잠금 ✓", pf_choosing: "{part} 고르는 중", pf_picked: "{n}/{m} 잠금", pf_out: "탈락",
       pf_hand: "손패", pf_pile: "더미 {n}", pf_alt_ready: "{alt} 사용 가능", pf_alt_used: "{alt} 사용함",
@@ -24,7 +24,7 @@ window.LumenProfile = (function () {
       pf_first: "먼저", pf_coin: "동전 던지기", pf_team: "팀 {seat}",
     },
     en: {
-      mode_profile: "another game", phase_select: "picking", phase_ante: "ante", phase_priority: "priority entry",
+      mode_profile: "another game", profile: "another game", phase_select: "picking", phase_ante: "ante", phase_priority: "priority entry",
       phase_clash: "clash", phase_resolve: "playing", phase_play: "playing", end_out: "out", end_turn_limit: "limit reached",
       pf_locked: "locked ✓", pf_choosing: "picking a {part}", pf_picked: "{n}/{m} locked", pf_out: "out",
       pf_hand: "hand", pf_pile: "pile {n}", pf_alt_ready: "{alt} ready", pf_alt_used: "{alt} used",
