@@ -53,6 +53,8 @@ class SeatPrompts:
         question changed), the state frame's flag bits (``STATE_FLAG_*``) and the slot the
         seat locked (0: none, or a bare ready)."""
         s = self.table.session
+        if s is not None and seat not in s.seats:
+            s = None            # a seat this game does not have (3P, 4P after a 2-on-2 game): asked nothing
         pr = self.prompts[seat]
         if s is None or self.side is not None:
             return self._current_now(s, seat, pr)
@@ -119,6 +121,8 @@ class SeatPrompts:
         if not link.up:
             return
         s = self.table.session
+        if s is not None and seat not in s.seats:
+            s = None
         pr, flags, locked = self.current(seat)
         if s is None:
             fp = hp = hand = priority = 0

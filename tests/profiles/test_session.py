@@ -200,3 +200,14 @@ characters:
     assert s.game.st["leader"] == "a"                        # 2+1 against 1+1
     again = table.start("profile", "이", "김", profile="battlecon", card_set="ours", seed=1)
     assert again.game.characters["a"]["id"] == "lee"          # by id, or by Korean name
+
+
+def test_a_pod_at_a_seat_the_next_game_does_not_have_is_asked_nothing(table):
+    """After a 2-on-2 game, 3P's and 4P's pods stay seated; the next two-seat game asks them nothing."""
+    from hub.pods.links import PodHub
+    hub = PodHub(table)
+    table.start("profile", profile="yojeong", players=4, seed=1, priority="c")
+    assert hub.current("c")[0].kind == "choose"                       # 3P's turn: its pod ends it
+    table.start("tracker")
+    assert hub.current("c")[0].kind == "none" and hub.current("a")[0].kind == "ready"
+    hub.push("c")                                                     # no pod there: nothing to send, no error
