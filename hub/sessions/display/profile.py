@@ -54,7 +54,7 @@ def profile_display(session, view, names):
             if not d["locked"]:
                 pending.append({"player": s, "kind": d["kind"], "part": d.get("part"), "hidden": d["hidden"],
                                 "options": [] if d["hidden"] else list(d["options"]), "pass": d["pass"]})
-        seats[s] = dict(v, player=names.get(s), name=v["character"], asked=asked,
+        seats[s] = dict(v, player=names.get(s), name=v["character"] if game.characters.get(s) else None, asked=asked,
                         unavailable=_greyed(game, s) if session.profile.picks else {})
     rule = session.profile.match["at_time"]
     totals = {}

@@ -74,6 +74,7 @@ window.LumenProfile = (function () {
     let h = '<article class="pseat s-' + s + (p.out ? " out" : "") + (S.priority === s ? " lead" : "") + '" data-seat="' + s +
       '" data-colour="' + esc(p.colour) + '"><header><span class="badge">' + esc(p.label) + "</span>" +
       (p.player ? '<span class="player">' + esc(p.player) + "</span>" : "") + '<span class="char">' + esc(p.name || "") + "</span>" +
+      (prof.teams.some((tm) => tm.length > 1) ? '<span class="pteam">' + esc(t("pf_team", { seat: sideLabel(S, p.team) })) + "</span>" : "") +
       (S.priority === s && !S.winner ? '<span class="prio">' + esc(S.turn_player ? t("pf_turn_player", { seat: p.label }) :
         "[" + tx(prof.words.leader) + "]") + "</span>" : "") + (p.out ? '<span class="warn">' + esc(t("pf_out")) + "</span>" : "") +
       "</header><div class=\"pcounters\">";
@@ -94,7 +95,7 @@ window.LumenProfile = (function () {
       if (p.asked && p.asked.kind === "ready") {
         const part = prof.parts.find((x) => x.id === p.asked.part);
         st = p.asked.locked ? t("pf_locked") : t("pf_choosing", { part: part ? tx(part.name) : "" });
-        if (S.phase === "select" && p.picked !== null && p.picked !== undefined && !p.asked.locked)
+        if (S.phase === "select" && p.picked && !p.asked.locked)
           st += " · " + t("pf_picked", { n: p.picked, m: prof.parts.length });
       } else if (p.locked) st = t("pf_locked");
       h += '<div class="pstate" id="pstate-' + s + '" data-locked="' + (p.locked ? 1 : 0) + '">' + esc(st) + "</div>";
