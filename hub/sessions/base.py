@@ -197,6 +197,10 @@ class SessionBase:
     - ``log_tail(n)``: the last public log entries, explained
     - ``engine_state``: the engine's state when the session is a referee, else None
     - ``version``: counts the changes; anything above answers the same until it moves
+    - ``seats``, ``side_of(seat)``: the game's seats (four at a 2-on-2 profile game); the side
+      (team, named by its first seat) a seat plays for, as ``winner`` names it
+    - ``pod_mode``, ``clock_defaults``: the mode the pods are told (None: ``mode``); the match
+      clock's (duration_ms, extra_turns) from the game's profile (hub/profiles/)
     """
 
     mode: str | None = None
