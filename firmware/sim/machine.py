@@ -39,9 +39,38 @@ class Pin:
 class PWM:
     def __init__(self, *args, **kw):
         self.duty = 0
+        self.hz = 0
 
     def freq(self, f):
-        pass
+        self.hz = f
+
+    def duty_u16(self, d):
+        self.duty = d
+
+
+class I2C:
+    # a bus with nothing on it, unless a test puts a device there
+    # (I2C.device: an object with addr and write(buf)), as tests/firmware
+    # does with its SSD1306 model
+    device = None
+
+    def __init__(self, *args, **kw):
+        self.dev = I2C.device
+
+    def scan(self):
+        return [] if self.dev is None else [self.dev.addr]
+
+    def writeto(self, addr, buf):
+        if self.dev is None or addr != self.dev.addr:
+            raise OSError(19)  # ENODEV: no ACK
+        self.dev.write(buf)
+        return len(buf)
+
+    def writevto(self, addr, bufs):
+        if self.dev is None or addr != self.dev.addr:
+            raise OSError(19)
+        self.dev.write(b"".join(bytes(b) for b in bufs))
+        return True
 
     def duty_u16(self, d):
         self.duty = d

@@ -18,6 +18,7 @@ import asyncio
 import time
 import machine
 import board
+import clock
 
 
 
@@ -64,22 +65,24 @@ class Control:
                 p.drive(act)
                 if cmd == "press":
                     ms = int(words[2]) if len(words) > 2 else 60
+                    i = board.BUTTONS.index(words[1])
+                    bt = pod.buttons
                     if ms < 400:
-                        # shorter than the auto-repeat delay: a tap. The contact
-                        # opens again at once (the lockout counts the press, the
-                        # scan sees the release after the debounce time), so a
+                        # shorter than the auto-repeat delay: a tap. Its contact
+                        # time is counted as held (a simulated tap is never a
+                        # glitch), it is confirmed and opens again at once, so a
                         # loaded machine that runs this process late can never
                         # turn it into a held button that repeats (issue 16)
-                        p.drive(1 - act)
+                        bt.t_raw[i] = clock.add(bt.t_raw[i], -20)
+                        bt.confirm(clock.ms())
                     else:
                         await asyncio.sleep_ms(ms)
-                        p.drive(1 - act)
-                    # answered once the release counted and the debounce time
+                    p.drive(1 - act)
+                    # answered once the release counted and the re-arm time
                     # passed, so a bot that waits for "ok" never merges two presses
-                    i = board.BUTTONS.index(words[1])
-                    while pod.buttons.down[i]:
+                    while bt.down[i]:
                         await asyncio.sleep_ms(2)
-                    await asyncio.sleep_ms(25)
+                    await asyncio.sleep_ms(5)
             return "ok"
         if cmd == "lat":  # us from the last press to its frame, -1 if none
             return "lat %d" % self.lat
