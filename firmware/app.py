@@ -73,8 +73,7 @@ class App:
         self.pressed = asyncio.ThreadSafeFlag()
         p.buttons.wake = self.pressed.set
         self.hw.attach_irqs(p.buttons)
-        if p.buttons.held(2):
-            p.test.start(now)  # READY held at power-up: the builder's self-test, no hub needed
+        p.power_up(now)
         self.rx = bytearray(_RX_BUDGET)
         try:
             with open("bright.txt") as f:

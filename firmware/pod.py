@@ -106,6 +106,11 @@ class Pod:
         self.snd.beep(_RES, 80, now, 80)  # boot check: piezo and motor; views.py does the ring
         self.link.send_hello(now)
 
+    def power_up(self, now):
+        # READY held while plugging in: the builder's self-test, no hub needed
+        if self.buttons.held(_READY_BTN):
+            self.test.start(now)
+
     def set_bright(self, idx):
         self.sel.bright = idx
         self.ring.level = selection.BRIGHT_LEVELS[idx]

@@ -4,8 +4,10 @@ vectors, plus properties and the HubLink's reliability rules."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -299,3 +301,25 @@ def test_the_decoder_splits_like_the_byte_by_byte_deframer(pieces, chunk) -> Non
         want += slow.feed(wire[i:i + chunk])
     assert [m.to_json() for m in got] == [m.to_json() for m in want]
     assert (fast.errors, fast.frames, bytes(fast.garbage)) == (slow.errors, slow.frames, bytes(slow.garbage))
+
+
+def test_strip_vectors_are_the_hubs_rendering() -> None:
+    # extension 1: the hub renders each name with Noto Sans CJK (Pillow) into the strip the
+    # pod blits; the vectors hold the bytes and rows both sides check (mp_vectors.py too)
+    from hub.pods import glyphs
+
+    try:
+        glyphs.font_path()
+    except glyphs.GlyphError as e:
+        if os.environ.get("CI") == "true":
+            raise
+        pytest.skip(str(e))
+    for sv in VECTORS["strips"]:
+        w, data = glyphs.render(sv["text"])
+        assert (w, data.hex()) == (sv["width"], sv["data"]), sv["text"]
+        assert glyphs.to_rows(w, data) == sv["rows"]
+        parts = glyphs.strip_messages(sv["prompt"], sv["slot"], sv["text"])
+        frames = [f for f in VECTORS["frames"] if f["message"]["type"] == "strip"
+                  and f["message"]["slot"] == sv["slot"]]
+        assert [p["data"].hex() for p in parts] == [f["message"]["data"] for f in frames]
+        assert b"".join(p["data"] for p in parts) == data and all(len(p["data"]) <= 32 for p in parts)
