@@ -49,12 +49,16 @@ class PWM:
 
 
 class I2C:
-    # a bus with nothing on it, unless a test puts a device there
-    # (I2C.device: an object with addr and write(buf)), as tests/firmware
-    # does with its SSD1306 model
-    device = None
+    # the bus of a pin map's OLED: a simulated SSD1306 (ssd1306.py) answers
+    # at 0x3C, unless a test puts another device there or none (I2C.device:
+    # an object with addr and write(buf), or None: nothing answers)
+    device = "sim"
 
     def __init__(self, *args, **kw):
+        if I2C.device == "sim":
+            import ssd1306
+
+            I2C.device = ssd1306.SSD1306()
         self.dev = I2C.device
 
     def scan(self):

@@ -8,6 +8,7 @@
 #   press NAME [MS]   a press of MS ms (default 60); "ok" once released
 #   down NAME / up NAME                                        -> ok
 #   ring              current logical ring image               -> ring RRGGBB...
+#   screen            the simulated OLED's RAM (none: 0)         -> screen H HEX
 #   lat               us from the last down/press to its frame -> lat N
 #   stats             figures                                  -> stats k=v ...
 #   gc                collect, then heap figures               -> heap live=N free=N
@@ -88,6 +89,11 @@ class Control:
             return "lat %d" % self.lat
         if cmd == "ring":
             return "ring " + bytes(pod.ring.img).hex()
+        if cmd == "screen":  # the simulated OLED's display RAM, rows 0..h-1
+            dev = machine.I2C.device
+            if pod.screen is None or dev is None or dev == "sim":
+                return "screen 0"
+            return "screen %d %s" % (dev.h, bytes(dev.ram[:dev.h * 16]).hex())
         if cmd == "stats":
             lk = pod.link
             return ("stats ring_writes=%d heap_peak=%d heap_now=%d frames_in=%d rx_errors=%d sent=%d resent=%d "

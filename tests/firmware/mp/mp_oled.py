@@ -1,4 +1,4 @@
-# The OLED (issue 20): an SSD1306 model on the fake I2C bus (fakes/ssd1306.py)
+# The OLED (issue 20): an SSD1306 model on the fake I2C bus (firmware/sim/ssd1306.py)
 # receives what the pod sends; the tests read its display RAM, as a player
 # reads the screen: the selected card's name (the hub's strip, from the
 # protocol vectors), n/N, FP, seconds, LOCKED, the link states. Redrawn only

@@ -1,8 +1,9 @@
-# An SSD1306 as the I2C bus sees it (tests only): the control byte, the
-# commands with their arguments, horizontal and page addressing, and the
-# 128 x 64 display RAM that the data bytes land in. tests/rp2/pod.mjs has
-# the same model on the emulated Pico's I2C bus. Runs under MicroPython and
-# CPython alike.
+# A simulated SSD1306 as the I2C bus sees it (simulation and tests, never on
+# a board): the control byte, the commands with their arguments, horizontal
+# and page addressing, and the 128 x 64 display RAM that the data bytes land
+# in; the height is what the multiplex command (0xA8) sets. tests/rp2/pod.mjs
+# has the same model on the emulated Pico's I2C bus. Runs under MicroPython
+# and CPython alike.
 ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0x8D: 1, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1}
 
 
@@ -54,6 +55,8 @@ class SSD1306:
         elif op == 0x22:
             self.p0, self.p1 = c[1] & 7, c[2] & 7
             self.page = self.p0
+        elif op == 0xA8:
+            self.h = c[1] + 1
         elif op == 0xAE:
             self.on = False
         elif op == 0xAF:
