@@ -83,7 +83,7 @@ class Control:
                     # passed, so a bot that waits for "ok" never merges two presses
                     while bt.down[i]:
                         await asyncio.sleep_ms(2)
-                    await asyncio.sleep_ms(5)
+                    await asyncio.sleep_ms(25)  # (the pace bots and tests were made with)
             return "ok"
         if cmd == "lat":  # us from the last press to its frame, -1 if none
             return "lat %d" % self.lat
