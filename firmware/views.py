@@ -49,6 +49,8 @@ _O_OFFSET = const(10)
 _O_BOTH_DEFEND = const(11)
 _O_BOTH_EVADE = const(12)
 
+_KINDS = b"\x00\x01\x02\x03\x02\x03\x01\x00"  # outcome 1..8 -> motion: flash, sparkle, shield, zip
+
 _N_OPP_LOST = const(1)
 _N_WIN = const(3)
 _N_LOSE = const(4)
@@ -163,7 +165,9 @@ def blink2(r, col, t):
 def result(r, code, t):
     n = r.n
     col = _GREEN if code <= _O_EVADE else _ORANGE if code <= _O_WAS_HIT else _PURPLE
-    kind = (code - 1) % 4 if code <= _O_WAS_HIT else code  # win and loss share a motion
+    # a win and its loss share a motion: guarded is guard's, evaded evade's,
+    # countered counter's, was_hit hit's
+    kind = _KINDS[code - 1] if code <= _O_WAS_HIT else code
     if kind == 0:  # hit / was_hit: full flashes
         if t % 250 < 150:
             r.fill(col)

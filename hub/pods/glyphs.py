@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 HEIGHT = 16  # rows of a strip: two SSD1306 pages
+INK = 15  # rows the text may use: the last stays dark, a gap above the screen's next line
 MAX_WIDTH = 128  # the display's width
 PART = 32  # strip bytes per frame (docs/protocol.md section 11)
 MIN_SIZE = 11  # a long name shrinks to this font size, then is cut with an ellipsis
@@ -44,16 +45,25 @@ def _font(size: int):
     return ImageFont.truetype(str(font_path()), size, index=KR_FACE)
 
 
+REF = "뷁값힣갃"  # tall Hangul: the ink box every name at a size is placed by
+
+
+@functools.cache
+def _place(size: int) -> tuple[int, bool]:
+    """(y offset, fits): where text of this size sits so the reference's ink is centred in
+    the strip's 16 rows (the same baseline for every name at that size)."""
+    x0, y0, x1, y1 = _font(size).getbbox(REF)
+    h = y1 - y0
+    return (INK - h) // 2 - y0, h <= INK
+
+
 def _draw(text: str, size: int):
     from PIL import Image, ImageDraw
 
     font = _font(size)
-    # the text's ink box, vertically centred on the strip by the font's own line metrics
-    ascent, descent = font.getmetrics()
     w = int(font.getlength(text)) + 1
     img = Image.new("L", (max(1, w), HEIGHT), 0)
-    y = (HEIGHT - (ascent + descent)) // 2
-    ImageDraw.Draw(img).text((0, y), text, fill=255, font=font)
+    ImageDraw.Draw(img).text((0, _place(size)[0]), text, fill=255, font=font)
     return img
 
 
@@ -63,6 +73,8 @@ def render(text: str, max_width: int = MAX_WIDTH) -> tuple[int, bytes]:
     text = " ".join(text.split())
     img = None
     for size in range(HEIGHT, MIN_SIZE - 1, -1):
+        if not _place(size)[1]:
+            continue  # this size's Hangul is taller than the strip
         img = _draw(text, size)
         if img.width <= max_width:
             break
