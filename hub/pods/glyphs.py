@@ -52,7 +52,7 @@ REF = "뷁값힣갃"  # tall Hangul: the ink box every name at a size is placed 
 def _place(size: int) -> tuple[int, bool]:
     """(y offset, fits): where text of this size sits so the reference's ink is centred in
     the strip's 16 rows (the same baseline for every name at that size)."""
-    x0, y0, x1, y1 = _font(size).getbbox(REF)
+    _, y0, _, y1 = _font(size).getbbox(REF)
     h = y1 - y0
     return (INK - h) // 2 - y0, h <= INK
 

@@ -10,9 +10,12 @@ plain protocol 1, and an older pod never gets an extension message.
 from __future__ import annotations
 
 import functools
+import logging
 
 from hub.pods import glyphs
 from hub.pods.protocol import EXT, FEATURE_EXT, FEATURE_OLED, TEST_PARTS, TEST_RESULTS
+
+log = logging.getLogger(__name__)
 
 # the pass slot's name, by the engine's pass word (Korean first)
 PASS_NAMES = {"pass": "패스 pass", "end": "끝 end", "skip": "건너뛰기 skip"}
@@ -46,15 +49,21 @@ def send_names(conn, link, now: int, prompt: int, names: list[str], pass_value=N
     if getattr(conn, "sent_names", None) == key:
         return
     conn.sent_names = key
-    if not speaks_ext(pod):
-        for i, name in enumerate(names, 1):
-            link.send("label", now, text=name, prompt=prompt, slot=i)
-        return
     slots = list(enumerate(names, 1))
     if pass_value is not None:
         slots.append((0, PASS_NAMES.get(pass_value, pass_value)))
-    for slot, name in slots:
-        for width, part, data in _strip(name):
+    rendered = None
+    if speaks_ext(pod):
+        try:
+            rendered = [(slot, _strip(name)) for slot, name in slots]
+        except (glyphs.GlyphError, ImportError, OSError) as e:  # no font (or no Pillow) here
+            log.warning("pod names sent as text, not rendered: %s", e)
+    if rendered is None:
+        for i, name in enumerate(names, 1):
+            link.send("label", now, text=name, prompt=prompt, slot=i)
+        return
+    for slot, parts in rendered:
+        for width, part, data in parts:
             link.send_fields("strip", now, {"prompt": prompt, "slot": slot, "width": width, "part": part,
                                             "data": data})
 

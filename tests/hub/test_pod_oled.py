@@ -48,7 +48,7 @@ def test_the_pod_screen_names_the_card_under_the_cursor_and_a_game_plays(oled_ri
         want = glyphs.to_rows(w, data)
         sim = rig.sims["a"]
         await rig.wait(lambda: [r[:w] for r in (sim.screen() or [])[:16]] == want, 20,
-                       "the first card's name %r on pod a's screen" % name)
+                       f"the first card's name {name!r} on pod a's screen")
         seen["name"] = name
         seen["features"] = rig.hub.seated("a").link.pod.features
         await rig.play_referee()

@@ -16,7 +16,7 @@ from hub.pods import sim as podsim
 from tests.rp2.emu import Rp2Hub
 
 ROOT = Path(__file__).resolve().parents[2]
-STATE = dict(kind=1, options=5, flags=0, locked=0, priority=1, fp=0, hp=5000, hand=5)
+STATE = {"kind": 1, "options": 5, "flags": 0, "locked": 0, "priority": 1, "fp": 0, "hp": 5000, "hand": 5}
 # Okabe-Ito, as firmware/views.py uses it
 PALETTE = {"blue": 0x0072B2, "vermillion": 0xD55E00, "green": 0x009E73, "orange": 0xE69F00,
            "yellow": 0xF0E442, "sky": 0x56B4E9, "purple": 0xCC79A7, "white": 0xFFFFFF}
