@@ -18,11 +18,14 @@ import pod
 _FRAME_MS = const(20)  # 50 Hz ring refresh, on an absolute grid
 _MERGE_MS = const(3)  # a timer frame this close to the grid is the grid frame (a frame costs ~2.5 ms on a Pico)
 _RX_BUDGET = const(64)  # link bytes per pass (more than one whole frame), then the loop gets a turn
-_HEAP_EVERY_MS = const(5000)  # gc.mem_alloc() walks the heap: 8 ms on a Pico
 _GC_EVERY_MS = const(30000)  # a collection (~3 ms on a Pico's 234 KB heap) at a time we choose; a frame allocates next to nothing
 _GC_THRESHOLD = const(32768)  # only a burst past this many bytes collects in between
 _LOG_MAX = const(4096)
-_LOG_GAP_MS = const(10000)  # at most one errors.log write per 10 s; the rest counted
+_LOG_GAP_MS = const(10000)
+_OLED_CHUNK = const(32)  # OLED bytes a write: 0.7 ms of I2C at 400 kHz
+_OLED_QUIET_MS = const(4)
+_SPIN_US = const(1500)  # a button confirmation this close is waited for without sleeping
+_SPIN_MAX = const(2000)  # (about 10 ms of spinning on a Pico: far more than _SPIN_US)  # at most one errors.log write per 10 s; the rest counted
 
 
 def _opt(argv, name, env):
@@ -74,6 +77,13 @@ class App:
         p.buttons.wake = self.pressed.set
         self.hw.attach_irqs(p.buttons)
         p.power_up(now)
+        self.confirmer = None
+        if not self.sim and hasattr(machine, "Timer"):
+            self.confirmer = Confirmer(p.buttons)
+        self.drawn = asyncio.ThreadSafeFlag()
+        if p.screen is not None:
+            p.screen.wake = self.drawn.set
+            p.oled_in_show = False  # oled_task sends the OLED's changes
         self.rx = bytearray(_RX_BUDGET)
         try:
             with open("bright.txt") as f:
@@ -81,7 +91,6 @@ class App:
         except (OSError, ValueError, IndexError):
             pass
         self.heap_peak = 0
-        self.heap_at = now
         self.gc_at = now
         self.log_path = "errors.log"
         self.log_at = now
@@ -158,21 +167,31 @@ class App:
         p = self.pod
         bt = p.buttons
         flag = self.pressed
+        timed = self.confirmer is not None
         while True:
             if bt.head == bt.tail:
-                w = bt.until_due(clock.ms())
-                if w >= 1000:
-                    await flag.wait()  # an edge: its confirmation is due in a few ms
+                # an edge: a board's timer confirms it and wakes this task; without
+                # one (the unix port) the confirmation is waited out here
+                w = bt.until_due_us()
+                if w < 0 or timed:
+                    await flag.wait()  # an edge: its confirmation is due in about a ms
                     continue
-                await asyncio.sleep_ms(w)
+                if w > _SPIN_US:
+                    await asyncio.sleep_ms(w // 1000)
+                elif not spin(w):
+                    await asyncio.sleep_ms(1)  # a clock that does not move (a test's): give way
                 bt.confirm(clock.ms())
             p.input(clock.ms())
 
     def frame(self, now):
         p = self.pod
-        # long presses, repeats, and any edge an interrupt missed; the
-        # press itself was queued by its interrupt
+        # long presses, repeats, and any edge an interrupt missed; a press
+        # whose confirmation falls due within the next 1.5 ms is confirmed
+        # first (its frame goes out before this one is drawn)
         bt = p.buttons
+        w = bt.until_due_us()
+        if 0 < w <= _SPIN_US and self.confirmer is None:
+            spin(w)
         bt.scan(now)
         if bt.head != bt.tail:
             p.input(now)  # a press that came in just now goes out before this frame's drawing
@@ -181,15 +200,17 @@ class App:
         p.tick(now)
         if self.wdt is not None:
             self.wdt.feed()
-        if self.sim or clock.diff(now, self.heap_at) >= _HEAP_EVERY_MS:
-            self.heap_at = now
-            a = gc.mem_alloc()
-            if a > self.heap_peak:
-                self.heap_peak = a
+        if self.sim:
+            self.sample_heap()  # on a board: only at the quiet moment of a collection (frame_task)
         if p.service_request:
             self.enter_service()
         if self.quit or (self.port.closed and self.sim):
             raise SystemExit(0)  # the hub closed our pty: a simulated unplug
+
+    def sample_heap(self):
+        a = gc.mem_alloc()
+        if a > self.heap_peak:
+            self.heap_peak = a
 
     async def frame_task(self):
         # Frames on an absolute 20 ms grid, so a late wake-up does not push
@@ -203,14 +224,21 @@ class App:
             self.frame(now)
             await asyncio.sleep_ms(0)  # a press or link bytes that came in meanwhile go first
             p.show()
-            if clock.diff(now, self.gc_at) >= _GC_EVERY_MS and p.buttons.head == p.buttons.tail \
+            bt = p.buttons
+            if clock.diff(now, self.gc_at) >= _GC_EVERY_MS and bt.head == bt.tail and bt.until_due_us() < 0 \
                     and p.cd.until_event(now) > 25:
-                # after a frame, not inside a press (an allocation that crosses
-                # a small threshold would collect in the middle of one), and
-                # not just before a countdown beep or the end
+                # after a frame, not inside a press, queued or being confirmed (an
+                # allocation that crosses a small threshold would collect in the
+                # middle of one), and not just before a countdown beep or the end;
+                # the heap's high-water mark is sampled here too (the walk takes
+                # 8 ms on a Pico: never where a press could be waiting for it)
                 self.gc_at = now
                 await asyncio.sleep_ms(0)
-                gc.collect()
+                if bt.head == bt.tail and bt.until_due_us() < 0:
+                    self.sample_heap()
+                    gc.collect()
+                else:
+                    self.gc_at = clock.add(now, -_GC_EVERY_MS)  # a press came: after it
             if clock.diff(now, due) >= -_MERGE_MS:  # on the grid, or close enough to stand for it
                 due = clock.add(due, _FRAME_MS)
                 if clock.diff(now, due) >= 0:
@@ -232,8 +260,32 @@ class App:
             f.write("1")
         machine.reset()
 
+    async def oled_task(self):
+        # What changed on the OLED, sent in small chunks between the other
+        # tasks' turns: a press or a frame waits at most one chunk (under a ms
+        # of I2C), never a whole screen; and nothing is sent in the few ms
+        # before a countdown mark, whose beep and expiry go first.
+        p = self.pod
+        sc = p.screen
+        if sc is None:
+            return
+        o = sc.oled
+        flag = self.drawn
+        while True:
+            if not o.dirty():
+                await flag.wait()
+                continue
+            u = p.cd.until_event(clock.ms())
+            if u < _OLED_QUIET_MS:
+                await asyncio.sleep_ms(u + 1)
+                continue
+            o.flush(_OLED_CHUNK)
+            await asyncio.sleep_ms(0)
+
     async def main(self):
         tasks = [self.link_task, self.input_task]
+        if self.pod.screen is not None:
+            tasks.append(self.oled_task)
         if self.ctl:
             import simctl  # pyright: ignore[reportMissingImports]  (firmware/sim, simulation only)
 
@@ -241,6 +293,50 @@ class App:
         for fn in tasks:
             asyncio.create_task(self.guard(fn))
         await self.guard(self.frame_task)
+
+
+class Confirmer:
+    # On a board: a one-shot timer confirms a press the moment it falls due
+    # (its soft callback runs between two bytecodes of whatever task holds the
+    # CPU), so a press is never late by a frame or the loop's wake-up; the
+    # input task then only sends it. The hard IRQ schedules the arming (it
+    # may not allocate; Timer.init may).
+    def __init__(self, bt):
+        self.bt = bt
+        self.tim = machine.Timer(-1)
+        self.arm_ref = self.arm
+        self.fire_ref = self.fire
+        bt.on_edge = self.on_edge
+
+    def on_edge(self):
+        try:
+            micropython.schedule(self.arm_ref, 0)
+        except RuntimeError:
+            pass  # the schedule queue is full: scan() and the input task confirm instead
+
+    def arm(self, _):
+        w = self.bt.until_due_us()
+        if w >= 0:
+            self.tim.init(mode=machine.Timer.ONE_SHOT, freq=1000000 // (w if w > 20 else 20), callback=self.fire_ref)
+
+    def fire(self, _t):
+        bt = self.bt
+        bt.confirm(clock.ms())
+        if bt.until_due_us() >= 0:
+            self.arm(0)  # a bounce moved it on
+
+
+def spin(us):
+    # wait us microseconds without sleeping (the last stretch of a button's
+    # confirmation: the ms tick would add up to a ms to every press); False
+    # if the clock did not move (a test's fake one)
+    t = clock.us()
+    k = 0
+    while clock.diff(clock.us(), t) < us:
+        k += 1
+        if k == _SPIN_MAX:
+            return False
+    return True
 
 
 def safe_mode():

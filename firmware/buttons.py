@@ -5,11 +5,11 @@
 # the raw level and when it changed (no decision in the interrupt, nothing
 # allocated). check() (from scan() every frame, and from the input task at
 # the moment a confirmation falls due: until_due()) turns a level that has
-# held for _CONFIRM_MS into a press or a release. So a 1 ms glitch on a pin
+# held for _CONFIRM_US into a press or a release. So a 1 ms glitch on a pin
 # never counts, a bouncing contact counts once, and the press keeps the time
 # of its first edge (t_press), which is what the hub judges a ready by.
 # A press of PREV/NEXT within _REARM_MS of their release must hold for
-# _REBOUNCE_MS: a release bounce never moves the cursor twice.
+# _REBOUNCE_US: a release bounce never moves the cursor twice.
 #
 # The hardware this assumes (hardware/, issue 21): 10 kOhm pull-up to 3V3
 # and 100 nF to GND at each GPIO (tau = 1 ms: the switch discharges the
@@ -22,8 +22,9 @@
 from micropython import const
 import clock
 
-_CONFIRM_MS = const(2)  # a level held this long (1-2 ms of real time on a 1 ms tick) is real
-_REBOUNCE_MS = const(12)  # PREV/NEXT pressed again this soon after a release: hold this long
+_CONFIRM_US = const(1200)  # a level held this long is real (a 1 ms glitch is not)
+_REBOUNCE_US = const(12000)  # PREV/NEXT pressed again this soon after a release: hold this long
+_REBOUNCE_MS = const(12)
 _REARM_MS = const(60)
 _LONG_MS = const(700)
 _REPEAT_DELAY_MS = const(400)
@@ -56,7 +57,9 @@ class Buttons:
         self.down = bytearray(n)  # the confirmed state
         self.raw = bytearray(n)  # the contact's last level seen (1 = closed)
         self.long_done = bytearray(n)
-        self.t_raw = [now] * n  # when raw last changed
+        self.t_raw = [now] * n  # when raw last changed (ms)
+        u = clock.us()
+        self.t_us = [u] * n  # the same in us: confirmations are timed in us
         self.t_first = [now] * n  # first closing edge of the press being confirmed
         self.t_press = [now] * n  # first edge of the last confirmed press
         self.t_rel = [clock.add(now, -_REARM_MS)] * n
@@ -67,6 +70,7 @@ class Buttons:
         self.lost = 0  # events dropped on a full queue (none in any test)
         self.glitches = 0  # closings that never held long enough to count
         self.wake = no_wake  # app.py: ThreadSafeFlag.set, called after each push
+        self.on_edge = no_wake  # app.py (board): arms a timer for the confirmation (hard IRQ safe)
 
     def _push(self, code):
         h = self.head
@@ -82,7 +86,8 @@ class Buttons:
         # from a pin interrupt (hard IRQ: allocates nothing) or from scan()
         if level == self.raw[i]:
             return
-        if self.raw[i] != self.down[i] and clock.diff(now, self.t_raw[i]) >= self._need(i):
+        u = clock.us()
+        if self.raw[i] != self.down[i] and clock.diff(u, self.t_us[i]) >= self._need(i):
             self._commit(i, now)  # the level that ends now had held long enough: it was real
         elif self.raw[i] and not self.down[i]:
             self.glitches += 1  # closed too briefly to be a press
@@ -90,12 +95,14 @@ class Buttons:
             self.t_first[i] = now  # a new press begins (a bounce within it keeps this time)
         self.raw[i] = level
         self.t_raw[i] = now
+        self.t_us[i] = u
+        self.on_edge()
         self.wake()  # the input task looks again when the confirmation falls due
 
     def _need(self, i):
         if self.raw[i] and i < 2 and clock.diff(self.t_raw[i], self.t_rel[i]) < _REARM_MS:
-            return _REBOUNCE_MS
-        return _CONFIRM_MS
+            return _REBOUNCE_US
+        return _CONFIRM_US
 
     def _commit(self, i, now):
         # raw[i] becomes the confirmed state
@@ -112,19 +119,28 @@ class Buttons:
 
     def check(self, now):
         # levels that have held long enough become events
+        u = clock.us()
         for i in range(len(self.pins)):
-            if self.raw[i] != self.down[i] and clock.diff(now, self.t_raw[i]) >= self._need(i):
+            if self.raw[i] != self.down[i] and clock.diff(u, self.t_us[i]) >= self._need(i):
                 self._commit(i, now)
 
-    def until_due(self, now):
-        # ms until check() has a level to confirm (1000: none)
-        d = 1000
+    def until_due_us(self):
+        # us until check() has a level to confirm (-1: none)
+        d = -1
+        u = clock.us()
         for i in range(len(self.pins)):
             if self.raw[i] != self.down[i]:
-                w = self._need(i) - clock.diff(now, self.t_raw[i])
-                if w < d:
+                w = self._need(i) - clock.diff(u, self.t_us[i])
+                if w < 0:
+                    w = 0
+                if d < 0 or w < d:
                     d = w
-        return d if d > 0 else 0
+        return d
+
+    def until_due(self, now):
+        # the same in whole ms, rounded up (1000: none)
+        d = self.until_due_us()
+        return 1000 if d < 0 else (d + 999) // 1000
 
     def irq_handler(self, i):
         # one closure per pin, made once at start-up

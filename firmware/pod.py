@@ -42,7 +42,7 @@ _REVEAL = const(3)
 _RESULT = const(4)
 _BRIGHT = const(3)  # brightness page
 _READY_BTN = const(2)
-_OLED_BUDGET = const(128)  # OLED bytes sent a frame: about 3 ms of I2C at 400 kHz
+_OLED_BUDGET = const(128)  # OLED bytes show() sends a frame when no task does (tests' harness)
 _RES = const(4000)  # board.RES_HZ: the piezo's resonance
 _DEFAULT_BRIGHT = const(6)  # selection.BRIGHT_LEVELS[6] = 144: reads in a lit room
 
@@ -83,6 +83,7 @@ class Pod:
         self.hand = 0
         self.btn_seen = -1  # no hub: the last button pressed, and when (views.no_hub)
         self.btn_t = now
+        self.oled_in_show = True  # the OLED's changes sent by show() (app.py: by a task of their own)
         self.buttons = buttons.Buttons(hw.pins, hw.active, hw.irq_off, hw.irq_on)
         self.sel = selection.Selection()
         self.cd = countdown.Countdown()
@@ -301,7 +302,7 @@ class Pod:
         # then a share of what changed on the OLED
         try:
             self.ring.show()
-            if self.screen is not None:
+            if self.screen is not None and self.oled_in_show:
                 self.screen.flush(_OLED_BUDGET)
         except Exception as e:
             self.fault(e, clock.ms())

@@ -3,14 +3,16 @@
 # has no Korean font), n/N, signed FP, seconds left, LOCKED, connection and
 # error states. Rows 0-15 hold a 16-row strip, then 8-row text lines (framebuf's
 # built-in font); a 64-row screen adds HP, hand and priority lines.
-# The text is rebuilt only when a cheap signature of what it shows changes,
-# and a line is redrawn (and sent) only when its text changed.
+# The text is rebuilt only when a value it shows changes (checked each frame
+# without allocating), and a line is redrawn (and sent) only when its text changed.
 import framebuf
+from array import array
 from micropython import const
 import clock
 import words
 
 _N_SLOTS = const(16)
+_N_VALS = const(17)
 _STRIP_BYTES = const(256)  # 128 columns x 2 pages
 _PART = const(32)
 
@@ -23,6 +25,10 @@ _RESULT_MS = const(1500)
 OUTCOMES = ("", "HIT", "COUNTER", "GUARD", "EVADE", "GUARDED", "EVADED", "COUNTERED", "WAS HIT",
             "TRADE", "OFFSET", "BOTH DEFEND", "BOTH EVADE", "NO RESPONSE")
 BUTTON_NAMES = ("PREV", "NEXT", "READY", "BACK")
+
+
+def _nothing():
+    pass
 
 
 class Strips:
@@ -73,7 +79,10 @@ class Screen:
     def __init__(self, oled):
         self.oled = oled
         self.strips = Strips()
-        self.sig = -1
+        self.sig = -1  # -1: never drawn, -2: the test pattern shown, 0: drawn
+        self.now = array("i", bytes(4 * _N_VALS))
+        self.last = array("i", bytes(4 * _N_VALS))
+        self.wake = _nothing  # app.py: wakes the task that sends what changed
         self.lines = [""] * (oled.h // 8)
         self.strip_key = (0, 0)
         self.wfb = {}  # built-in word -> FrameBuffer, made once each
@@ -85,26 +94,37 @@ class Screen:
             f = self.wfb[name] = (framebuf.FrameBuffer(bytearray(data), w, 16, framebuf.MONO_VLSB), w)
         return f
 
-    def _signature(self, p, now):
-        # a number that changes whenever anything shown changes
+    def _changed(self, p, now):
+        # has anything shown changed since the last look? (small ints into a
+        # preallocated array: the check each frame allocates nothing)
         sel = p.sel
         lk = p.link
         cd = p.cd
-        secs = (cd.remaining(now) + 999) // 1000 if cd.active else 99
-        res = p.result_code if p.result_code and clock.diff(now, p.result_t0) < _RESULT_MS else 0
-        btn = p.btn_seen + 1 if not lk.up else 0
-        s = sel.state + 8 * (sel.page + 4 * (sel.seat + 4 * (sel.cursor + 32 * (sel.options + 32 * sel.prompt))))
-        s = s * 7 + (lk.up + 2 * lk.ever_up + 4 * p.incompatible)
-        s = s * 101 + secs
-        s = s * 301 + p.fp + sel.fp_pending + 150
-        s = s * 16 + res % 16
-        s = s * 16 + p.notice_code % 16
-        s = s * 5 + btn
-        s = s * 3 + p.priority
-        s = s * 9 + sel.bright + sel.menu
-        s = s * 70001 + p.hp % 70001
-        s = s * 256 + p.hand % 256
-        return s * 65536 + self.strips.version % 65536
+        v = self.now
+        v[0] = sel.state
+        v[1] = sel.page
+        v[2] = sel.seat
+        v[3] = sel.cursor
+        v[4] = sel.options + 256 * sel.flags
+        v[5] = sel.prompt + 256 * sel.locked_slot
+        v[6] = lk.up + 2 * lk.ever_up + 4 * p.incompatible
+        v[7] = (cd.remaining(now) + 999) // 1000 if cd.active else -1
+        v[8] = p.fp + sel.fp_pending
+        v[9] = p.result_code if p.result_code and clock.diff(now, p.result_t0) < _RESULT_MS else 0
+        v[10] = p.notice_code
+        v[11] = p.btn_seen if not lk.up else -1
+        v[12] = p.priority
+        v[13] = sel.bright + 16 * sel.menu
+        v[14] = p.hp
+        v[15] = p.hand
+        v[16] = self.strips.version
+        last = self.last
+        ch = False
+        for i in range(_N_VALS):
+            if v[i] != last[i]:
+                last[i] = v[i]
+                ch = True
+        return ch
 
     def update(self, p, now):
         # the picture for now: redraws what changed (sent by flush later)
@@ -115,11 +135,11 @@ class Screen:
             if self.sig != -2:
                 self.sig = -2
                 self.test_pattern(p)
+                self.wake()
             return
-        sig = self._signature(p, now)
-        if sig == self.sig:
+        if not self._changed(p, now) and self.sig == 0:
             return
-        self.sig = sig
+        self.sig = 0
         strip, extra, lines = self.compose(p, now)
         key = (None if strip is None else strip[0], extra)
         if key[0] is not self.strip_key[0] or key[1] is not self.strip_key[1]:
@@ -136,10 +156,14 @@ class Screen:
         for i in range(2, len(self.lines)):
             t = lines[i - 2] if i - 2 < len(lines) else ""
             if t != self.lines[i]:
+                # only the columns the old or the new text covers
+                w = 8 * (len(t) if len(t) > len(self.lines[i]) else len(self.lines[i]))
                 self.lines[i] = t
                 o.fb.fill_rect(0, 8 * i, o.w, 8, 0)
                 o.fb.text(t, 0, 8 * i, 1)
-                o.mark(0, 8 * i, o.w, 8)
+                o.mark(0, 8 * i, w if w < o.w else o.w, 8)
+        if o.dirty():
+            self.wake()
 
     def compose(self, p, now):
         # (built-in word or None, a strip FrameBuffer or None, text lines)

@@ -75,6 +75,7 @@ class Control:
                         # loaded machine that runs this process late can never
                         # turn it into a held button that repeats (issue 16)
                         bt.t_raw[i] = clock.add(bt.t_raw[i], -20)
+                        bt.t_us[i] = clock.add(bt.t_us[i], -20000)
                         bt.confirm(clock.ms())
                     else:
                         await asyncio.sleep_ms(ms)

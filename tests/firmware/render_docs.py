@@ -32,7 +32,7 @@ def states() -> list[dict]:
     tests = podsim.build(files=sorted((HERE / "fakes").glob("*.py")) + sorted((HERE / "mp").glob("*.py")), opt=0)
     env = podsim.micropython_env(fw, (tests,))
     env["LUMEN_VECTORS"] = str(VECTORS)
-    r = subprocess.run([podsim.micropython_binary(), "-X", "heapsize=160K", "-m", "render_states"], env=env,
+    r = subprocess.run([podsim.micropython_binary(), "-X", "heapsize=256K", "-m", "render_states"], env=env,
                        capture_output=True, text=True, timeout=300, cwd=ROOT, check=False)
     if r.returncode != 0:
         raise SystemExit(f"render_states failed:\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}")

@@ -130,6 +130,26 @@ def test_an_ack_drops_only_what_it_covers() -> None:
     assert link.unacked == 0 and link.all_acked == 1
 
 
+def test_what_waited_past_the_window_goes_out_when_an_ack_makes_room() -> None:
+    # a run of strip frames (an OLED's names, extension 1) longer than the window of 8: the
+    # ones past it go out on the ack that makes room, not a resend period later
+    link = HubLink()
+    link.feed(_hello(), 0)
+    link.welcome(0, seat=1, mode="referee")
+    link.take_output()
+    for n in range(20):
+        link.send_fields("strip", 0, {"prompt": 1, "slot": 1 + n // 4, "width": 64, "part": n % 4,
+                                      "data": bytes(range(n, n + 32))})
+    first = P.Decoder().feed(link.take_output())
+    assert [m.seq for m in first] == list(range(1, 9))
+    link.feed(P.encode(P.Message("ping", {}, 0, 3)), 5)
+    assert [m.seq for m in P.Decoder().feed(link.take_output())] == [9, 10, 11]
+    link.feed(P.encode(P.Message("ping", {}, 0, 11)), 6)
+    got = P.Decoder().feed(link.take_output())
+    assert [m.seq for m in got] == list(range(12, 20)) and got[0]["data"] == bytes(range(11, 43))
+    assert link.resends == 0
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(-128, 127), st.booleans()),
                 max_size=4),

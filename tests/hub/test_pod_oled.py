@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.pods import glyphs
+from hub.pods import glyphs, podext
 from hub.pods import sim as podsim
 from tests.hub import rig as rigmod
 
@@ -81,3 +81,52 @@ def test_names_go_to_the_seats_own_pod_only(oled_rig):
     # each pod got the names of its own prompt: the prompt ids are its own seat's
     assert {p for p, _ in strips["a"]} <= {rig.hub.prompts["a"].id}
     assert {p for p, _ in strips["b"]} <= {rig.hub.prompts["b"].id}
+
+
+def _link(features):
+    from hub.pods.channel import HubLink
+    from hub.pods.protocol import Message, encode
+
+    link = HubLink()
+    link.feed(encode(Message("hello", {"proto": 1, "fw_major": 0, "fw_minor": 5, "fw_patch": 0, "boot": 9,
+                                       "epoch": 1, "board_id": bytes(8), "pixels": 12, "features": features})), 0)
+    link.welcome(0, seat=1, mode="referee")
+    podext.greet(link, 0)
+    link.take_output()
+    return link
+
+
+def _sent(link):
+    from hub.pods.protocol import Decoder
+
+    out = Decoder().feed(link.take_output())
+    return out
+
+
+def test_names_as_strips_to_an_extension_pod_and_as_labels_to_an_older_one() -> None:
+    class Conn:
+        pass
+
+    old = _link(1 | 4)  # an OLED, no extension 1: label text, as before
+    podext.send_names(Conn(), old, 0, 7, ["회전 차기"], None)
+    assert [(m.type, m.text) for m in _sent(old)] == [("label", "회전 차기")]
+    new = _link(1 | 4 | 32)
+    c = Conn()
+    podext.send_names(c, new, 0, 7, ["회전 차기"], "pass")
+    got = _sent(new)
+    w, data = glyphs.render("회전 차기")
+    mine = [m for m in got if m["slot"] == 1]
+    assert all(m.type == "strip" for m in got) and b"".join(m["data"] for m in mine) == data
+    assert {m["slot"] for m in got} == {0, 1} and all(m["width"] == w for m in mine)
+    podext.send_names(c, new, 1, 7, ["회전 차기"], "pass")  # the same prompt again: nothing
+    assert _sent(new) == []
+    none = _link(4 | 32)  # no OLED: no names at all
+    podext.send_names(Conn(), none, 0, 7, ["회전 차기"], None)
+    assert _sent(none) == []
+
+
+def test_a_ready_at_counts_at_its_first_edge() -> None:
+    from hub.pods.protocol import Message
+
+    assert podext.choice_time(Message("ready_at", {"prompt": 1, "slot": 2, "age": 3}), 1000) == 997
+    assert podext.choice_time(Message("ready", {"prompt": 1, "slot": 2}), 1000) == 1000

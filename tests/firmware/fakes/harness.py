@@ -18,12 +18,17 @@ BUTTONS = ("prev", "next", "ready", "back")
 class FakeClock:
     def __init__(self, start):
         self.t = start
+        self.u = clock.add(start, 123)  # microseconds, on their own counter (any start will do)
 
     def ms(self):
         return self.t
 
+    def us(self):
+        return self.u
+
     def advance(self, d):
         self.t = clock.add(self.t, d)
+        self.u = clock.add(self.u, 1000 * d)
 
 
 class Wire:
@@ -56,6 +61,7 @@ class Harness:
         # start near the ticks wrap so every test also checks wrap-around
         self.clk = FakeClock(time.ticks_add(0, -3000) if start is None else start)
         clock.ms = self.clk.ms
+        clock.us = self.clk.us
         pm = json.loads(board.DEFAULT) if pinmap is None else pinmap
         self.hw = board.Hardware(pm, True)
         self.wire = Wire()

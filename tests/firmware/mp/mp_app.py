@@ -20,12 +20,17 @@ feeds = []
 class FakeClock:
     def __init__(self, start):
         self.t = start
+        self.u = clock.add(start, 123)  # microseconds, on their own counter (any start will do)
 
     def ms(self):
         return self.t
 
+    def us(self):
+        return self.u
+
     def advance(self, d):
         self.t = clock.add(self.t, d)
+        self.u = clock.add(self.u, 1000 * d)
 
 
 class FakeMicropython:
@@ -124,6 +129,7 @@ def boot(late=1, endless=0, sim=True):
     del feeds[:]
     clk = FakeClock(time.ticks_add(0, -3000))
     clock.ms = clk.ms
+    clock.us = clk.us
     app.asyncio = fakeloop
     machine.WDT = FakeWDT
     a = app.App(["--port", "/dev/null"])

@@ -4,7 +4,7 @@
 # for screen states, the OLED's display RAM. tests/firmware/render_docs.py
 # turns them into PNGs; tests/firmware/test_docs_pictures.py keeps
 # docs/pod/states.json equal to this output.
-# heap: 160K  (one pod at a time, plus the vectors file's strips)
+# heap: 256K  (a docs tool, not a capped test: pods one after another, the vectors file, JSON lines)
 import json
 import os
 import machine
