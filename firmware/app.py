@@ -79,7 +79,9 @@ class App:
         p.power_up(now)
         self.confirmer = None
         if not self.sim and hasattr(machine, "Timer"):
-            self.confirmer = Confirmer(p.buttons)
+            import confirm  # (a board's: the unix port's heap is spared its code)
+
+            self.confirmer = confirm.Confirmer(p.buttons)
         self.drawn = asyncio.ThreadSafeFlag()
         if p.screen is not None:
             p.screen.wake = self.drawn.set
@@ -293,37 +295,6 @@ class App:
         for fn in tasks:
             asyncio.create_task(self.guard(fn))
         await self.guard(self.frame_task)
-
-
-class Confirmer:
-    # On a board: a one-shot timer confirms a press the moment it falls due
-    # (its soft callback runs between two bytecodes of whatever task holds the
-    # CPU), so a press is never late by a frame or the loop's wake-up; the
-    # input task then only sends it. The hard IRQ schedules the arming (it
-    # may not allocate; Timer.init may).
-    def __init__(self, bt):
-        self.bt = bt
-        self.tim = machine.Timer(-1)
-        self.arm_ref = self.arm
-        self.fire_ref = self.fire
-        bt.on_edge = self.on_edge
-
-    def on_edge(self):
-        try:
-            micropython.schedule(self.arm_ref, 0)
-        except RuntimeError:
-            pass  # the schedule queue is full: scan() and the input task confirm instead
-
-    def arm(self, _):
-        w = self.bt.until_due_us()
-        if w >= 0:
-            self.tim.init(mode=machine.Timer.ONE_SHOT, freq=1000000 // (w if w > 20 else 20), callback=self.fire_ref)
-
-    def fire(self, _t):
-        bt = self.bt
-        bt.confirm(clock.ms())
-        if bt.until_due_us() >= 0:
-            self.arm(0)  # a bounce moved it on
 
 
 def spin(us):
