@@ -203,7 +203,7 @@ class App:
         if self.wdt is not None:
             self.wdt.feed()
         if self.sim:
-            self.sample_heap()  # on a board: only at the quiet moment of a collection (frame_task)
+            self.sample_heap()  # (the simulator's figure; on a board the walk would take 8 ms a frame)
         if p.service_request:
             self.enter_service()
         if self.quit or (self.port.closed and self.sim):
@@ -231,13 +231,10 @@ class App:
                     and p.cd.until_event(now) > 25:
                 # after a frame, not inside a press, queued or being confirmed (an
                 # allocation that crosses a small threshold would collect in the
-                # middle of one), and not just before a countdown beep or the end;
-                # the heap's high-water mark is sampled here too (the walk takes
-                # 8 ms on a Pico: never where a press could be waiting for it)
+                # middle of one), and not just before a countdown beep or the end
                 self.gc_at = now
                 await asyncio.sleep_ms(0)
                 if bt.head == bt.tail and bt.until_due_us() < 0:
-                    self.sample_heap()
                     gc.collect()
                 else:
                     self.gc_at = clock.add(now, -_GC_EVERY_MS)  # a press came: after it
@@ -280,6 +277,10 @@ class App:
             u = p.cd.until_event(clock.ms())
             if u < _OLED_QUIET_MS:
                 await asyncio.sleep_ms(u + 1)
+                continue
+            bt = p.buttons
+            if bt.head != bt.tail or bt.until_due_us() >= 0:
+                await asyncio.sleep_ms(1)  # a press being confirmed or sent goes first
                 continue
             o.flush(_OLED_CHUNK)
             await asyncio.sleep_ms(0)
