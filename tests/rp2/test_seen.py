@@ -14,6 +14,7 @@ from pathlib import Path
 from hub.pods import glyphs, podext
 from hub.pods import sim as podsim
 from tests.rp2.emu import Rp2Hub
+from tests.rp2.test_rp2 import press
 
 ROOT = Path(__file__).resolve().parents[2]
 STATE = {"kind": 1, "options": 5, "flags": 0, "locked": 0, "priority": 1, "fp": 0, "hp": 5000, "hand": 5}
@@ -52,13 +53,6 @@ def connect(pod, seat=1, mode="referee"):
     assert hub.run_until(lambda: hub.link.up, 10_000), "no hello/welcome in 10 s of emulated time"
     hub.run(1200)  # past the boot check
     return hub
-
-
-def press(hub, button, hold_ms=60, gap_ms=60):
-    hub.pod.down(button)
-    hub.run(hold_ms)
-    hub.pod.up(button)
-    hub.run(gap_ms)
 
 
 def frames_since(pod, n0):
