@@ -474,7 +474,8 @@ def cmd_fit(args):
             p = min(1 - 1e-9, max(1e-9, 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))))
             s -= y * math.log(p) + (1 - y) * math.log(1 - p)
         return s / len(data)
-    print("fitted on %d positions from %d greedy, random and normal games, each from both seats (sample and entered decks): log loss %.4f (constant 0.5: "
+    print("fitted on %d positions from %d greedy, random and normal games, each from both seats "
+          "(sample and entered decks): log loss %.4f (constant 0.5: "
           "%.4f; the weights in engine/bot_eval.py now: %.4f)" % (len(data), len(sp), loss(fitted), math.log(2),
                                                                loss(bot_eval.WEIGHTS)))
     print(json.dumps({k: round(v, 4) for k, v in fitted.items()}, indent=1))

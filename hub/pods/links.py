@@ -43,6 +43,7 @@ from engine.errors import IllegalDecision
 
 from hub.pods.channel import HubLink
 from hub.pods.link_thread import LinkThread
+from hub.pods import podext
 from hub.pods.ports import SerialPort, find_pod_ports
 from hub.pods.prompts import SEAT_NUM, Prompt, SeatPrompts, now_ms
 from hub.pods.protocol import ADJUST, MODES, NOTICES, OUTCOMES, PROTO, ProtocolError
@@ -299,14 +300,17 @@ class PodHub(SeatPrompts):
         if m.type == "claim":
             self._claim(c, t)
             return
+        if m.type == "test":
+            self.out("포드 %s 자가 진단 / pod self-test: %s" % (c.name, podext.on_test(c, m)))
+            return
         seat = c.seat
         if seat is None:
             return
         pushes = self.pushes[seat]
         try:
-            if m.type == "ready":
+            if m.type == "ready" or m.type == "ready_at":
                 f = m.fields
-                self._on_choice(seat, f["prompt"], f["slot"], ready=True, at_ms=stamp)
+                self._on_choice(seat, f["prompt"], f["slot"], ready=True, at_ms=podext.choice_time(m, stamp))
             elif m.type == "answer":
                 f = m.fields
                 self._on_choice(seat, f["prompt"], f["slot"], ready=False, at_ms=stamp)
@@ -352,6 +356,7 @@ class PodHub(SeatPrompts):
         self.conflicts.pop(info.board_id, None)
         c.seat = seat
         c.link.welcome(t, SEAT_NUM.get(seat, 0), self._mode_code(), self.brightness)
+        podext.greet(c.link, t)
         c.was_up = True
         c.sent_state = None
         if first:

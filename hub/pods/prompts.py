@@ -12,6 +12,7 @@ Card names (for an OLED) go to the seat's own pod only.
 import time
 from collections import Counter
 
+from hub.pods import podext
 from hub.pods.protocol import FEATURE_OLED, PROMPT_KINDS, SCHEMA, STATE_FLAG_LOCKED, STATE_FLAG_PASS
 from hub.sessions.base import NO_PROMPT, PASS_WORDS  # noqa: F401  (PASS_WORDS: imported from here by older callers)
 
@@ -140,11 +141,9 @@ class SeatPrompts:
         t = now_ms()
         link.send_fields("state", t, dict(zip(STATE_FIELDS, key)))
         pod = link.pod
-        if pod is not None and pod.features & FEATURE_OLED and not flags & STATE_FLAG_LOCKED:
-            # card names for an OLED: to this seat's own pod only
-            names = self._labels(pr)
-            for i, name in enumerate(names, 1):
-                link.send("label", t, text=name, prompt=pr.id, slot=i)
+        if pod is not None and pod.features & FEATURE_OLED:
+            # card names for an OLED: to this seat's own pod only (hub/pods/podext.py)
+            podext.send_names(c, link, t, pr.id, self._labels(pr), pr.pass_value)
         if resume and seat in self.countdown:
             left = self.countdown[seat] - t
             if left > 0:
