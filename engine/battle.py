@@ -191,10 +191,12 @@ def special(st, ctx):
     the opponent breaking a grab card from the hand (guide 4.1.1). Priority order."""
     bt = st.battle
     if bt.nullify_queue is None:
+        # both grabs landing (a trade, an offset): both players may act at this timing, so the
+        # priority holder acts first (guide 3.8 "같은 타이밍에 양쪽이 행동해야 할 때 먼저 행동하는 권한"; ruling R5)
         bt.nullify_queue = []
-        for p in order(st):
+        for o in order(st):
+            p = other(o)
             card = st.card(bt.cards[p])
-            o = other(p)
             if card.kind == "attack" and card.grab and bt.outcome[p] in LANDS and grab_cards(st, o):
                 bt.nullify_queue.append(o)
     if bt.nullify_queue:

@@ -404,7 +404,8 @@ def catch_hit(st, ctx):
     amount = card.damage if bt.fx is None else (0 if nulled else effective_damage(st, p, card))
     deal(st, ctx, other(p), amount, cid, "guide 4.3.2")
     if ctx.check_health():
-        st.step = "battle.cleanup"
+        # the game is over, or sudden death began: check_health has set where the engine goes
+        # (sd.setup); the battle is gone, nothing of it may run (ruling R41, issue 23 point 7)
         return
     bt.catch["combo"] = bool(combo_flag and not nulled)
     window(st, ctx, (("after_use",),), "battle.catch.after", dict(CATCH, p=p))

@@ -263,19 +263,33 @@ def sd_setup(st, ctx):
     st.phase = "setup"
     for p in ("a", "b"):
         pl = st.players[p]
-        if pl.ultimate_card is not None and pl.ultimate is None:
-            # a new game setup puts the ultimate back face up in the ultimate zone (guide 3.3.4)
+        ult = ultimate_card(st, pl)
+        if ult is not None and pl.ultimate is None:
+            # a new game setup puts the ultimate back face up in the ultimate zone (guide 3.3.4):
+            # the card is the ultimate wherever it is (its `ultimate` property, issue 23)
             for zone in (pl.hand, pl.list, pl.side_deck, pl.break_zone, pl.lumen_zone, pl.battle_zone):
-                if pl.ultimate_card in zone:
-                    zone.remove(pl.ultimate_card)
+                if ult in zone:
+                    zone.remove(ult)
                     break
-            pl.ultimate = pl.ultimate_card
+            pl.ultimate = pl.ultimate_card = ult
         everything = pl.hand + pl.list + pl.side_deck + pl.break_zone + pl.lumen_zone + pl.battle_zone
         pool = [cid for cid in everything if st.cards[cid].kind != "special"]
         # the hand limit at 1000 health; of the effects only trait functions survive the rebuild (3.3.2)
         size = pl.character.limit_for(pl.health) + cardfx.trait_limit_delta(st, p)
         _ask_or_force_setup(st, p, pool, max(0, size), LIST_SIZE)
     st.step = "sd.resolve"
+
+
+def ultimate_card(st, pl):
+    """The player's ultimate: the card that started in the ultimate zone, else an owned card whose
+    data says ``ultimate: true`` (guide 3.3.4: 0 or 1 a deck)."""
+    if pl.ultimate_card is not None:
+        return pl.ultimate_card
+    cards = st.cards
+    for cid in pl.owned_cards():
+        if cards[cid].ultimate:
+            return cid
+    return None
 
 
 @step("sd.resolve")
