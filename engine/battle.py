@@ -46,7 +46,8 @@ from .effects import JUDGMENT_WINDOWS
 from .events import ev
 from .judgment import LANDS, judge, result_key
 from .state import Battle, order, other
-from .cardfx import battle_start, effective_damage, end_lasting, is_nullified, judged_card, log_damage
+from .cardfx import end_lasting, is_nullified, log_damage
+from .livefx import battle_start, effective_damage, judged_card, live_both
 from .windows import judgment_triggers, window
 from .zones import break_card, take, to_hand, to_list
 
@@ -109,12 +110,15 @@ def apply_fp(st, ctx):
     also a player who used a defense (guide 3.7)."""
     bt = st.battle
     fx = bt.fx
+    if fx is not None:
+        live_both(st, ctx)                       # both cards as they are now (ruling R45)
     for p in order(st):
         pl = st.players[p]
         if p in bt.ref:
             if fx is not None:
-                cur = fx["cur"][p]
-                bt.ref[p] = cur["spd"]           # the reference speed after card effects (3.7.1)
+                cur = fx["cur"][p]               # the reference speed after card effects (3.7.1)
+                bt.ref[p] = cur["spd"]
+                fx["fpa"][p] = pl.fp             # the FP it takes, for step 7 (ruling R45)
                 if cur["fixed"]:
                     # guide 5.3.1: a fixed speed takes no FP; the FP is still spent below
                     bt.speed[p] = cur["spd"]
@@ -147,7 +151,20 @@ def judge_step(st, ctx):
     if bt.fx is None:
         ca, cb = st.card(bt.cards["a"]), st.card(bt.cards["b"])
     else:
-        ca, cb = judged_card(st, "a"), judged_card(st, "b")   # with judgments gained from effects
+        # steps 5-8 read each card as it is now (ruling R45): the reference speed for the evade,
+        # guard and offset bounds, the judgment speed (reference speed + the FP taken at step 4)
+        # for step 7, the judgments gained from effects
+        fpa = bt.fx["fpa"]
+        # the FP spent at step 4 is the only change since step 4 read the cards: with no FP there
+        # is nothing new to read, and with nothing new the speeds of step 4 stand
+        if (fpa.get("a") or fpa.get("b")) and live_both(st, ctx):
+            for p in order(st):
+                if p in bt.ref:
+                    cur = bt.fx["cur"][p]
+                    bt.ref[p] = cur["spd"]
+                    raw = cur["spd"] - fpa.get(p, 0)
+                    bt.speed[p] = cur["spd"] if cur["fixed"] else (raw if raw > 0 else 1)
+        ca, cb = judged_card(st, "a"), judged_card(st, "b")
     labels, reason, winner, detail = judge(ca, cb, bt.ref, bt.speed)
     bt.outcome = labels
     bt.decided_by = detail["rule"]
@@ -282,9 +299,10 @@ def damage(st, ctx):
     fx = bt.fx
     if fx is None:
         da, db = ca.damage, cb.damage
-    else:   # damage changed by effects; a nullified card deals none
-        da = 0 if is_nullified(st, "a") else effective_damage(st, "a", ca)
-        db = 0 if is_nullified(st, "b") else effective_damage(st, "b", cb)
+    else:   # damage changed by the effects that hold now (ruling R45); a nullified card deals none
+        live_both(st, ctx)
+        da = 0 if is_nullified(st, "a") else effective_damage(st, "a", ca, fresh=True)
+        db = 0 if is_nullified(st, "b") else effective_damage(st, "b", cb, fresh=True)
     hits = {}  # victim -> amount
     if out["a"] in ("hit", "counter", "trade"):
         hits["b"] = da

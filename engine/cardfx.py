@@ -1,7 +1,6 @@
-"""The effect data of a battle and the effects that are not events: each player's current
-battle card (its speed, damage change, fixed flag, gained judgments, nullified flag), the
-continuous functions acting on it from every zone (guide 5.6.1), the speeds a hand card would
-have (ruling R38), effects with a duration (``st.lasting``), prohibitions and hand limits.
+"""The effects that are not events: the continuous functions acting from every zone (guide
+5.6.1) and where they are, effects with a duration (``st.lasting``), prohibitions and hand
+limits. The current battle card's values, read live from these, are in engine/livefx.py.
 
 ``FxIndex`` (derived once per game from the immutable card table, never in the state's JSON)
 says which cards can act from which zone, so a game pays only for the effects it has.
@@ -9,9 +8,8 @@ says which cards can act from which zone, so a game pays only for the effects it
 
 from functools import lru_cache
 
-from .cards import AnyCond, Card, Cond
 from .conditions import cond_ok
-from .effects import CARD_MODS, target_of
+from .effects import target_of
 from .events import ev
 from .state import order, other
 
@@ -33,10 +31,13 @@ class FxIndex:
       of this game, or a card from a zone other than the battle); at any other timing a window
       that neither current battle card answers collects nothing (most windows of a game);
     - ``groups``: {continuous group (``mods``, ``hand_limit``, ``forbid``): frozenset of the zones in
-      which some card has such a function}, so reading one group looks only where it can be.
+      which some card has such a function}, so reading one group looks only where it can be;
+    - ``mod_keys``: the condition keys (``if:``) of every card-modifier and prohibition function, so
+      a live read knows what it depends on (engine/livefx.py ``_stamp``).
     """
 
-    __slots__ = ("timed", "cont", "limits", "public", "battle", "busy", "groups")
+    __slots__ = ("timed", "cont", "limits", "public", "battle", "busy", "groups", "mod_keys", "stamp_hp",
+                 "stamp_fp", "stamp_out", "stamp_dmg", "stamp_combo", "stamp_more")
 
     TIMED_ZONES = ("side_deck", "hand", "list")
     CONT_ZONES = ("hand", "list", "side_deck", "break_zone", "ultimate", "any")
@@ -71,9 +72,28 @@ class FxIndex:
                         limits = limits or "hand_limit" in zc[z]
         self.timed = {z: {t: frozenset(v) for t, v in d.items()} for z, d in timed.items()}
         self.cont = {z: frozenset(v) for z, v in cont.items()}
+        mod_keys = set()
         for ch in characters:
             if ch.zfx:
                 busy.update(ch.zfx.get("trait", ()))
+            for g in ("mods", "forbid"):
+                for e in (ch.zcont.get("trait") or {}).get(g, ()):
+                    mod_keys.update(e.get("if") or ())
+        for card in cards.values():
+            for by_group in (card.zcont or {}).values():
+                for g in ("mods", "forbid"):
+                    for e in by_group.get(g, ()):
+                        mod_keys.update(e.get("if") or ())
+        self.mod_keys = frozenset(mod_keys)
+        # what a live read depends on besides the count of effect steps and card moves
+        # (livefx._stamp): health, FP, the outcome, the damage log, a combo only if some condition
+        # of a card-modifier or prohibition function reads them
+        self.stamp_hp = not mod_keys.isdisjoint(("health_min", "health_max", "opponent_health_min", "opponent_health_max"))
+        self.stamp_fp = not mod_keys.isdisjoint(("fp_min", "fp_max", "opponent_fp_min", "opponent_fp_max"))
+        self.stamp_out = not mod_keys.isdisjoint(("outcome", "not_nullified"))
+        self.stamp_dmg = not mod_keys.isdisjoint(("damaged", "damaged_by_opponent"))
+        self.stamp_combo = "in_combo" in mod_keys
+        self.stamp_more = self.stamp_hp or self.stamp_fp or self.stamp_out or self.stamp_dmg or self.stamp_combo
         self.busy = frozenset(busy)
         self.battle = {t: frozenset(v) for t, v in battle.items()}
         self.groups = {g: frozenset(v) for g, v in groups.items()}
@@ -94,40 +114,6 @@ def _shared_index(items, characters):
     and a hub's card sets are, parsed once): a new game of the same decks does not rebuild it. It
     is derived from immutable data and never changed, so sharing it changes nothing."""
     return FxIndex(dict(items), characters)
-
-
-def battle_start(st, ctx):
-    """At the reveal (step 1): each player's ready card becomes their current card; continuous
-    functions and effects with a duration apply to it."""
-    bt = st.battle
-    bt.fx = {"cur": {}, "fired": False, "dmg": {"a": [], "b": []}, "gdmg": {}, "catch": [], "combo": None,
-             "offset_by": None, "trig": {"a": [], "b": []}}
-    seats = order(st)
-    for p in seats:
-        bt.fx["cur"][p] = _record(st, bt.cards[p], "ready")
-    # the sources do not move while modifiers apply: read them once for both cards
-    srcs = (_continuous_sources(st, seats[0], "mods"), _continuous_sources(st, seats[1], "mods"))
-    for p in seats:
-        apply_continuous(st, ctx, p, srcs)
-
-
-def start_card(st, ctx, p, cid, role):
-    """A combo or catch card becomes player p's current card (guide 4.2.2, 4.3.2)."""
-    bt = st.battle
-    if bt.fx is None:
-        return
-    rec = _record(st, cid, role)
-    if role == "combo" and bt.combo is not None:
-        rec["pos"] = bt.combo["n"]
-    bt.fx["cur"][p] = rec
-    apply_continuous(st, ctx, p)
-
-
-def _record(st, cid, role):
-    card = st.card(cid)
-    spd = max(1, card.speed) if card.kind == "attack" else None
-    return {"id": cid, "role": role, "spd": spd, "link": card.link_speed if card.link_speed != card.speed else None,
-            "link_fx": False, "dmod": 0, "fixed": False, "null": None, "extra": {}, "pos": 0}
 
 
 def _continuous_sources(st, q, group):
@@ -154,7 +140,9 @@ def _continuous_sources(st, q, group):
         cur = bt.fx["cur"].get(q)
         if cur is not None:
             cid = cur["id"]
-            if cid is not None:
+            # a card being used acts from the battle while it is there (broken from the battle zone,
+            # its battle functions stop, issue 23); a probed hand card (hand_speeds) acts as if used
+            if cid is not None and (cid in pl.battle_zone or cur.get("probe")):
                 zc = cards[cid].zcont
                 if zc and "battle" in zc:
                     g = zc["battle"].get(group)
@@ -248,194 +236,8 @@ def sync_limits(st, ctx=None):
             ctx.task({"t": "hand_limit", "p": q})
 
 
-def apply_continuous(st, ctx, p, srcs=None):
-    """Continuous card modifiers (functions without timing) and lasting effects on p's current card.
-    ``srcs``: the modifier sources of both players, priority holder first, if already read."""
-    if srcs is None:
-        seats = order(st)
-        srcs = (_continuous_sources(st, seats[0], "mods"), _continuous_sources(st, seats[1], "mods"))
-    for sq in srcs:
-        for owner, src, e in sq:
-            if e["do"] != "treat_speed" and _seat(owner, e) == p:
-                if "if" not in e or cond_ok(st, owner, e["if"], src):
-                    card_mod(st, ctx, owner, p, e, src)
-            elif e["do"] == "treat_speed" and _seat(owner, e) == p:
-                if src == st.battle.fx["cur"][p]["id"] and "if" not in e:
-                    continue           # already in the card's link speed (cards.Card.link_speed)
-                if "if" not in e or cond_ok(st, owner, e["if"], src):
-                    card_mod(st, ctx, owner, p, e, src)
-    for x in st.lasting:
-        e = x["e"]
-        if x["tgt"] == p and e["do"] in CARD_MODS:
-            card_mod(st, ctx, x["p"], p, e, x["src"])
-
-
 def _seat(owner, e):
     return owner if target_of(e) == "self" else other(owner)
-
-
-def card_mod(st, ctx, owner, p, e, src):
-    """Apply a card modifier to player p's current battle card. True if it applied."""
-    bt = st.battle
-    cur = bt.fx["cur"][p]
-    cid = cur["id"]
-    if cid is None:
-        return False
-    card = st.cards[cid]
-    do = e["do"]
-    if do in ("faster", "slower"):
-        if card.kind != "attack":
-            return False
-        if forbidden(st, p, "speed_change"):
-            ctx.emit(ev("prohibited", "guide 5.6.3", p=p, action="speed_change", by=src))
-            return False
-        if cur["fixed"]:
-            # guide 5.3.1: after a fix, other speed changes do not apply
-            ctx.emit(ev("speed_ignored", "guide 5.3.1", p=p, card=cid, by=src))
-            return False
-        old = cur["spd"]
-        raw = old - e["amount"] if do == "faster" else old + e["amount"]
-        cur["spd"] = raw if raw > 0 else 1      # a computed speed of 0 or less is 1 (guide 5.3.2)
-        ctx.emit(ev("speed_change", "guide 5.3.2", p=p, card=cid, old=old, new=cur["spd"], by=src))
-        return True
-    if do == "fix_speed":
-        if card.kind != "attack":
-            return False
-        if cur["fixed"]:
-            # guide 5.3.1: the first fix stays; 5.6.3: a later contradicting effect is not applied
-            ctx.emit(ev("not_applied", "guide 5.3.1", p=p, card=cid, by=src))
-            return False
-        old = cur["spd"]
-        if e.get("speed") is not None:
-            cur["spd"] = e["speed"]
-        cur["fixed"] = True
-        ctx.emit(ev("speed_fix", "guide 5.3.1", p=p, card=cid, old=old, new=cur["spd"], by=src))
-        return True
-    if do == "treat_speed":
-        if card.kind != "attack":
-            return False
-        if cur["link_fx"] and cur["link"] != e["speed"]:
-            ctx.emit(ev("not_applied", "guide 5.6.3", p=p, card=cid, by=src))
-            return False
-        cur["link"] = e["speed"]
-        cur["link_fx"] = True
-        ctx.emit(ev("treat_speed", "guide 5.4", p=p, card=cid, speed=e["speed"], by=src))
-        return True
-    if do == "damage":
-        if card.kind != "attack":
-            return False
-        cur["dmod"] += e["amount"]
-        ctx.emit(ev("damage_mod", "guide 4.2.3", p=p, card=cid, delta=e["amount"],
-                    amount=max(0, card.damage + cur["dmod"]), by=src))
-        return True
-    if do == "add_judgment":
-        j = e["judgment"]
-        if j == "guard" and card.kind != "defense":
-            return False
-        cond = {"positions": e.get("positions") or ["high", "mid", "low"]}
-        for k in ("speed_min", "speed_max"):
-            if e.get(k) is not None:
-                cond[k] = e[k]
-        cur["extra"].setdefault(j, []).append(cond)
-        ctx.emit(ev("judgment_added", "guide 4.1", p=p, card=cid, judgment=j, by=src))
-        return True
-    raise AssertionError(do)
-
-
-SPEED_MODS = frozenset(("faster", "slower", "fix_speed", "treat_speed"))
-
-
-class _Quiet:
-    """A context that keeps no events: for working out what a card would be, not doing it."""
-
-    __slots__ = ()
-
-    def emit(self, e):
-        pass
-
-
-def hand_speeds(st, p, ids, role):
-    """{card id: (reference speed, link speed)} of player p's attacks ``ids`` as they would be if
-    used now as ``role`` cards (ruling R38): the printed speed changed by the continuous functions
-    and lasting effects that would apply to them (guide 3.7.1 reference speed: before FP; 5.6.1: a
-    function of the card itself holds in every zone), and the speed a combo links to (5.4)."""
-    cards = st.cards
-    bt = st.battle
-    if not st.fxon or bt is None or bt.fx is None or not _speed_sources(st, p, ids):
-        out = {}
-        for cid in ids:
-            card = cards[cid]
-            out[cid] = (max(1, card.speed), card.link_speed)
-        return out
-    cur = bt.fx["cur"]
-    saved = cur.get(p)
-    quiet = _Quiet()
-    out = {}
-    first = order(st)[0] == p
-    theirs = _continuous_sources(st, other(p), "mods")     # the same for every candidate
-    try:
-        for cid in ids:
-            rec = _record(st, cid, role)
-            cur[p] = rec
-            mine = _continuous_sources(st, p, "mods")     # with this card as the current one
-            apply_continuous(st, quiet, p, (mine, theirs) if first else (theirs, mine))
-            out[cid] = (rec["spd"], rec["link"] if rec["link"] is not None else rec["spd"])
-    finally:
-        cur[p] = saved
-    return out
-
-
-def _speed_sources(st, p, ids):
-    """Could anything change the speed of these cards? (Else the printed speeds are the answer.)"""
-    for x in st.lasting:
-        if x["tgt"] == p and x["e"]["do"] in SPEED_MODS:
-            return True
-    cards = st.cards
-    for cid in ids:
-        zc = cards[cid].zcont
-        if zc and "mods" in zc.get("battle", ()):
-            for e in zc["battle"]["mods"]:
-                if e["do"] in SPEED_MODS:
-                    return True
-    bt = st.battle
-    saved = bt.fx["cur"].get(p)
-    bt.fx["cur"][p] = None          # the sources apart from the current card
-    try:
-        for q in ("a", "b"):
-            for owner, _src, e in _continuous_sources(st, q, "mods"):
-                if e["do"] in SPEED_MODS and _seat(owner, e) == p:
-                    return True
-    finally:
-        bt.fx["cur"][p] = saved
-    return False
-
-
-def judged_card(st, p):
-    """The card judged at steps 5-8: the ready card with the judgments it gained (add_judgment)."""
-    bt = st.battle
-    card = st.card(bt.cards[p])
-    if bt.fx is None:
-        return card
-    extra = bt.fx["cur"][p]["extra"]
-    if not extra:
-        return card
-    c = Card.__new__(Card)
-    for k in Card.__slots__:
-        setattr(c, k, getattr(card, k))
-    for j, conds in extra.items():
-        old = getattr(card, j)
-        more = [Cond(x["positions"], x.get("speed_min"), x.get("speed_max")) for x in conds]
-        setattr(c, j, AnyCond(([old] if old is not None else []) + more))
-    return c
-
-
-def effective_damage(st, p, card):
-    """Damage of p's current card with effect changes, never below 0."""
-    bt = st.battle
-    if bt.fx is None:
-        return card.damage
-    d = card.damage + bt.fx["cur"][p]["dmod"]
-    return d if d > 0 else 0
 
 
 def is_nullified(st, p):
@@ -481,8 +283,10 @@ def end_lasting(st, ctx, battle=False):
     refresh(st)
 
 
-def forbidden(st, p, action):
-    """A prohibition on p (guide 5.6.3 item 1): a lasting one, or a continuous function."""
+def forbidden(st, p, action, fold=False):
+    """A prohibition on p (guide 5.6.3 item 1): a lasting one, or a continuous function.
+    ``fold``: asked while a card's values are being worked out (engine/livefx.py): conditions
+    read the card's speed as it was last worked out, not again."""
     if not st.fxon:
         return False
     for x in st.lasting:
@@ -492,7 +296,7 @@ def forbidden(st, p, action):
     for q in ("a", "b"):
         for owner, src, e in _continuous_sources(st, q, "forbid"):
             if e["action"] == action and _seat(owner, e) == p:
-                if "if" not in e or cond_ok(st, owner, e["if"], src):
+                if "if" not in e or cond_ok(st, owner, e["if"], src, fold=fold):
                     return True
     return False
 

@@ -131,6 +131,10 @@ TEMPLATES = {
                   "{p}'s {card}: {by}'s effect fixes its speed at {new} (no later FP or speed change)."),
     "fp_speed_fixed": ("{p}의 {card}: 속도가 {speed}(으)로 고정되어 FP {fp}는 속도에 반영되지 않습니다 (FP는 소모).",
                        "{p}'s {card}: its speed is fixed at {speed}; FP {fp} does not change it (it is still spent)."),
+    "function_on": ("{p}의 {card}: 이제 {by}의 기능이 적용됩니다{now_ko}.",
+                    "{p}'s {card}: {by}'s function applies now{now_en}."),
+    "function_off": ("{p}의 {card}: 이제 {by}의 기능이 적용되지 않습니다{now_ko}.",
+                     "{p}'s {card}: {by}'s function no longer applies{now_en}."),
     "not_applied": ("{p}의 {card}: {by}의 효과는 먼저 적용된 효과와 모순되어 적용하지 않습니다.",
                     "{p}'s {card}: {by}'s effect contradicts one applied first and does not apply."),
     "treat_speed": ("{p}의 {card}: {by}의 효과로 콤보 연결에서 속도 {speed}(으)로 취급합니다.",
@@ -325,6 +329,20 @@ _FIELD = {
     "why_ko": _or_empty("why_ko"), "why_en": _or_empty("why_en"),
     "name_ko": _or_empty("name_ko"), "name_en": _or_empty("name_en"),
 }
+
+
+def _now(lang):
+    """A live read's values (engine/livefx.py): " (속도 6, 데미지 600)" / " (speed 6, damage 600)"."""
+    words = ("속도", "데미지") if lang == "ko" else ("speed", "damage")
+
+    def get(event, cards, _lang):
+        parts = ["%s %s" % (w, event[k]) for w, k in zip(words, ("speed", "damage")) if event.get(k) is not None]
+        return " (%s)" % ", ".join(parts) if parts else ""
+    return get
+
+
+_FIELD["now_ko"] = _now("ko")
+_FIELD["now_en"] = _now("en")
 
 
 def _judgment_fields(event, cards, lang, f):

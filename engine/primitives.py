@@ -15,7 +15,8 @@ Omitted subject or target = the card's owner / this card (guide 5.6.2): every
 from .effects import target_of
 from .events import ev
 from .state import other
-from .cardfx import add_lasting, card_mod, forbidden, refresh
+from .cardfx import add_lasting, forbidden, refresh
+from .livefx import card_mod
 from .windows import AGAIN, IMPL, fx_ask
 from .zones import break_card, take, to_hand, to_list
 

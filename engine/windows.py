@@ -469,6 +469,7 @@ def _start(st, ctx, W, inst):
     W["mode"] = "run"
     if st.battle is not None and st.battle.fx is not None:
         st.battle.fx["fired"] = True   # an effect was activated (guide 5.1.1)
+        st.battle.fx["n"] += 1         # what a card's functions read may change (engine/livefx.py _stamp)
     if e["do"] != "use_special":       # a special announces itself when it is revealed
         ctx.emit(ev("effect", TIMING_GUIDE[inst["tm"]], p=inst["p"], by=inst["src"], timing=inst["tm"],
                     timing_ko=TIMING_KO[inst["tm"]], n=e.get("number", 0)))
@@ -491,6 +492,9 @@ def _run(st, ctx, W):
         n_tasks = len(st.tasks)
         res = IMPL[e["do"]](st, ctx, cur, e, answer)
         answer = None
+        bt = st.battle
+        if bt is not None and bt.fx is not None:
+            bt.fx["n"] += 1            # it may have changed what a card's functions read (livefx._stamp)
         if res == ASK:
             W["mode"] = "wait"
             W["asker"] = st.pending[-1]["player"]

@@ -20,6 +20,16 @@ from .cardfx import sync_limits
 REPLENISH_FROM = frozenset(("hand", "list", "lumen_zone", "battle_zone"))
 
 
+def moved(st):
+    """A card moved in a battle with effects: the current cards' functions may read something new
+    (engine/livefx.py ``_stamp``)."""
+    bt = st.battle
+    if bt is not None and bt.fx is not None:
+        fx = bt.fx
+        fx["n"] += 1
+        fx["m"] += 1
+
+
 def take(zone, card_id):
     """Remove one copy of card_id from a zone list (ValueError if absent)."""
     zone.remove(card_id)
@@ -32,6 +42,7 @@ def break_card(st, ctx, p, card_id, src, why=None, replenish=True):
     pl = st.players[p]
     pl.break_zone.append(card_id)
     if st.fxon:
+        moved(st)
         sync_limits(st, ctx)
     ctx.emit(ev("break", "guide 3.9.1", p=p, card=card_id, src=src, **(why or {})))
     card = st.cards[card_id]
@@ -52,6 +63,7 @@ def to_list(st, ctx, p, card_id, src, rule="guide 5.3.4"):
         return
     pl.list.append(card_id)
     if st.fxon:
+        moved(st)
         sync_limits(st, ctx)
     ctx.emit(ev("move", rule, p=p, card=card_id, src=src, dst="list"))
 
@@ -65,6 +77,7 @@ def to_hand(st, ctx, p, card_id, src, rule="guide 5.3.4"):
     pl = st.players[p]
     pl.hand.append(card_id)
     if st.fxon:
+        moved(st)
         sync_limits(st, ctx)
     ctx.emit(ev("move", rule, p=p, card=card_id, src=src, dst="hand"))
     # while a card effect resolves, the discard waits until the effect is done (guide 3.3.1;
@@ -90,6 +103,7 @@ def do_replenish(st, ctx, p, card_id):
         return
     pl.list.append(card_id)
     if st.fxon:
+        moved(st)
         sync_limits(st, ctx)
     ctx.emit(ev("replenish", "guide 3.9.1", p=p, card=card_id))
 

@@ -47,9 +47,9 @@ GAMES = {
 }
 
 DIGESTS = {
-    "referee": "2ab074e01991d4689c06b97bccd83a633ca4197cfccb38b47f30e51e3aad6e0f",
-    "random": "c6b924c192b7f83d7a22571f43c2b1319ed356d8476ef4f4afbf04c52a00f2d8",
-    "swapped": "94def57cabcdb681e3d2e6bec94d4df7e5acdc0170db0ff67120a2c6d48b05a9",
+    "referee": "d2fb8e47d52c7f1464779a1593fdea31030c927489af9e2375bdca1720dae7c4",
+    "random": "da752d3fc776f142c0c62b6e5cfda268e877269f67679033e169a32c6527102d",
+    "swapped": "5b92d6a0e33d3d0d577909110e14b73303cc52baefb37f2aa2e9197f7a0a85c9",
     "vanilla": "037aa04c737ba8583ca985d4429278e3e7c3fa6515b0732e85f1d2e54821f93e",
     "greedy-vanilla": "979268437b4a4c243317920dd2a22bb9b79f68ea92b8ac99573cbbfcc8ac8d36",
 }
