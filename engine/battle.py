@@ -46,7 +46,7 @@ from .effects import JUDGMENT_WINDOWS
 from .events import ev
 from .judgment import LANDS, judge, result_key
 from .state import Battle, order, other
-from .cardfx import end_lasting, is_nullified, log_damage
+from .cardfx import allowed, end_lasting, forbidden, is_nullified, log_damage
 from .livefx import battle_start, effective_damage, judged_card, live_both
 from .windows import judgment_triggers, window
 from .zones import break_card, take, to_hand, to_list
@@ -225,8 +225,13 @@ def special(st, ctx):
 
 
 def grab_cards(st, p):
+    """p's hand grabs that could nullify a grab (guide 4.1.1): none when p's cards cannot be broken,
+    since breaking one is how the nullification is made (guide 5.6.3 item 1)."""
     cards = st.cards
-    return [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind == "attack" and cards[cid].grab]
+    out = [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind == "attack" and cards[cid].grab]
+    if out and st.fxon and forbidden(st, p, "break"):
+        return []
+    return out
 
 
 @step("battle.special.resolve")
@@ -282,6 +287,8 @@ def result_fp(st, ctx):
         if delta:
             deltas[p] = (key, delta)
     for p, (key, delta) in deltas.items():
+        if st.fxon and not allowed(st, ctx, p, "gain_fp" if delta > 0 else "lose_fp"):
+            continue         # guide 5.6.3 item 1: a prohibition binds the result FP too (issue 23)
         pl = st.players[p]
         pl.fp += delta
         bt.fp_changed = True
@@ -385,7 +392,9 @@ def cleanup(st, ctx):
         over = count_stall(st, ctx)
         bt.moves = []
         for p, cid, role in bt.used:
-            bt.moves.append([p, cid, "break" if over and role == "ready" else role])
+            # a card that cannot be broken (guide 5.6.3 item 1) goes back as used cards do (3.5.3)
+            brk = over and role == "ready" and allowed(st, ctx, p, "break")
+            bt.moves.append([p, cid, "break" if brk else role])
     if bt.moves:
         p, cid, role = bt.moves.pop(0)
         take(st.players[p].battle_zone, cid)

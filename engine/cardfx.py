@@ -8,7 +8,7 @@ says which cards can act from which zone, so a game pays only for the effects it
 
 from functools import lru_cache
 
-from .conditions import cond_ok
+from .conditions import _card_matches, cond_ok
 from .effects import target_of
 from .events import ev
 from .state import order, other
@@ -37,7 +37,7 @@ class FxIndex:
     """
 
     __slots__ = ("timed", "cont", "limits", "public", "battle", "busy", "groups", "mod_keys", "stamp_hp",
-                 "stamp_fp", "stamp_out", "stamp_dmg", "stamp_combo", "stamp_more")
+                 "stamp_fp", "stamp_out", "stamp_dmg", "stamp_combo", "stamp_more", "forbids")
 
     TIMED_ZONES = ("side_deck", "hand", "list")
     CONT_ZONES = ("hand", "list", "side_deck", "break_zone", "ultimate", "any")
@@ -93,6 +93,7 @@ class FxIndex:
         self.stamp_out = not mod_keys.isdisjoint(("outcome", "not_nullified"))
         self.stamp_dmg = not mod_keys.isdisjoint(("damaged", "damaged_by_opponent"))
         self.stamp_combo = "in_combo" in mod_keys
+        self.forbids = "forbid" in groups or any("forbid" in (ch.zcont.get("trait") or {}) for ch in characters)
         self.stamp_more = self.stamp_hp or self.stamp_fp or self.stamp_out or self.stamp_dmg or self.stamp_combo
         self.busy = frozenset(busy)
         self.battle = {t: frozenset(v) for t, v in battle.items()}
@@ -283,21 +284,55 @@ def end_lasting(st, ctx, battle=False):
     refresh(st)
 
 
-def forbidden(st, p, action, fold=False):
-    """A prohibition on p (guide 5.6.3 item 1): a lasting one, or a continuous function.
-    ``fold``: asked while a card's values are being worked out (engine/livefx.py): conditions
-    read the card's speed as it was last worked out, not again."""
+def forbidden(st, p, action, fold=False, card=None):
+    """Is ``action`` forbidden to p (guide 5.6.3 item 1)? See ``prohibition``."""
+    return prohibition(st, p, action, fold, card) is not None
+
+
+def prohibition(st, p, action, fold=False, card=None):
+    """The source of a prohibition on p's ``action`` (a lasting one, or a continuous function),
+    or None. Card text and the game's own actions ask the same question (issue 23): FP from a
+    judgment result or a catch hit, the get-phase take, a break the rules make. ``card``: the
+    card a ``ready`` prohibition is about (its ``cards`` filter). ``fold``: asked while a card's
+    values are being worked out (engine/livefx.py): conditions read the card's speed as it was
+    last worked out, not again."""
     if not st.fxon:
-        return False
+        return None
     for x in st.lasting:
         e = x["e"]
-        if e["do"] == "forbid" and x["tgt"] == p and e["action"] == action:
-            return True
+        if e["do"] == "forbid" and x["tgt"] == p and e["action"] == action and _about(e, card):
+            return x["src"]
+    ix = st.fxix
+    if ix is None:
+        ix = fx_index(st)
+    if not ix.forbids:
+        return None          # no card or trait of this game has a prohibition function
     for q in ("a", "b"):
         for owner, src, e in _continuous_sources(st, q, "forbid"):
-            if e["action"] == action and _seat(owner, e) == p:
+            if e["action"] == action and _seat(owner, e) == p and _about(e, card):
                 if "if" not in e or cond_ok(st, owner, e["if"], src, fold=fold):
-                    return True
+                    return src
+    return None
+
+
+def _about(e, card):
+    """Does a prohibition with a ``cards`` filter (``forbid action: ready``) cover ``card``?"""
+    want = e.get("cards")
+    if want is None or card is None:
+        return True
+    return _card_matches(card, want)
+
+
+def allowed(st, ctx, p, action, card=None):
+    """The one check before the game does ``action`` for p (guide 5.6.3 item 1 "“할 수 없다”처럼
+    행동을 불가능하게 하는 부정형을 우선합니다"): True if nothing forbids it, else the prohibition is
+    reported (``prohibited``, naming its source) and False."""
+    if not st.fxon:
+        return True
+    src = prohibition(st, p, action, card=card)
+    if src is None:
+        return True
+    ctx.emit(ev("prohibited", "guide 5.6.3", p=p, action=action, by=src))
     return False
 
 

@@ -8,7 +8,7 @@ engine/battle.py; the steps here are registered under the same ``battle.`` names
 """
 
 from .battle import CATCH, COMBO, deal, grab_cards
-from .cardfx import forbidden, is_nullified, sync_limits
+from .cardfx import allowed, forbidden, is_nullified, sync_limits
 from .livefx import effective_damage, hand_speeds, read, start_card
 from .decisions import ask
 from .events import ev
@@ -296,7 +296,7 @@ def catch(st, ctx):
         return
     if bt.catch is not None and bt.catch["p"] != p:
         return  # once a player starts catch time, only that player may catch (guide 4.3.3)
-    if st.fxon and forbidden(st, p, "catch"):
+    if st.fxon and not allowed(st, ctx, p, "catch"):
         return
     opts = _catch_cards(st, p, limit)
     if not opts:
@@ -406,7 +406,7 @@ def catch_hit(st, ctx):
     fp, combo_flag = card.result("hit")
     pl = st.players[p]
     nulled = bt.fx is not None and is_nullified(st, p)
-    if fp and not nulled:
+    if fp and not nulled and (not st.fxon or allowed(st, ctx, p, "gain_fp" if fp > 0 else "lose_fp")):
         pl.fp += fp
         bt.fp_changed = True
         ctx.emit(ev("result_fp", "guide 4.3.2", p=p, card=cid, key="hit", delta=fp, fp=pl.fp))

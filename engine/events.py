@@ -98,6 +98,8 @@ TEMPLATES = {
     "catch": ("{p}이(가) {card}(속도 {speed})로 캐치합니다 (FP {fp}): 양쪽 FP를 0으로 하고 자동 히트.",
               "{p} catches with {card} (speed {speed}) at FP {fp}: both FP to 0, automatic hit."),
     "move": ("{p}의 {card}: {src} → {dst}.", "{p}'s {card}: {src} -> {dst}."),
+    "move_kept": ("{p}의 {card}은(는) 브레이크될 수 없어 {src}에 남습니다 (금지 효과가 우선합니다).",
+                  "{p}'s {card} cannot be broken: it stays in the {src} (a prohibition wins)."),
     "break": ("{p}의 {card}이(가) {src}에서 브레이크되었습니다{why_ko}.", "{p}'s {card} is broken from {src}{why_en}."),
     "replenish": ("{p}이(가) 사이드 덱의 {card}을(를) 리스트에 보충했습니다.", "{p} replenishes {card} from the side deck to the list."),
     "discard": ("{p}이(가) 패 상한({limit}장)을 넘어 {cards}을(를) 버렸습니다 (패 → 리스트).",

@@ -211,6 +211,8 @@ def break_(st, ctx, cur, e, answer):
         if where is None:
             return False
         p, z = where
+        if _prohibited(st, ctx, cur, p, "break"):
+            return False
         if z == "ultimate":
             st.players[p].ultimate = None
         else:

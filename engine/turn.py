@@ -104,6 +104,8 @@ def replenish_task(st, ctx, t):
     opts = replenish_options(st, p)
     if not opts:
         return True
+    if len(st.players[p].list) >= st.rules.list_max and not cardfx.allowed(st, ctx, p, "break"):
+        return True          # into a full list it would be broken instead, and it cannot be (guide 5.6.3)
     ask(st, p, "replenish", opts + ["pass"], hidden=True, task=True)
     return False
 
@@ -120,6 +122,14 @@ def hand_limit_task(st, ctx, t):
         return True
     if excess <= 0:
         return True
+    room = st.rules.list_max - len(pl.list)
+    if excess > room and st.fxon and cardfx.forbidden(st, p, "break"):
+        # a discard into a full list is a break, and p's cards cannot be broken (guide 5.6.3 item 1):
+        # only as many as the list takes are discarded
+        cardfx.allowed(st, ctx, p, "break")
+        excess = max(0, room)
+        if not excess:
+            return True
     if distinct_multisets(pl.hand, excess) == 1:   # only one way to do it: forced, not asked
         discard(st, ctx, p, pl.hand[:excess], limit)
         return True
@@ -438,9 +448,14 @@ def recompute_priority(st, ctx):
     ctx.emit(ev("priority", "guide 3.8", p=st.priority, why_ko="모두 같아 유지", why_en="all equal: kept"))
 
 
-def get_options(st, p):
+def get_options(st, p, ctx=None):
+    """The get choices: the list cards, and the ultimate attack/defense instead (guide 3.3.4.1).
+    A prohibition on taking cards from the list (``draw``) binds the get too (guide 5.6.3 item 1):
+    the list is then as if empty (ruling R9)."""
     pl = st.players[p]
     opts = list(dict.fromkeys(pl.list))
+    if opts and st.fxon and (cardfx.forbidden(st, p, "draw") if ctx is None else not cardfx.allowed(st, ctx, p, "draw")):
+        opts = []
     if pl.ultimate is not None and st.cards[pl.ultimate].kind in ("attack", "defense"):
         opts.append("ultimate")  # guide 3.3.4.1: instead of a list card
     return opts
@@ -455,12 +470,12 @@ def get_ask(st, ctx):
         return
     p = order[0]
     pl = st.players[p]
-    opts = get_options(st, p)
+    opts = get_options(st, p, ctx)
     if not opts:
         order.pop(0)
         ctx.emit(ev("get_skip", "guide 5.7", p=p, why_ko=" (가져올 카드 없음)", why_en=" (nothing to take)"))
         return
-    if len(pl.hand) >= pl.hand_limit or not pl.list:
+    if len(pl.hand) >= pl.hand_limit or not pl.list or opts == ["ultimate"]:
         # at the limit: skip, or take and then discard down to the limit (brief ruling 4);
         # with an empty list the ultimate is a choice, not a duty (guide 3.5.4, 5.7: "할 수 있습니다")
         ask(st, p, "get", opts + ["skip"])

@@ -9,13 +9,15 @@
 - Discard means hand -> list (guide 3.9.2).
 - Whatever raised the hand above its limit is followed by a discard down to the
   limit (guide 3.3.1, brief ruling 5): a ``hand_limit`` task.
+- A prohibition on breaking a player's cards binds these rules too (guide 5.6.3 item 1,
+  issue 23): a move that would be replaced by a break does not happen (``_kept``).
 
 The caller removes the card from its source zone first and names that zone.
 Follow-up decisions (replenish, discard) are queued as tasks on the context.
 """
 
 from .events import ev
-from .cardfx import sync_limits
+from .cardfx import allowed, sync_limits
 
 REPLENISH_FROM = frozenset(("hand", "list", "lumen_zone", "battle_zone"))
 
@@ -50,14 +52,35 @@ def break_card(st, ctx, p, card_id, src, why=None, replenish=True):
         ctx.task({"t": "replenish", "p": p})
 
 
+def _kept(st, ctx, p, card_id, src):
+    """A move the rules replace by a break (a full list, a special out of its zones) when p's
+    cards cannot be broken (guide 5.6.3 item 1): neither happens and the card stays where it was;
+    a card used in the battle goes back to the hand, where used cards go by default (guide 3.5.3
+    "배틀 종료 시 사용한 카드는 기본적으로 패로 돌아가지만")."""
+    if src == "battle_zone" and st.cards[card_id].kind != "special":
+        to_hand(st, ctx, p, card_id, src, "guide 3.5.3")
+        return
+    getattr(st.players[p], src).append(card_id)
+    if st.fxon:
+        moved(st)
+        sync_limits(st, ctx)
+    ctx.emit(ev("move_kept", "guide 5.6.3", p=p, card=card_id, src=src))
+
+
 def to_list(st, ctx, p, card_id, src, rule="guide 5.3.4"):
     card = st.cards[card_id]
     pl = st.players[p]
     if card.kind == "special":
+        if not allowed(st, ctx, p, "break"):
+            _kept(st, ctx, p, card_id, src)
+            return
         break_card(st, ctx, p, card_id, src, {"why_ko": " (특수 기술은 리스트에 갈 수 없음)",
                                               "why_en": " (a special cannot go to the list)"}, replenish=False)
         return
     if len(pl.list) >= st.rules.list_max:
+        if not allowed(st, ctx, p, "break"):
+            _kept(st, ctx, p, card_id, src)
+            return
         break_card(st, ctx, p, card_id, src, {"why_ko": " (리스트가 %d장이라 대신 브레이크)" % st.rules.list_max,
                                               "why_en": " (the list holds %d: broken instead)" % st.rules.list_max})
         return
@@ -71,6 +94,9 @@ def to_list(st, ctx, p, card_id, src, rule="guide 5.3.4"):
 def to_hand(st, ctx, p, card_id, src, rule="guide 5.3.4"):
     card = st.cards[card_id]
     if card.kind == "special":
+        if not allowed(st, ctx, p, "break"):
+            _kept(st, ctx, p, card_id, src)
+            return
         break_card(st, ctx, p, card_id, src, {"why_ko": " (특수 기술은 패에 갈 수 없음)",
                                               "why_en": " (a special cannot go to the hand)"}, replenish=False)
         return
@@ -94,6 +120,8 @@ def replenish_options(st, p):
 def do_replenish(st, ctx, p, card_id):
     """Side deck -> list; into a full list the card is broken instead, no further replenish."""
     pl = st.players[p]
+    if len(pl.list) >= st.rules.list_max and not allowed(st, ctx, p, "break"):
+        return              # it cannot be broken instead: it stays in the side deck (guide 5.6.3 item 1)
     take(pl.side_deck, card_id)
     if len(pl.list) >= st.rules.list_max:
         break_card(st, ctx, p, card_id, "side_deck",
