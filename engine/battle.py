@@ -46,10 +46,10 @@ from .effects import JUDGMENT_WINDOWS
 from .events import ev
 from .judgment import LANDS, judge, result_key
 from .state import Battle, order, other
-from .cardfx import allowed, end_lasting, forbidden, is_nullified, log_damage
-from .livefx import battle_start, effective_damage, judged_card, live_both
+from .cardfx import allowed, end_lasting, forbidden, is_nullified, log_damage, may_forbid
+from .livefx import battle_start, judged_card, live_both
 from .windows import judgment_triggers, window
-from .zones import break_card, take, to_hand, to_list
+from .zones import break_card, moved, take, to_hand, to_list
 
 COMBO = {"as": "combo"}
 CATCH = {"as": "catch"}
@@ -110,7 +110,7 @@ def apply_fp(st, ctx):
     also a player who used a defense (guide 3.7)."""
     bt = st.battle
     fx = bt.fx
-    if fx is not None:
+    if fx is not None and (fx["cur"]["a"]["ns"] or fx["cur"]["b"]["ns"] or fx["m"]):
         live_both(st, ctx)                       # both cards as they are now (ruling R45)
     for p in order(st):
         pl = st.players[p]
@@ -229,7 +229,7 @@ def grab_cards(st, p):
     since breaking one is how the nullification is made (guide 5.6.3 item 1)."""
     cards = st.cards
     out = [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind == "attack" and cards[cid].grab]
-    if out and st.fxon and forbidden(st, p, "break"):
+    if out and st.fxon and may_forbid(st) and forbidden(st, p, "break"):
         return []
     return out
 
@@ -286,8 +286,9 @@ def result_fp(st, ctx):
         delta = st.card(bt.cards[p]).result(key)[0]
         if delta:
             deltas[p] = (key, delta)
+    bans = st.fxon and may_forbid(st)
     for p, (key, delta) in deltas.items():
-        if st.fxon and not allowed(st, ctx, p, "gain_fp" if delta > 0 else "lose_fp"):
+        if bans and not allowed(st, ctx, p, "gain_fp" if delta > 0 else "lose_fp"):
             continue         # guide 5.6.3 item 1: a prohibition binds the result FP too (issue 23)
         pl = st.players[p]
         pl.fp += delta
@@ -307,9 +308,12 @@ def damage(st, ctx):
     if fx is None:
         da, db = ca.damage, cb.damage
     else:   # damage changed by the effects that hold now (ruling R45); a nullified card deals none
-        live_both(st, ctx)
-        da = 0 if is_nullified(st, "a") else effective_damage(st, "a", ca, fresh=True)
-        db = 0 if is_nullified(st, "b") else effective_damage(st, "b", cb, fresh=True)
+        cur = fx["cur"]
+        ra, rb = cur["a"], cur["b"]
+        if ra["ns"] or rb["ns"] or fx["m"]:
+            live_both(st, ctx)      # both damages as the cards are now (ruling R45)
+        da = 0 if ra["null"] == "card" else max(0, ca.damage + ra["dmod"])
+        db = 0 if rb["null"] == "card" else max(0, cb.damage + rb["dmod"])
     hits = {}  # victim -> amount
     if out["a"] in ("hit", "counter", "trade"):
         hits["b"] = da
@@ -404,6 +408,8 @@ def cleanup(st, ctx):
             break_card(st, ctx, p, cid, "battle_zone")
         elif role == "to_lumen":
             st.players[p].lumen_zone.append(cid)
+            if st.fxon:
+                moved(st)
             ctx.emit(ev("move", "guide 5.3.4", p=p, card=cid, src="battle_zone", dst="lumen_zone"))
         else:       # combo and catch cards, and cards an effect sends to the list
             to_list(st, ctx, p, cid, "battle_zone")

@@ -9,7 +9,7 @@ says which cards can act from which zone, so a game pays only for the effects it
 from functools import lru_cache
 
 from .conditions import _card_matches, cond_ok
-from .effects import target_of
+from .effects import EVENT_TIMINGS, target_of
 from .events import ev
 from .state import order, other
 
@@ -37,7 +37,9 @@ class FxIndex:
     """
 
     __slots__ = ("timed", "cont", "limits", "public", "battle", "busy", "groups", "mod_keys", "stamp_hp",
-                 "stamp_fp", "stamp_out", "stamp_dmg", "stamp_combo", "stamp_more", "forbids")
+                 "stamp_fp", "stamp_out", "stamp_dmg", "stamp_tokens", "stamp_cards", "stamp_more", "forbids", "breaks", "uses",
+                 "break_int", "break_norm", "break_ids", "public_timings", "limit_zones",
+                 "limit_reads")
 
     TIMED_ZONES = ("side_deck", "hand", "list")
     CONT_ZONES = ("hand", "list", "side_deck", "break_zone", "ultimate", "any")
@@ -85,21 +87,55 @@ class FxIndex:
                     for e in by_group.get(g, ()):
                         mod_keys.update(e.get("if") or ())
         self.mod_keys = frozenset(mod_keys)
-        # what a live read depends on besides the count of effect steps and card moves
-        # (livefx._stamp): health, FP, the outcome, the damage log, a combo only if some condition
-        # of a card-modifier or prohibition function reads them
+        # what a live read depends on besides the card moves and the lasting effects
+        # (livefx._stamp): tokens, health, FP, the outcome, the damage log, the current cards' combo,
+        # nullification and speed only if some condition of a card-modifier or prohibition function
+        # reads them
         self.stamp_hp = not mod_keys.isdisjoint(("health_min", "health_max", "opponent_health_min", "opponent_health_max"))
         self.stamp_fp = not mod_keys.isdisjoint(("fp_min", "fp_max", "opponent_fp_min", "opponent_fp_max"))
         self.stamp_out = not mod_keys.isdisjoint(("outcome", "not_nullified"))
         self.stamp_dmg = not mod_keys.isdisjoint(("damaged", "damaged_by_opponent"))
-        self.stamp_combo = "in_combo" in mod_keys
+        self.stamp_tokens = "tokens" in mod_keys
+        self.stamp_cards = not mod_keys.isdisjoint(("in_combo", "not_nullified", "used", "opponent_used"))
+        # some card or trait triggers when a card is broken (issue 23): break_card records breaks
+        entries = [e for card in cards.values() for t in EVENT_TIMINGS for _i, e, _z in card.fx.get(t, ())]
+        entries += [e for ch in characters for t in EVENT_TIMINGS for _i, e, _z in ch.fx.get(t, ())]
+        self.breaks = bool(entries)
+        self.break_int = any(e.get("interrupt") for e in entries)                 # some are interrupts
+        self.break_norm = any(not e.get("interrupt") for e in entries)            # some are not
+        # {(timing, interrupt?): card ids with such an entry} (windows.collect_breaks looks only at these)
+        self.break_ids = {(t, i): frozenset(cid for cid, card in cards.items()
+                                            if any(bool(e.get("interrupt")) == i for _n, e, _z in card.fx.get(t, ())))
+                          for t in EVENT_TIMINGS for i in (False, True)}
+        # the zones (and the battle) a hand-limit function acts from, all of them for `count` and
+        # `any`; None when some hand-limit function has a condition refresh cannot key on (refresh)
+        lim_keys = set()
+        for card in cards.values():
+            for by_group in (card.zcont or {}).values():
+                for e in by_group.get("hand_limit", ()):
+                    lim_keys.update(e.get("if") or ())
+        for ch in characters:
+            for e in (ch.zcont.get("trait") or {}).get("hand_limit", ()):
+                lim_keys.update(e.get("if") or ())
+        lz = set(groups.get("hand_limit", ()))
+        if "count" in lim_keys or "any" in lz:
+            lz.update(("hand", "list", "lumen_zone", "break_zone", "side_deck", "ultimate", "battle"))
+        lz.discard("any")
+        self.limit_zones = tuple(sorted(lz)) if lim_keys <= _LIMIT_SAFE else None
+        self.limit_reads = frozenset(("tokens",) * ("tokens" in lim_keys)
+                                     + ("health",) * any(k.endswith(("health_min", "health_max")) for k in lim_keys)
+                                     + ("fp",) * any(k.endswith(("fp_min", "fp_max")) for k in lim_keys)
+                                     + ("priority",) * any(k in ("priority", "turn_min", "turn_max") for k in lim_keys))
+        self.uses = any(card.use_if for card in cards.values())     # some skill has a use condition (guide 3.10)
         self.forbids = "forbid" in groups or any("forbid" in (ch.zcont.get("trait") or {}) for ch in characters)
-        self.stamp_more = self.stamp_hp or self.stamp_fp or self.stamp_out or self.stamp_dmg or self.stamp_combo
+        self.stamp_more = self.stamp_hp or self.stamp_fp or self.stamp_out or self.stamp_dmg or self.stamp_tokens \
+            or self.stamp_cards
         self.busy = frozenset(busy)
         self.battle = {t: frozenset(v) for t, v in battle.items()}
         self.groups = {g: frozenset(v) for g, v in groups.items()}
         self.limits = limits
         self.public = "hand" in self.timed or "list" in self.timed   # triggers from the hand or the list
+        self.public_timings = frozenset(t for z in ("hand", "list") for t in self.timed.get(z, ()))   # at which
 
 
 def fx_index(st):
@@ -229,12 +265,21 @@ def sync_limits(st, ctx=None):
     pa, pb = st.players["a"], st.players["b"]
     before = (pa.limit_delta, pb.limit_delta)
     refresh(st)
-    if ctx is None or before == (pa.limit_delta, pb.limit_delta) or (st.fx is not None and st.fx["cur"] is not None):
+    if ctx is None or before == (pa.limit_delta, pb.limit_delta) or _running(st.fx):
         return
     for q in order(st):
         pl = st.players[q]
         if len(pl.hand) > pl.hand_limit:
             ctx.task({"t": "hand_limit", "p": q})
+
+
+def _running(w):
+    """Is an effect resolving in window ``w`` or one it is nested in (an interrupt's, issue 23)?"""
+    while w is not None:
+        if w["cur"] is not None:
+            return True
+        w = w.get("outer")
+    return False
 
 
 def _seat(owner, e):
@@ -315,6 +360,24 @@ def prohibition(st, p, action, fold=False, card=None):
     return None
 
 
+def ready_bans(st, p):
+    """The ``cards`` filters of the prohibitions on p's ready now (None: every card), guide 5.6.3."""
+    out = []
+    for x in st.lasting:
+        e = x["e"]
+        if e["do"] == "forbid" and x["tgt"] == p and e["action"] == "ready":
+            out.append(e.get("cards"))
+    ix = st.fxix
+    if ix is None:
+        ix = fx_index(st)
+    if ix.forbids:
+        for q in ("a", "b"):
+            for owner, src, e in _continuous_sources(st, q, "forbid"):
+                if e["action"] == "ready" and _seat(owner, e) == p and ("if" not in e or cond_ok(st, owner, e["if"], src)):
+                    out.append(e.get("cards"))
+    return out
+
+
 def _about(e, card):
     """Does a prohibition with a ``cards`` filter (``forbid action: ready``) cover ``card``?"""
     want = e.get("cards")
@@ -323,11 +386,19 @@ def _about(e, card):
     return _card_matches(card, want)
 
 
+def may_forbid(st):
+    """Could anything forbid anything now? (A lasting effect, or a prohibition function in the game.)"""
+    if st.lasting:
+        return True
+    ix = st.fxix
+    return (ix if ix is not None else fx_index(st)).forbids
+
+
 def allowed(st, ctx, p, action, card=None):
     """The one check before the game does ``action`` for p (guide 5.6.3 item 1 "“할 수 없다”처럼
     행동을 불가능하게 하는 부정형을 우선합니다"): True if nothing forbids it, else the prohibition is
     reported (``prohibited``, naming its source) and False."""
-    if not st.fxon:
+    if not st.fxon or not may_forbid(st):
         return True
     src = prohibition(st, p, action, card=card)
     if src is None:
@@ -349,10 +420,54 @@ def trait_limit_delta(st, p):
     return delta
 
 
+_LIMIT_SAFE = frozenset(("tokens", "health_min", "health_max", "opponent_health_min", "opponent_health_max", "fp_min",
+                         "fp_max", "opponent_fp_min", "opponent_fp_max", "priority", "turn_min", "turn_max", "count"))
+
+
+def _limit_key(st, ix):
+    """Everything the hand-limit changes are worked out from (the zones the functions act from, what
+    their conditions read, the lasting effects), or None when the game's functions read more than
+    this can say (then refresh always works them out)."""
+    zones = ix.limit_zones
+    if zones is None:
+        return None
+    pa, pb = st.players["a"], st.players["b"]
+    key = (len(st.lasting),)
+    reads = ix.limit_reads
+    if reads:
+        if "tokens" in reads:
+            key += (tuple(pa.tokens.values()), tuple(pb.tokens.values()))
+        if "health" in reads:
+            key += (pa.health, pb.health)
+        if "fp" in reads:
+            key += (pa.fp, pb.fp)
+        if "priority" in reads:
+            key += (st.priority, st.turn)
+    for z in zones:
+        if z == "ultimate":
+            key += (pa.ultimate, pb.ultimate)
+        elif z == "battle":
+            bt = st.battle
+            cur = bt.fx["cur"] if bt is not None and bt.fx is not None else {}
+            key += tuple((r or {}).get("id") for r in cur.values()) + (len(pa.battle_zone), len(pb.battle_zone))
+        else:
+            key += (tuple(getattr(pa, z)), tuple(getattr(pb, z)))
+    return key
+
+
 def refresh(st):
-    """Recompute each player's hand-limit change from continuous functions and durations."""
+    """Recompute each player's hand-limit change from continuous functions and durations. Nothing is
+    worked out again when nothing it is worked out from changed (``st.limkey``, derived data kept
+    beside the state, never in its JSON)."""
     if not st.fxon:
         return
+    ix = st.fxix
+    if ix is None:
+        ix = fx_index(st)
+    key = _limit_key(st, ix)
+    if key is not None and key == st.limkey:
+        return
+    st.limkey = key
     delta = {"a": 0, "b": 0}
     for q in ("a", "b"):
         for owner, src, e in _continuous_sources(st, q, "hand_limit"):

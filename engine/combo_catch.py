@@ -8,9 +8,10 @@ engine/battle.py; the steps here are registered under the same ``battle.`` names
 """
 
 from .battle import CATCH, COMBO, deal, grab_cards
-from .cardfx import allowed, forbidden, is_nullified, sync_limits
+from .cardfx import allowed, forbidden, fx_index, is_nullified, sync_limits
 from .livefx import effective_damage, hand_speeds, read, start_card
 from .decisions import ask
+from .usable import usable
 from .events import ev
 from .state import order, other
 from .windows import window
@@ -34,10 +35,14 @@ def combo_cut(st, n):
 
 
 def combo_attacks(st, p):
+    """p's hand attacks that may be used as combo cards now: legal ones (guide 4.2.1 "합법적인 공격
+    카드"), whose use conditions hold (engine/usable.py)."""
     cards = st.cards
     out = []
+    uses = st.fxon and fx_index(st).uses
     for cid in dict.fromkeys(st.players[p].hand):
-        if cards[cid].kind == "attack":
+        card = cards[cid]
+        if card.kind == "attack" and (not uses or not card.use_if or usable(st, p, cid)):
             out.append(cid)
     return out
 
@@ -181,7 +186,8 @@ def combo_card(st, ctx):
         cb["last"] = link_after(st, p, None, ctx)
         card = st.cards[cid]
         if hand_speeds(st, p, (cid,), "combo")[cid][1] != cb["last"] + 1 \
-                or card.damage + card.combo_bonus - combo_cut(st, cb["n"] + 1) <= 0:
+                or card.damage + card.combo_bonus - combo_cut(st, cb["n"] + 1) <= 0 \
+                or (card.use_if and not usable(st, p, cid)):
             cb["queue"] = []
             take(st.players[p].battle_zone, cid)
             ctx.emit(ev("combo_illegal", "guide 5.4", p=p, card=cid))
@@ -259,6 +265,8 @@ def _catch_cards(st, p, limit):
     ids = [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind == "attack"]
     if not st.fxon:
         return [cid for cid in ids if cards[cid].speed <= limit]
+    if fx_index(st).uses:
+        ids = [cid for cid in ids if not cards[cid].use_if or usable(st, p, cid)]   # its use conditions (engine/usable.py)
     speeds = hand_speeds(st, p, ids, "catch")
     return [cid for cid in ids if speeds[cid][0] <= limit]
 

@@ -48,6 +48,10 @@ TIMINGS = (
     ("on_opponent_catch", "상대 캐치 시", "guide 4.3.2", "right after on_catch, for the other player"),
     ("after_judgment", "판정 후", "guide 4.4", "battle step 14"),
     ("after_use", "사용 후", "guide 4.4", "battle step 15; each combo card after its damage; each catch card after its damage"),
+    ("on_break", "브레이크되었을 때", "guide 5.4", "a card of its owner's was broken (from the break zone: only the card broken): "
+                                              "after the unit the break happened in (the effect, else the rule's action); "
+                                              "with `interrupt: true` (끼어들기) at once, right after the break and its replenish"),
+    ("on_opponent_break", "상대 카드가 브레이크되었을 때", "guide 5.4", "a card of the opponent's was broken: as on_break"),
     ("get_entry", "겟 페이즈 진입 시", "guide 3.5.4", "get phase step 1, before priority is recomputed (brief ruling 8)"),
     ("turn_end", "턴 종료 시", "guide 3.5.5", "recovery phase, before durations end"),
 )
@@ -80,21 +84,28 @@ ZONE_DOC = {
     "any": "wherever its owner has it (functions only: guide 5.6.1 \"모든 존에서\")", "trait": "a trait (always)",
 }
 PHASE_TIMINGS = frozenset(("lumen", "get_entry", "turn_end"))
+# Timings triggered by something that happens, not by a step of the order (issue 23, guide 5.4):
+# they may be interrupts (끼어들기, ``interrupt: true``)
+EVENT_TIMINGS = frozenset(("on_break", "on_opponent_break"))
 # The zones where a timed entry can be found when its timing happens. A phase timing comes
-# outside any battle, so no card is in the battle then; the break zone holds no triggers.
+# outside any battle, so no card is in the battle then; the break zone holds no triggers, except
+# the broken card's own "when this card is broken" (on_break).
 TIMING_ZONES = {t: (("lumen_zone", "hand", "list", "side_deck", "ultimate") if t in PHASE_TIMINGS else
+                    ("battle", "lumen_zone", "hand", "list", "side_deck", "ultimate", "break_zone") if t == "on_break" else
                     ("battle", "lumen_zone", "hand", "list", "side_deck", "ultimate")) for t in TIMING_NAMES}
 DURATIONS = ("battle", "turn", "next_turn")
 TARGETS = ("self", "opponent")
 POSITIONS = ("high", "mid", "low")
 LABELS = ("hit", "counter", "guard", "evade", "guarded", "evaded", "countered", "was_hit", "trade",
           "offset", "both_defend", "both_evade")
-FORBID_ACTIONS = ("gain_fp", "lose_fp", "heal", "speed_change", "catch", "draw", "break")
+FORBID_ACTIONS = ("gain_fp", "lose_fp", "heal", "speed_change", "catch", "draw", "break", "ready")
+# keys of a card filter: the `used` conditions and the `cards` of a ready prohibition
+USED_KEYS = ("kind", "position", "grab", "speed_min", "speed_max", "id")
 
 
 class Param:
     """A typed parameter. ``type`` is one of: int, posint (>= 1), nonneg (>= 0),
-    bool, str, enum, positions, card, effects, options, cond."""
+    bool, str, enum, positions, card, effects, options, cond, cards (a card filter)."""
 
     __slots__ = ("type", "default", "doc", "choices")
 
@@ -139,6 +150,10 @@ class Param:
             return None
         if t == "cond":
             return None if isinstance(v, dict) else "must be a mapping of conditions"
+        if t == "cards":
+            if not isinstance(v, dict) or not v or any(k not in USED_KEYS for k in v):
+                return "must be a card filter: a mapping with keys among %s" % ", ".join(USED_KEYS)
+            return None
         raise AssertionError(t)
 
     def schema(self):
@@ -164,6 +179,11 @@ class Param:
                  "additionalProperties": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/nested_effect"}}}
         elif t == "cond":
             s = {"$ref": "#/$defs/conditions"}
+        elif t == "cards":
+            s = {"type": "object", "minProperties": 1, "additionalProperties": False,
+                 "properties": {"kind": {"enum": ["attack", "defense"]}, "position": {"enum": list(POSITIONS)},
+                                "grab": {"type": "boolean"}, "speed_min": {"type": "integer"},
+                                "speed_max": {"type": "integer"}, "id": {"type": "string"}}}
         else:
             raise AssertionError(t)
         if self.doc:
@@ -188,7 +208,8 @@ class Prim:
 
     mode: ``instant`` (needs a timing, or sits inside ``then``/``choice``),
     ``modifier`` (a timed effect, or a continuous function without timing; may
-    take ``duration``), ``static`` (trait functions read at setup; no timing).
+    take ``duration``), ``static`` (functions the rules read: a trait's at setup, a skill's use
+    condition at the ready; no timing).
     """
 
     __slots__ = ("name", "params", "mode", "kinds", "ko", "en", "example", "guide")
@@ -294,9 +315,18 @@ _PRIMS = (
          "덱 구성 제한 변경", "a trait function: changes only the deck-building items it names (guide 4.5.1)",
          "{do: deck_rule, same_name_max: 2}", "guide 4.5.1", kinds=("trait",)),
     Prim("forbid", {"action": Param("enum", REQUIRED, "what cannot happen", FORBID_ACTIONS), "target": _target(),
-                    "duration": _duration()}, "modifier",
-         "~할 수 없다", "a prohibition; it wins over any effect that would do it (guide 5.6.3 item 1)",
+                    "duration": _duration(),
+                    "cards": Param("cards", None, "for `ready`: only readying cards like this ({kind, position, grab, "
+                                                  "speed_min, speed_max, id}); without it no card may be readied")},
+         "modifier",
+         "~할 수 없다", "a prohibition; it wins over any effect that would do it and over the game's own actions "
+                       "(result FP, the get, the breaks the rules make, guide 5.6.3 item 1); `ready`: readying such a card "
+                       "is a non-response (guide 3.10)",
          "{do: forbid, action: gain_fp, target: opponent, duration: turn, timing: on_hit}", "guide 5.6.3"),
+    Prim("use_condition", {}, "static",
+         "사용 조건", "an attack's or defense's use condition (its `if`): the card can be readied, or used as a combo or "
+                     "catch card, only while it holds; readying it otherwise is a non-response (guide 3.10)",
+         "{do: use_condition, if: {health_max: 2000}}", "guide 3.10", kinds=("attack", "defense")),
 )
 REGISTRY = {p.name: p for p in _PRIMS}
 # the default target of each primitive (guide 5.6.2: the owner, unless the primitive says otherwise)
@@ -318,6 +348,8 @@ COMMON = {
               "function, which always applies and cannot be nullified (guide 5.6.1)",
     "if": "conditions (all must hold), checked when the effect resolves (on its owner's turn, guide 5.2.1)",
     "then": "entries done right after this one, only if it succeeded",
+    "interrupt": "true for 끼어들기 (guide 5.4): with on_break / on_opponent_break the effect resolves at once, in the "
+                 "middle of what is being processed (right after the break and its replenish), not after it",
     "text": "the printed wording of this entry (free text)",
 }
 NESTED = ("do", "if", "then", "text")   # keys an entry inside `then` / `choice` may carry
@@ -345,10 +377,11 @@ CONDITIONS = {
     "in_combo": ("bool", "the owner's current card is a combo card: a 2nd or later one, or the 1st once its judgment made it a combo (from its on_hit/on_counter on; ruling R39)"),
     "used": ("card", "the owner's current battle card: `{kind, position, grab, speed_min, speed_max, id}`; speeds are reference speeds (printed + effects, before FP; ruling R38)"),
     "opponent_used": ("card", "the opponent's current battle card, same keys"),
+    "broken": ("broken", "at on_break / on_opponent_break: the card that was broken, `{kind, position, grab, speed_min, "
+                         "speed_max, id, from}` (`from`: the zone it was broken from)"),
 }
 COUNT_KEYS = ("zone", "who", "min", "max")
 COUNT_ZONES = ("hand", "list", "side_deck", "break_zone", "lumen_zone")
-USED_KEYS = ("kind", "position", "grab", "speed_min", "speed_max", "id")
 
 
 def _cond_problems(cond, field):
@@ -383,6 +416,9 @@ def _cond_problems(cond, field):
         elif t == "card":
             if not isinstance(v, dict) or any(k not in USED_KEYS for k in v):
                 bad = "must be a mapping with keys among %s" % ", ".join(USED_KEYS)
+        elif t == "broken":
+            if not isinstance(v, dict) or any(k not in USED_KEYS + ("from",) for k in v):
+                bad = "must be a mapping with keys among %s, from" % ", ".join(USED_KEYS)
         if bad:
             yield (bad, cond, key, f)
 
@@ -406,7 +442,7 @@ def _check_entry(entry, kind, field, top, ultimate=False):
         return
     prim = REGISTRY[name]
     if not top and prim.mode == "static":
-        yield ("%s is a function read at setup: not inside then/choice" % name, entry, "do", field + ".do")
+        yield ("%s is a function the rules read: not inside then/choice" % name, entry, "do", field + ".do")
     if kind not in prim.kinds:
         yield ("%s is not allowed on a %s (only on: %s)" % (name, kind, ", ".join(prim.kinds)), entry, "do", field + ".do")
     allowed = set(prim.params) | (set(COMMON) if top else set(NESTED))
@@ -423,6 +459,14 @@ def _check_entry(entry, kind, field, top, ultimate=False):
                 yield (msg, entry, key, "%s.%s" % (field, key))
         elif param.required:
             yield ("missing parameter %r for effect %r" % (key, name), entry, "do", "%s.%s" % (field, key))
+    if name == "use_condition":
+        if "if" not in entry:
+            yield ("use_condition needs its condition under if:", entry, "do", field)
+        for k in ("number", "optional", "zone", "then", "duration"):
+            if k in entry:
+                yield ("a use condition is a rule of the card, not an effect: no %s" % k, entry, k, field + "." + k)
+    if name == "forbid" and entry.get("cards") is not None and entry.get("action") != "ready":
+        yield ("cards: only with action: ready", entry, "cards", field + ".cards")
     if name == "deck_rule" and not any(k in entry for k in prim.params):
         yield ("deck_rule names no item (skills, own_mark_min, same_name_max)", entry, "do", field)
     if name == "fp" and entry.get("amount") == 0 or name == "token" and entry.get("amount") == 0:
@@ -463,7 +507,7 @@ def _check_entry(entry, kind, field, top, ultimate=False):
     if prim.mode == "instant" and timing is None:
         yield ("%s needs a timing (it happens once, at a moment)" % name, entry, "do", field + ".timing")
     if prim.mode == "static" and timing is not None:
-        yield ("%s is a function read at setup: no timing" % name, entry, "timing", field + ".timing")
+        yield ("%s is a function the rules read: no timing" % name, entry, "timing", field + ".timing")
     if "duration" in entry and entry["duration"] is not None and timing is None:
         yield ("duration needs a timing (a continuous function lasts while its card is in place)", entry, "duration", field + ".duration")
     zone = entry.get("zone")
@@ -478,13 +522,22 @@ def _check_entry(entry, kind, field, top, ultimate=False):
         if z not in TIMING_ZONES[timing]:
             why = ("no battle is going on at %s" % timing if timing in PHASE_TIMINGS and z == "battle" else
                    "a timed effect is found in one zone" if z == "any" else
-                   "a card in the break zone triggers nothing" if z == "break_zone" else "")
+                   "a card in the break zone triggers nothing (but its own on_break)" if z == "break_zone" else "")
             yield ("timing %r works in %s, not in %s%s%s" % (timing, ", ".join(TIMING_ZONES[timing]), z,
                                                              " (the default for a %s)" % kind if zone is None else "",
                                                              ": " + why if why else ""),
                    entry, "zone" if zone is not None else "timing", field + (".zone" if zone is not None else ".timing"))
     if name == "use_special" and zone not in (None, "side_deck", "ultimate"):
         yield ("use_special works from the side deck or the ultimate zone", entry, "zone", field + ".zone")
+    if "interrupt" in entry:
+        if not isinstance(entry["interrupt"], bool):
+            yield ("interrupt must be true or false", entry, "interrupt", field + ".interrupt")
+        elif entry["interrupt"] and timing not in EVENT_TIMINGS:
+            yield ("interrupt (끼어들기, guide 5.4) is for timings something triggers: %s" % ", ".join(sorted(EVENT_TIMINGS)),
+                   entry, "interrupt", field + ".interrupt")
+    if "broken" in (entry.get("if") or {}) and timing not in EVENT_TIMINGS:
+        yield ("the broken condition reads the card whose break triggered the effect: only with %s"
+               % ", ".join(sorted(EVENT_TIMINGS)), entry.get("if"), "broken", field + ".if.broken")
     if "optional" in entry and not isinstance(entry["optional"], bool):
         yield ("optional must be true or false", entry, "optional", field + ".optional")
     if "number" in entry and (not isinstance(entry["number"], int) or isinstance(entry["number"], bool) or entry["number"] < 1):
@@ -543,7 +596,8 @@ CARD_MODS = frozenset(("faster", "slower", "fix_speed", "treat_speed", "damage",
 
 def cont_group(e):
     """How the engine reads a continuous entry: a card modifier (``mods``), a hand-limit change,
-    a prohibition; None for the functions read at setup (start_health, deck_rule)."""
+    a prohibition; None for the functions read by the rules themselves (start_health, deck_rule,
+    use_condition)."""
     do = e["do"]
     if do in CARD_MODS:
         return "mods"

@@ -67,6 +67,10 @@ TEMPLATES = {
                      "{p} did not respond (time {count}): the hand is revealed."),
     "pick": ("{picker}이(가) {p}의 패에서 {card}을(를) 골라 레디한 것으로 취급합니다.",
              "{picker} picks {card} from {p}'s hand as {p}'s ready card."),
+    "unusable_ready": ("{p}이(가) 사용 조건을 만족하지 못한 {card}을(를) 레디했습니다: 대응하지 않은 것으로 취급하고 패로 돌립니다.",
+                       "{p} readied {card} without meeting its use condition: a non-response; it goes back to the hand."),
+    "no_legal_ready": ("{p}의 패에 사용 조건을 만족하는 기술이 없어 레디할 수 없습니다.",
+                       "{p} has no skill in hand whose use condition holds: nothing to ready."),
     "virtual_skill": ("{p}의 패에 레디할 기술이 없어 표준 가상 기술을 레디한 것으로 취급합니다.",
                       "{p} has nothing to ready: the standard virtual skill is readied."),
     "reveal": ("공개: 1P {a_card} / 2P {b_card}.", "Reveal: 1P {a_card} / 2P {b_card}."),
@@ -192,6 +196,7 @@ ACTION_TEXT = {
     "catch": ("캐치할 수 없습니다", "catch"),
     "draw": ("리스트에서 카드를 가져올 수 없습니다", "take cards from the list"),
     "break": ("카드가 브레이크되지 않습니다", "have cards broken"),
+    "ready": ("그 기술을 레디할 수 없습니다", "ready that skill"),
 }
 UNTIL_TEXT = {"battle": ("이 배틀 동안", "for this battle"), "turn": ("이 턴 종료 시까지", "until this turn ends"),
               "next_turn": ("다음 턴 종료 시까지", "until the next turn ends")}

@@ -32,44 +32,55 @@ from .state import order, other
 SPEED_MODS = frozenset(("faster", "slower", "fix_speed", "treat_speed"))
 
 
-def _record(st, cid, role):
-    card = st.card(cid)
-    spd = max(1, card.speed) if card.kind == "attack" else None
-    return {"id": cid, "role": role, "spd": spd, "link": card.link_speed if card.link_speed != card.speed else None,
-            "link_fx": False, "dmod": 0, "fixed": False, "null": None, "extra": {}, "pos": 0,
-            "ops": [], "fix": None, "seen": [], "m": -1, "ns": True, "at": None}
+def _record(st, cid, role, m=0):
+    card = st.cards[cid] if cid is not None else st.rules.virtual
+    if card.kind == "attack":
+        sp = card.speed
+        spd = sp if sp > 0 else 1
+        link = card.link_speed if card.link_speed != sp else None
+    else:
+        spd = link = None
+    return {"id": cid, "role": role, "spd": spd, "link": link, "link_fx": False, "dmod": 0, "fixed": False,
+            "null": None, "extra": {}, "pos": 0, "ops": [], "fix": None, "seen": [], "m": m, "ns": False, "at": None}
 
 
 def battle_start(st, ctx):
     """At the reveal (step 1): each player's ready card becomes their current card; the continuous
     functions holding now are reported, then effects with a duration apply to it."""
     bt = st.battle
-    bt.fx = {"cur": {}, "fired": False, "dmg": {"a": [], "b": []}, "gdmg": {}, "catch": [], "combo": None,
-             "offset_by": None, "trig": {"a": [], "b": []}, "fpa": {}, "n": 0, "m": 0}
+    cur = {}
+    bt.fx = {"cur": cur, "fired": False, "dmg": {"a": [], "b": []}, "gdmg": {}, "catch": [], "combo": None,
+             "offset_by": None, "trig": {"a": [], "b": []}, "fpa": {}, "m": 0}
+    cards = bt.cards
     seats = order(st)
     for p in seats:
-        bt.fx["cur"][p] = _record(st, bt.cards[p], "ready")
+        cur[p] = _record(st, cards[p], "ready")
     srcs = mod_sources(st)          # nothing moves between the two cards' reports: read them once
+    if srcs is _NONE and not st.lasting:
+        return                      # no function, no lasting effect: the printed values stand
     for p in seats:
-        _enter(st, ctx, p, srcs)
-    if srcs:
+        _enter(st, ctx, p, srcs[p])
+    if srcs["a"] or srcs["b"]:
         now = _stamp(st)
         for p in seats:
-            bt.fx["cur"][p]["at"] = now
+            cur[p]["at"] = now
 
 
 def start_card(st, ctx, p, cid, role):
     """A combo or catch card becomes player p's current card (guide 4.2.2, 4.3.2)."""
     bt = st.battle
-    if bt.fx is None:
+    fx = bt.fx
+    if fx is None:
         return
-    rec = _record(st, cid, role)
+    fx["m"] += 1              # another card is current: another card's functions act from the battle
+    rec = _record(st, cid, role, fx["m"])
     if role == "combo" and bt.combo is not None:
         rec["pos"] = bt.combo["n"]
-    bt.fx["cur"][p] = rec
-    bt.fx["m"] += 1              # another card is current: another card's functions act from the battle
-    _enter(st, ctx, p, mod_sources(st))
-    rec["at"] = _stamp(st)
+    fx["cur"][p] = rec
+    srcs = mod_sources(st)[p]
+    if srcs or st.lasting:
+        _enter(st, ctx, p, srcs)
+        rec["at"] = _stamp(st)
 
 
 def _enter(st, ctx, p, srcs):
@@ -81,19 +92,31 @@ def _enter(st, ctx, p, srcs):
         acc, held = _fold(st, p, rec, srcs, ctx)
         rec.update(acc)
         rec["seen"] = sorted(held)
+        rec["ns"] = True
     rec["m"] = fx["m"]
-    rec["ns"] = bool(srcs)
     if st.lasting:
         for x in st.lasting:
             if x["tgt"] == p and x["e"]["do"] in CARD_MODS:
                 card_mod(st, ctx, x["p"], p, x["e"], x["src"])
 
 
+_NONE = {"a": (), "b": ()}     # no function changes either card (read only)
+
+
 def mod_sources(st):
-    """(owner, source, entry) of every card-modifier function that works now, the priority
-    holder's first."""
+    """{seat: [(owner, source, entry), ...]}: the card-modifier functions that work now, by the
+    player whose card they change, the priority holder's sources first."""
     first, second = order(st)
-    return list(_continuous_sources(st, first, "mods")) + list(_continuous_sources(st, second, "mods"))
+    s1 = _continuous_sources(st, first, "mods")
+    s2 = _continuous_sources(st, second, "mods")
+    if not s1 and not s2:
+        return _NONE
+    out = {"a": [], "b": []}
+    for q, sq in ((first, s1), (second, s2)):
+        for x in sq:
+            t = x[2].get("target")
+            out[q if t is None or t == "self" else ("b" if q == "a" else "a")].append(x)
+    return out
 
 
 def live(st, p, ctx=None, srcs=None):
@@ -108,8 +131,7 @@ def live(st, p, ctx=None, srcs=None):
     rec = fx["cur"].get(p)
     if rec is None or rec["id"] is None:
         return rec
-    if srcs is None:
-        srcs = mod_sources(st)
+    srcs = (mod_sources(st) if srcs is None else srcs)[p]
     rec["m"] = fx["m"]
     rec["ns"] = bool(srcs)
     if not srcs and not rec["seen"]:
@@ -166,18 +188,26 @@ def read(st, p, ctx):
 
 def _stamp(st):
     """What a card's values can depend on within one battle, as a short list: two reads with the
-    same stamp give the same values, so the second is not worked out again. ``fx["n"]`` counts
-    every step of an effect (a primitive may change anything: tokens, a lasting effect, a zone, a
-    card's own changes) and every card move (engine/zones.py ``moved``); the rest is added only
-    when some function of the game has a condition on it (``FxIndex.stamp_*``)."""
+    same stamp give the same values, so the second is not worked out again (ruling R45).
+
+    The values come from the functions that work now and their conditions, the prohibitions on
+    speed changes, and what timed effects did (kept in the record as they happen). So: ``m``
+    counts the card moves and the new current cards (engine/zones.py ``moved``: where functions
+    act from, zone sizes for ``count``); the lasting effects (prohibitions among them); and the
+    state the game's function conditions read, only when some function has such a condition
+    (``FxIndex.mod_keys``): tokens, health, FP, the outcome and nullifications, the damage log, the
+    combo, the cards' speeds."""
     bt = st.battle
     fx = bt.fx
-    now = [fx["n"]]
+    now = [fx["m"], len(st.lasting)]
     ix = st.fxix
     if ix is None:
         ix = fx_index(st)
     if ix.stamp_more:
         pa, pb = st.players["a"], st.players["b"]
+        if ix.stamp_tokens:
+            now += pa.tokens.values()
+            now += pb.tokens.values()
         if ix.stamp_hp:
             now += (pa.health, pb.health)
         if ix.stamp_fp:
@@ -186,11 +216,10 @@ def _stamp(st):
             now += (bt.outcome.get("a"), bt.outcome.get("b"))
         if ix.stamp_dmg:
             now += (len(fx["dmg"]["a"]), len(fx["dmg"]["b"]))
-        if ix.stamp_combo:
-            cur = fx["cur"]
-            for q in ("a", "b"):
-                r = cur.get(q)
-                now.append(None if r is None else r.get("c1"))
+        if ix.stamp_cards:
+            for r in fx["cur"].values():
+                if r is not None:
+                    now += (r.get("c1"), r["null"], r["spd"])
     return now
 
 
@@ -208,8 +237,9 @@ def _report(st, ctx, p, rec, acc, held):
 
 
 def _fold(st, p, rec, srcs, ctx=None):
-    """(values, sources of the functions that hold) of p's current card now. ``ctx``: report each
-    function as it applies (when the card comes in)."""
+    """(values, sources of the functions that hold) of p's current card now, from ``srcs``, the
+    functions that change p's card (``mod_sources(st)[p]``). ``ctx``: report each function as it
+    applies (when the card comes in)."""
     cid = rec["id"]
     card = st.cards[cid]
     attack = card.kind == "attack"
@@ -223,8 +253,6 @@ def _fold(st, p, rec, srcs, ctx=None):
     fixes = None
     no_speed = None                   # is p's speed change forbidden (read once, if needed)
     for owner, src, e in srcs:
-        if _seat(owner, e) != p:
-            continue
         do = e["do"]
         if do == "treat_speed" and src == cid and "if" not in e:
             continue                  # already in the card's link speed (cards.Card.link_speed)
@@ -344,7 +372,7 @@ def card_mod(st, ctx, owner, p, e, src):
     do = e["do"]
     if not attack and do != "add_judgment":
         return False
-    acc, _held = _fold(st, p, rec, mod_sources(st))
+    acc, _held = _fold(st, p, rec, mod_sources(st)[p])
     if do in ("faster", "slower"):
         if forbidden(st, p, "speed_change"):
             ctx.emit(ev("prohibited", "guide 5.6.3", p=p, action="speed_change", by=src))
@@ -411,16 +439,18 @@ def hand_speeds(st, p, ids, role):
     quiet = _Quiet()
     out = {}
     first = order(st)[0] == p
-    theirs = list(_continuous_sources(st, other(p), "mods"))     # the same for every candidate
+    o = other(p)
+    theirs = [x for x in _continuous_sources(st, o, "mods") if x[2].get("target") == "opponent"]   # the same for every candidate
     try:
         for cid in ids:
             rec = _record(st, cid, role)
             rec["probe"] = True        # not in the battle zone: its own functions act as if used
             cur[p] = rec
-            for x in st.lasting:
-                if x["tgt"] == p and x["e"]["do"] in CARD_MODS:
-                    card_mod(st, quiet, x["p"], p, x["e"], x["src"])
-            mine = list(_continuous_sources(st, p, "mods"))      # with this card as the current one
+            if st.lasting:
+                for x in st.lasting:
+                    if x["tgt"] == p and x["e"]["do"] in CARD_MODS:
+                        card_mod(st, quiet, x["p"], p, x["e"], x["src"])
+            mine = [x for x in _continuous_sources(st, p, "mods") if x[2].get("target", "self") == "self"]
             acc, _held = _fold(st, p, rec, mine + theirs if first else theirs + mine)
             out[cid] = (acc["spd"], acc["link"] if acc["link"] is not None else acc["spd"])
     finally:

@@ -18,7 +18,7 @@ from .state import other
 from .cardfx import add_lasting, forbidden, refresh
 from .livefx import card_mod
 from .windows import AGAIN, IMPL, fx_ask
-from .zones import break_card, take, to_hand, to_list
+from .zones import break_card, moved, take, to_hand, to_list
 
 
 def impl(name):
@@ -146,8 +146,9 @@ def player_modifier(st, ctx, cur, e, answer):
 
 @impl("start_health")
 @impl("deck_rule")
+@impl("use_condition")
 def static_only(st, ctx, cur, e, answer):
-    return False     # read at setup / deck check (engine/cards.py Character), never resolved
+    return False     # read by the rules (setup, deck check, the ready: engine/usable.py), never resolved
 
 
 # ------------------------------------------------------------------ cards between zones
@@ -406,6 +407,7 @@ def use_special(st, ctx, cur, e, answer):
         zone = "side_deck"
     place = e.get("place", "lumen_zone")
     ctx.emit(ev("special_use", "guide 3.3.3", p=p, card=src, src=zone, dst=place, timing=cur["inst"]["tm"]))
+    moved(st)
     if place == "lumen_zone":
         pl.lumen_zone.append(src)
     else:

@@ -15,6 +15,7 @@ from .rng import coin_toss
 from .state import other
 from .cardfx import end_lasting, refresh
 from .windows import window
+from .usable import ready_split
 from .zones import discard, do_replenish, replenish_options, take
 
 HAND_SIZE = 5   # guide 3.4.1 step 2
@@ -108,6 +109,13 @@ def replenish_task(st, ctx, t):
         return True          # into a full list it would be broken instead, and it cannot be (guide 5.6.3)
     ask(st, p, "replenish", opts + ["pass"], hidden=True, task=True)
     return False
+
+
+@task("triggers")
+def triggers_task(st, ctx, t):
+    """The effects a break triggers (guide 5.4): a window nested in what was going on."""
+    windows.open_break_window(st, t["ev"], t["int"])
+    return True
 
 
 @task("hand_limit")
@@ -333,25 +341,32 @@ def ready_enter(st, ctx):
 
 
 def ready_options(st, p):
-    cards = st.cards
-    opts = []
-    for cid in dict.fromkeys(st.players[p].hand):
-        if cards[cid].kind != "special":
-            opts.append(cid)
-    return opts
+    """The skills p may ready now (engine/usable.py: use conditions, ready prohibitions)."""
+    return ready_split(st, p)[0]
 
 
 @step("ready.ask")
 def ready_ask(st, ctx):
     """Guide 3.5.2: each player locks one skill face down. Always asked, even from a
-    one-card hand (not readying in time is the other option); nothing to ready is a
-    non-response at once (guide 3.10)."""
+    one-card hand (not readying in time is the other option); nothing legal to ready is a
+    non-response at once (guide 3.10, rulings R11, R47). The request lists the legal skills;
+    ``unusable`` names the hand skills whose use condition fails (readying one is accepted, and
+    is a non-response)."""
+    legal_of = None
     for p in battle.order(st):
-        opts = ready_options(st, p)
+        opts, bad = ready_split(st, p)
+        if bad:
+            # the legal ones as at this moment, for the pick after a non-response (ruling R47)
+            legal_of = legal_of if legal_of is not None else st.inbox.setdefault("legal", {})
+            legal_of[p] = list(opts)
         if opts:
-            ask(st, p, "ready", opts, hidden=True)
+            req = ask(st, p, "ready", opts, hidden=True)
+            if bad:
+                req["unusable"] = bad
         else:
             st.inbox[p] = {"kind": "timeout", "value": True, "empty": True}
+            if bad:
+                st.inbox[p]["unusable"] = True
     st.step = "ready.resolve"
 
 
@@ -369,18 +384,29 @@ def ready_resolve(st, ctx):
     cards = {}
     picks = []
     lost = []
+    legal_of = st.inbox.pop("legal", None) or {}
     for p in battle.order(st):
         got = st.inbox.pop(p)
-        if got["kind"] == "ready":
-            cards[p] = got["value"]
-            continue
         pl = st.players[p]
+        if got["kind"] == "ready":
+            if not got.get("unusable"):
+                cards[p] = got["value"]
+                continue
+            # guide 3.10 "사용 조건을 만족하지 못한 기술을 레디하면": revealed, it goes back to the hand
+            cid = got["value"]
+            take(pl.battle_zone, cid)
+            pl.hand.append(cid)
+            if st.fxon:
+                cardfx.sync_limits(st)
+            ctx.emit(ev("unusable_ready", "guide 3.10", p=p, card=cid))
+        elif got.get("unusable"):
+            ctx.emit(ev("no_legal_ready", "guide 3.10", p=p))
         pl.non_responses += 1
         ctx.emit(ev("non_response", "guide 3.10", p=p, count=pl.non_responses))
         if pl.non_responses >= st.rules.non_response_limit:
             lost.append(p)
             continue
-        opts = ready_options(st, p)
+        opts = legal_of[p] if p in legal_of else ready_options(st, p)
         if not opts:
             cards[p] = None
             ctx.emit(ev("virtual_skill", "guide 3.10", p=p))
@@ -454,7 +480,8 @@ def get_options(st, p, ctx=None):
     the list is then as if empty (ruling R9)."""
     pl = st.players[p]
     opts = list(dict.fromkeys(pl.list))
-    if opts and st.fxon and (cardfx.forbidden(st, p, "draw") if ctx is None else not cardfx.allowed(st, ctx, p, "draw")):
+    if opts and st.fxon and cardfx.may_forbid(st) and \
+            (cardfx.forbidden(st, p, "draw") if ctx is None else not cardfx.allowed(st, ctx, p, "draw")):
         opts = []
     if pl.ultimate is not None and st.cards[pl.ultimate].kind in ("attack", "defense"):
         opts.append("ultimate")  # guide 3.3.4.1: instead of a list card

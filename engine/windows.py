@@ -19,7 +19,8 @@ engine/conditions.py.
 """
 
 from . import ordering
-from .cardfx import _nullified_effects, fx_index, refresh
+from .cardfx import _nullified_effects, _running, fx_index, refresh
+from .zones import later
 from .conditions import cond_ok
 from .decisions import ask
 from .effects import TIMING_GUIDE, TIMING_KO
@@ -59,8 +60,13 @@ def window(st, ctx, timings, then, scope=None):
     bt = st.battle
     trig = bt.fx["trig"] if scope is None and bt is not None and bt.fx is not None else None   # as _battle_trig
     for k, timings_k in enumerate(timings):
-        if trig is not None and _nobody(timings_k, trig):
-            continue
+        if trig is not None:
+            ta, tb = trig["a"], trig["b"]
+            for t in timings_k:          # does any of them happen for either player? (as _nobody)
+                if t in ACTING or t in ta or t in tb:
+                    break
+            else:
+                continue
         queue = collect(st, timings_k, scope, True)
         if queue:
             chain = []          # the groups still to open, as lists (plain data in st.fx)
@@ -241,7 +247,8 @@ def collect(st, timings, scope, skip_idle=False):
         side = pl.side_deck
         sidx = timed.get("side_deck") if side else None
         # public triggers from the hand and the list (only if some card of the game has one)
-        hl = [(z, timed[z]) for z in ("hand", "list") if z in timed and getattr(pl, z)] if ix.public else None
+        hl = [(z, timed[z]) for z in ("hand", "list") if z in timed and getattr(pl, z)] \
+            if ix.public and not ix.public_timings.isdisjoint(live) else None
         seen = None
         for t in live:
             if trait and t in trait:
@@ -337,7 +344,7 @@ def _idle(st, inst):
         return True
     if "number" in e and _nullified_effects(st, inst["p"], inst["src"]):
         return False
-    return "if" in e and not cond_ok(st, inst["p"], e["if"], inst["src"])
+    return "if" in e and not cond_ok(st, inst["p"], e["if"], inst["src"], ev=inst.get("ev"))
 
 
 def entry_of(st, inst):
@@ -400,7 +407,10 @@ def fx_step(st, ctx):
         if W["cur"] is None:
             queue = W["queue"]
             if not queue:
-                _open(st, ctx, W["chain"], W["then"], W["scope"])
+                if "outer" in W:
+                    _close_nested(st, W)
+                else:
+                    _open(st, ctx, W["chain"], W["then"], W["scope"])
                 return
             if len(queue) == 1:
                 # one instance left: its group is current and it is its owner's turn
@@ -442,7 +452,7 @@ def _begin(st, ctx, W, inst):
         ctx.emit(ev("effect_nullified", "guide 5.6.1", p=p, by=inst["src"]))
         W["turn"] = ordering.after(p)
         return True
-    if "if" in e and not cond_ok(st, p, e["if"], inst["src"]):
+    if "if" in e and not cond_ok(st, p, e["if"], inst["src"], ev=inst.get("ev")):
         W["turn"] = ordering.after(p)      # its condition does not hold: nothing happens, silently
         return True
     W["cur"] = {"inst": inst, "ops": [], "s": None, "limit": [], "hp": None}
@@ -469,7 +479,6 @@ def _start(st, ctx, W, inst):
     W["mode"] = "run"
     if st.battle is not None and st.battle.fx is not None:
         st.battle.fx["fired"] = True   # an effect was activated (guide 5.1.1)
-        st.battle.fx["n"] += 1         # what a card's functions read may change (engine/livefx.py _stamp)
     if e["do"] != "use_special":       # a special announces itself when it is revealed
         ctx.emit(ev("effect", TIMING_GUIDE[inst["tm"]], p=inst["p"], by=inst["src"], timing=inst["tm"],
                     timing_ko=TIMING_KO[inst["tm"]], n=e.get("number", 0)))
@@ -486,15 +495,13 @@ def _run(st, ctx, W):
         W["mode"] = "run"
     while ops:
         e = ops[0]
-        if answer is None and cur["s"] is None and "if" in e and not cond_ok(st, cur["inst"]["p"], e["if"], cur["inst"]["src"]):
+        if answer is None and cur["s"] is None and "if" in e and \
+                not cond_ok(st, cur["inst"]["p"], e["if"], cur["inst"]["src"], ev=cur["inst"].get("ev")):
             ops.pop(0)
             continue
         n_tasks = len(st.tasks)
         res = IMPL[e["do"]](st, ctx, cur, e, answer)
         answer = None
-        bt = st.battle
-        if bt is not None and bt.fx is not None:
-            bt.fx["n"] += 1            # it may have changed what a card's functions read (livefx._stamp)
         if res == ASK:
             W["mode"] = "wait"
             W["asker"] = st.pending[-1]["player"]
@@ -519,7 +526,8 @@ def _run(st, ctx, W):
 
 
 def _finish(st, ctx, W):
-    """One effect is done: hand limits (guide 3.3.1), health (ruling R6), next player (5.2.1)."""
+    """One effect is done: hand limits (guide 3.3.1), health (ruling R6), the ordinary triggers of
+    the breaks it made (guide 5.4, after the unit), next player (5.2.1)."""
     cur = W["cur"]
     p = cur["inst"]["p"]
     W["cur"] = None
@@ -532,6 +540,8 @@ def _finish(st, ctx, W):
             st.fx = None
             return
     limit_checks(st, ctx)
+    if cur.get("trig"):
+        later(st, cur["trig"])
 
 
 def limit_checks(st, ctx):
@@ -543,8 +553,94 @@ def limit_checks(st, ctx):
 
 
 def effect_running(st):
-    """True while an effect resolves: the hand-limit discard waits until it is done (guide 3.3.1)."""
-    return st.fx is not None and st.fx["cur"] is not None
+    """True while an effect resolves: the hand-limit discard waits until it is done (guide 3.3.1).
+    An effect whose break triggered an interrupt is still resolving under it."""
+    return _running(st.fx)
+
+
+# ------------------------------------------------------------------ effects a break triggers (issue 23)
+
+BREAK_TIMINGS = ("on_break", "on_opponent_break")
+
+
+def open_break_window(st, brks, interrupt):
+    """The effects the breaks ``brks`` trigger (each ``{p, card, from}``), interrupts or the others,
+    as one window nested in whatever was going on (a step, a window, an effect in the middle of
+    its entries): when it closes, that goes on where it stood, the tasks it had waiting first."""
+    queue = collect_breaks(st, brks, interrupt)
+    if not queue:
+        return
+    W = {"timing": "on_break", "chain": [], "then": st.step, "scope": None, "queue": queue, "grp": None,
+         "turn": st.priority, "mode": "next", "cur": None, "asker": None, "outer": st.fx, "held": st.tasks}
+    st.tasks = []
+    st.fx = W
+    st.step = "fx"
+
+
+def _close_nested(st, W):
+    st.fx = W["outer"]
+    st.step = W["then"]
+    st.tasks = W["held"] + st.tasks
+
+
+def _zone_entries(srcs, cards, cid, zone, t):
+    z = cards[cid].zfx.get(zone)
+    if z and t in z:
+        srcs.append(("card", cid, z[t], zone))
+
+
+def collect_breaks(st, brks, interrupt):
+    """Every entry that triggers on these breaks, the priority holder's sources first: for the
+    broken card's owner ``on_break`` (the trait, the current battle card, the lumen zone, the hand
+    and the list, the ultimate zone, the side deck, and the broken card itself in the break zone),
+    for the other player ``on_opponent_break`` (the same zones, not the break zone). Each break
+    triggers its own instances ("브레이크될 때마다")."""
+    ix = fx_index(st)
+    bt = st.battle
+    bfx = bt.fx if bt is not None else None
+    cards = st.cards
+    pri = st.priority
+    found = []
+    for brk in brks:
+        for p in (pri, "b" if pri == "a" else "a"):
+            t = "on_break" if p == brk["p"] else "on_opponent_break"
+            pl = st.players[p]
+            ch = pl.character
+            srcs = []
+            trait = ch.zfx.get("trait") if ch.zfx else None
+            if trait and t in trait:
+                srcs.append(("trait", ch.trait_id, trait[t], "trait"))
+            ids = ix.break_ids[t, interrupt]
+            if ids:
+                if bfx is not None:
+                    cur = bfx["cur"].get(p)
+                    cid = cur["id"] if cur is not None else None
+                    if cid in ids and cid in pl.battle_zone:
+                        _zone_entries(srcs, cards, cid, "battle", t)
+                for zone in ("lumen_zone", "hand", "list", "side_deck"):
+                    held = getattr(pl, zone)
+                    if not ids.isdisjoint(held):
+                        for cid in held:
+                            if cid in ids:
+                                _zone_entries(srcs, cards, cid, zone, t)
+                if pl.ultimate in ids:
+                    _zone_entries(srcs, cards, pl.ultimate, "ultimate", t)
+                if t == "on_break" and brk["card"] in ids and brk["card"] in pl.break_zone:
+                    _zone_entries(srcs, cards, brk["card"], "break_zone", t)
+            for kind, src, entries, zone in srcs:
+                for i, e in entries:
+                    if bool(e.get("interrupt")) != interrupt:
+                        continue
+                    if "number" in e and _nullified_effects(st, p, src):
+                        continue
+                    found.append({"p": p, "t": kind, "src": src, "i": i, "zone": zone, "name": "%s:%d" % (src, i + 1),
+                                  "tm": t, "hid": zone == "side_deck", "forbid": e["do"] == "forbid",
+                                  "opt": bool(e.get("optional", e["do"] == "use_special")), "ev": brk})
+    for inst in found:
+        e = entry_of(st, inst)
+        if "if" not in e or cond_ok(st, inst["p"], e["if"], inst["src"], ev=inst["ev"]):
+            return found
+    return []
 
 
 def fx_ask(st, cur, player, options, question, hidden=False):

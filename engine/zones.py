@@ -17,19 +17,17 @@ Follow-up decisions (replenish, discard) are queued as tasks on the context.
 """
 
 from .events import ev
-from .cardfx import allowed, sync_limits
+from .cardfx import _running, allowed, fx_index, sync_limits
 
 REPLENISH_FROM = frozenset(("hand", "list", "lumen_zone", "battle_zone"))
 
 
 def moved(st):
-    """A card moved in a battle with effects: the current cards' functions may read something new
-    (engine/livefx.py ``_stamp``)."""
+    """A card moved in a battle with effects: the functions that act on the current cards, and what
+    their conditions read, may have changed (engine/livefx.py ``_stamp``)."""
     bt = st.battle
     if bt is not None and bt.fx is not None:
-        fx = bt.fx
-        fx["n"] += 1
-        fx["m"] += 1
+        bt.fx["m"] += 1
 
 
 def take(zone, card_id):
@@ -50,6 +48,10 @@ def break_card(st, ctx, p, card_id, src, why=None, replenish=True):
     card = st.cards[card_id]
     if replenish and src in REPLENISH_FROM and card.kind != "special":
         ctx.task({"t": "replenish", "p": p})
+    if st.fxon:
+        ix = fx_index(st)
+        if ix.breaks:
+            broke(st, ctx, {"p": p, "card": card_id, "from": src}, ix)
 
 
 def _kept(st, ctx, p, card_id, src):
@@ -65,6 +67,32 @@ def _kept(st, ctx, p, card_id, src):
         moved(st)
         sync_limits(st, ctx)
     ctx.emit(ev("move_kept", "guide 5.6.3", p=p, card=card_id, src=src))
+
+
+def broke(st, ctx, brk, ix):
+    """A card was broken (issue 23, guide 5.4): the effects it triggers (on_break,
+    on_opponent_break). Interrupts (끼어들기) resolve at once: a task right after the break's
+    replenish ("즉시 브레이크와 보충을 처리한 뒤"). The others wait for the end of the unit the break
+    happened in ("일반 유발 효과는 현재 처리 단위 뒤에 처리하고"): the effect being resolved, else
+    the rule's action (a task after every task that action raised)."""
+    if ix.break_int:
+        ctx.task({"t": "triggers", "ev": [brk], "int": True})
+    if not ix.break_norm:
+        return
+    w = st.fx
+    if w is not None and w["cur"] is not None:
+        w["cur"].setdefault("trig", []).append(brk)
+        return
+    later(st, [brk])
+
+
+def later(st, brks):
+    """Queue breaks whose ordinary triggers wait for the end of the current unit."""
+    tasks = st.tasks
+    if tasks and tasks[-1]["t"] == "triggers" and not tasks[-1]["int"]:
+        tasks[-1]["ev"].extend(brks)
+    else:
+        tasks.append({"t": "triggers", "ev": list(brks), "int": False})
 
 
 def to_list(st, ctx, p, card_id, src, rule="guide 5.3.4"):
@@ -108,7 +136,7 @@ def to_hand(st, ctx, p, card_id, src, rule="guide 5.3.4"):
     ctx.emit(ev("move", rule, p=p, card=card_id, src=src, dst="hand"))
     # while a card effect resolves, the discard waits until the effect is done (guide 3.3.1;
     # engine/windows.py checks the hand limit after each effect)
-    if len(pl.hand) > pl.hand_limit and (st.fx is None or st.fx["cur"] is None):
+    if len(pl.hand) > pl.hand_limit and not _running(st.fx):
         ctx.task({"t": "hand_limit", "p": p})
 
 

@@ -92,3 +92,31 @@ def test_skipped_reads_are_exact(tables, monkeypatch):
     assert played == again
     # the live functions did change games: they were read and reported
     assert any('"function_on"' in g or '"function_off"' in g for g in played[80:])
+
+
+LIMIT_FUNCTIONS = [
+    {"do": "hand_limit", "amount": 1, "if": {"tokens": {"ember": {"min": 1}}}, "zone": "hand"},
+    {"do": "hand_limit", "amount": -1, "target": "opponent", "if": {"health_max": 3500}, "zone": "list"},
+    {"do": "hand_limit", "amount": 1, "if": {"count": {"zone": "break_zone", "min": 2}}, "zone": "any"},
+    {"do": "hand_limit", "amount": 2, "if": {"fp_min": 2}, "zone": "side_deck"},
+]
+
+
+def test_hand_limits_worked_out_again_only_when_something_changed(tables, monkeypatch):
+    """cardfx.refresh skips the work when what it reads is unchanged (``st.limkey``): games play
+    out the same as when it always works the limits out."""
+    from engine import cardfx
+    cs_cards, da, db = tables[0]
+    cards = dict(cs_cards)
+    skills = sorted(cid for cid, c in cards.items() if c.kind in ("attack", "defense"))
+    for cid, extra in zip(skills[2::4], LIMIT_FUNCTIONS * 3):
+        d = cards[cid].to_json()
+        d["effects"] = list(d.get("effects") or []) + [extra]
+        card, problems = parse_card(d)
+        assert card is not None and not problems, problems
+        cards[cid] = card
+    runs = [(cs_cards, da, db), (cards, da, db), (cards, db, da)]
+    played = [_play(c, x, y, seed) for c, x, y in runs for seed in range(30)]
+    monkeypatch.setattr(cardfx, "_limit_key", lambda st, ix: None)
+    again = [_play(c, x, y, seed) for c, x, y in runs for seed in range(30)]
+    assert played == again
