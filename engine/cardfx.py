@@ -478,3 +478,14 @@ def refresh(st):
             delta[x["tgt"]] += x["e"]["amount"]
     st.players["a"].limit_delta = delta["a"]
     st.players["b"].limit_delta = delta["b"]
+
+
+_MOVED = ("battle_start", "start_card", "card_mod", "hand_speeds", "judged_card", "effective_damage")
+
+
+def __getattr__(name):
+    """The current-card functions moved to engine/livefx.py (issue 23); the old names still work."""
+    if name in _MOVED:
+        from . import livefx
+        return getattr(livefx, name)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
