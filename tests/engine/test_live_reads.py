@@ -11,12 +11,11 @@ import pytest
 
 from engine import battle, combo_catch, livefx
 from engine.bots import Bot
-from engine.cards import parse_card
 from engine.decks import load_sample
 from engine.game import apply, new_game
 from engine.state import order
 
-from .test_random_play import with_zone_functions
+from .test_random_play import with_functions, with_zone_functions
 
 LIVE_FUNCTIONS = [
     {"do": "faster", "amount": 2, "if": {"fp_min": 1}},
@@ -33,15 +32,7 @@ LIVE_FUNCTIONS = [
 
 
 def with_live_functions(cards):
-    cards = dict(cards)
-    skills = sorted(cid for cid, c in cards.items() if c.kind in ("attack", "defense"))
-    for cid, extra in zip(skills[1::3], LIVE_FUNCTIONS * 3):
-        d = cards[cid].to_json()
-        d["effects"] = list(d.get("effects") or []) + [extra]
-        card, problems = parse_card(d)
-        assert card is not None and not problems, problems
-        cards[cid] = card
-    return cards
+    return with_functions(cards, LIVE_FUNCTIONS, 1, 3)
 
 
 def _always_both(st, ctx):
@@ -107,14 +98,7 @@ def test_hand_limits_worked_out_again_only_when_something_changed(tables, monkey
     out the same as when it always works the limits out."""
     from engine import cardfx
     cs_cards, da, db = tables[0]
-    cards = dict(cs_cards)
-    skills = sorted(cid for cid, c in cards.items() if c.kind in ("attack", "defense"))
-    for cid, extra in zip(skills[2::4], LIMIT_FUNCTIONS * 3):
-        d = cards[cid].to_json()
-        d["effects"] = list(d.get("effects") or []) + [extra]
-        card, problems = parse_card(d)
-        assert card is not None and not problems, problems
-        cards[cid] = card
+    cards = with_functions(cs_cards, LIMIT_FUNCTIONS, 2, 4)
     runs = [(cs_cards, da, db), (cards, da, db), (cards, db, da)]
     played = [_play(c, x, y, seed) for c, x, y in runs for seed in range(30)]
     monkeypatch.setattr(cardfx, "_limit_key", lambda st, ix: None)
