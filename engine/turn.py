@@ -8,7 +8,7 @@ before the step continues, in the order they were raised, so a break and its
 replenish happen "right after" what caused them (guide 3.9.1, 5.4).
 """
 
-from . import battle, cardfx, combo_catch, primitives, windows  # noqa: F401  (primitives registers the effect functions)
+from . import battle, breaks, cardfx, combo_catch, primitives, windows  # noqa: F401  (primitives registers the effect functions)
 from .decisions import ask, counts, distinct_multisets, setup_has_choice
 from .events import ev
 from .rng import coin_toss
@@ -114,7 +114,7 @@ def replenish_task(st, ctx, t):
 @task("triggers")
 def triggers_task(st, ctx, t):
     """The effects a break triggers (guide 5.4): a window nested in what was going on."""
-    windows.open_break_window(st, t["ev"], t["int"])
+    breaks.open_break_window(st, t["ev"], t["int"])
     return True
 
 
