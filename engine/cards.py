@@ -6,7 +6,8 @@ A card is immutable once built. Validation collects every problem it finds
 field by field in docs/card-format.md.
 """
 
-from .effects import by_zone, check_effects, cont_by_zone, index, plain
+from .effects import by_zone, cont_by_zone, index, plain
+from .effects_lint import check_effects
 from .errors import CardError, Problem
 from .yamlio import line_of
 
