@@ -13,7 +13,8 @@ Kinds and answer values (the scenario input keys of brief 4.2):
 =========  ===============================================  ===============
 kind       value                                            options
 =========  ===============================================  ===============
-ready      a hand card id; or kind ``timeout`` (value True)  hand card ids
+ready      a hand card id; or kind ``timeout`` (value True)  the legal hand skills (``unusable``:
+                                                            those readied as a non-response)
 pick       a card id of the opponent's revealed hand         card ids
 get        a list card id, ``"ultimate"`` or ``"skip"``      those values
 discard    a list of ``count`` hand card ids                 hand card ids
@@ -123,6 +124,8 @@ def validate(st, req, kind, value):
             value = [value]
         if isinstance(value, tuple):
             value = list(value)
+    if kind == "ready" and value in req.get("unusable", ()):
+        return           # readying a skill whose use condition fails is a non-response (guide 3.10)
     if value not in opts:
         shown = "(hidden)" if req.get("hidden") and kind != "ready" else ", ".join(map(str, opts))
         raise IllegalDecision("%r is not a legal %s for %s; legal: %s" % (value, kind, p, shown))

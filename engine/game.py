@@ -88,6 +88,8 @@ def apply_checked(state, answer, until=()):
     else:
         state.inbox[player] = {"kind": kind, "value": value}
         if kind == "ready":
+            if value in req.get("unusable", ()):
+                state.inbox[player]["unusable"] = True   # a non-response, found at the reveal (guide 3.10)
             lock_ready(state, player, value)   # final once declared (guide 3.5.2)
             ctx.emit(ev("ready_locked", "guide 3.5.2", p=player))   # never which card
     run(state, ctx)

@@ -186,7 +186,7 @@ class GameState:
 
     __slots__ = ("cards", "rules", "players", "priority", "turn", "phase", "step", "stalled_battles",
                  "sudden_death", "sd_turn", "winner", "pending", "inbox", "tasks", "battle",
-                 "last_outcome", "rng", "battles", "decks", "fx", "lasting", "fxon", "fxix")
+                 "last_outcome", "rng", "battles", "decks", "fx", "lasting", "fxon", "fxix", "limkey")
 
     def __init__(self, cards, players, priority=None, rules=None, turn=1, rng=0, decks=None):
         self.cards = cards                 # id -> Card (shared, immutable)
@@ -212,6 +212,7 @@ class GameState:
         self.lasting = []                  # effects with a duration (engine/cardfx.py)
         self.fxon = effects_in_play(cards, players)   # derived: False = vanilla, the effect hooks cost nothing
         self.fxix = None                   # derived, built on first use: which cards trigger where (engine/cardfx.py FxIndex)
+        self.limkey = None                 # derived: what the hand-limit changes were last worked out from (cardfx.refresh)
 
     def copy(self):
         c = GameState.__new__(GameState)
@@ -238,6 +239,7 @@ class GameState:
         c.lasting = [_copy_json(x) for x in self.lasting] if self.lasting else []
         c.fxon = self.fxon
         c.fxix = self.fxix
+        c.limkey = self.limkey
         return c
 
     def card(self, card_id):
@@ -290,6 +292,7 @@ class GameState:
         st.lasting = _copy_json(d.get("lasting") or [])
         st.fxon = effects_in_play(cards, st.players)
         st.fxix = None
+        st.limkey = None
         return st
 
 

@@ -162,7 +162,12 @@ def public_views(state, viewers=(None, "a", "b")):
 
 
 def _public_window(w, viewer):
-    """A hidden (side deck) trigger stays hidden until it resolves (guide 5.2.2)."""
+    """A hidden (side deck) trigger stays hidden until it resolves (guide 5.2.2); so in a window a
+    break's triggers opened inside it (its ``outer``), and the answers of the tasks it holds."""
+    if w.get("outer"):
+        w["outer"] = _public_window(dict(w["outer"]), viewer)
+    if w.get("held"):
+        w["held"] = [dict(t, answer="?") if "answer" in t and t.get("p") != viewer else t for t in w["held"]]
     w["queue"] = [i for i in w["queue"] if not i["hid"] or i["p"] == viewer]
     cur = w.get("cur")
     if cur is not None and cur["inst"]["hid"] and cur["inst"]["p"] != viewer and w.get("mode") == "opt":
@@ -175,4 +180,5 @@ def _public_request(req, viewer):
     if req.get("hidden") and req["player"] != viewer:
         r["options"] = len(req["options"])
         r.pop("about", None)
+        r.pop("unusable", None)
     return r
