@@ -54,7 +54,7 @@ from .zones import break_card, moved, take, to_hand, to_list
 COMBO = {"as": "combo"}
 CATCH = {"as": "catch"}
 
-STEPS = {}
+STEPS: dict = {}
 
 
 def step(name):

@@ -18,7 +18,7 @@ DEFENSE_RESULTS = ("guard", "evade", "offset", "was_hit")
 JUDGMENTS = ("evade", "guard", "offset")
 
 NO_RESULT = (0, False)  # (fp, combo) of a missing result key: 0 FP, no combo (brief 4.2)
-EMPTY = {}
+EMPTY: dict = {}
 
 
 class Cond:

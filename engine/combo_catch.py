@@ -17,7 +17,7 @@ from .state import order, other
 from .windows import window
 from .zones import break_card, moved, take, to_hand
 
-STEPS = {}
+STEPS: dict = {}
 
 
 def step(name):

@@ -32,21 +32,25 @@ option of a ``choice``) are listed in docs/card-format.md.
 """
 
 from collections import Counter
+from typing import Any
 
 from .errors import IllegalDecision
+
+#: a pending decision: ``{"player", "kind", "options", "hidden", ...}`` (docs/engine.md)
+Request = dict[str, Any]
 
 KINDS = ("ready", "timeout", "pick", "get", "discard", "combo", "catch", "nullify", "replenish",
          "setup", "choose")
 
 
-def ask(st, player, kind, options, hidden=False, **extra):
+def ask(st, player: str, kind: str, options: list, hidden: bool = False, **extra: Any) -> Request:
     req = {"player": player, "kind": kind, "options": options, "hidden": hidden}
     req.update(extra)
     st.pending.append(req)
     return req
 
 
-def find_request(st, player, kind):
+def find_request(st, player: str, kind: str) -> tuple[int, Request]:
     for i, req in enumerate(st.pending):
         if req["player"] != player:
             continue
@@ -61,7 +65,7 @@ def find_request(st, player, kind):
 def counts(items):
     """{item: how many times}, in first-seen order (what ``Counter`` gives, at a fraction of its cost:
     its constructor is Python code, run for every setup)."""
-    out = {}
+    out: dict = {}
     for x in items:
         out[x] = out.get(x, 0) + 1
     return out
@@ -78,7 +82,7 @@ def distinct_multisets(items, count):
     return 1
 
 
-def validate(st, req, kind, value):
+def validate(st, req: Request, kind: str, value: Any) -> None:
     """Raise IllegalDecision with the reason unless ``value`` answers ``req``."""
     p = req["player"]
     opts = req["options"]
@@ -131,7 +135,7 @@ def validate(st, req, kind, value):
         raise IllegalDecision("%r is not a legal %s for %s; legal: %s" % (value, kind, p, shown))
 
 
-def normalize(kind, value):
+def normalize(kind: str, value: Any) -> Any:
     if kind == "combo":
         if isinstance(value, str) and value != "end":
             return [value]

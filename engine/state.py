@@ -214,7 +214,7 @@ class GameState:
         self.fxix = None                   # derived, built on first use: which cards trigger where (engine/cardfx.py FxIndex)
         self.limkey = None                 # derived: what the hand-limit changes were last worked out from (cardfx.refresh)
 
-    def copy(self):
+    def copy(self) -> "GameState":
         c = GameState.__new__(GameState)
         c.cards = self.cards
         c.rules = self.rules
@@ -242,13 +242,13 @@ class GameState:
         c.limkey = self.limkey
         return c
 
-    def card(self, card_id):
+    def card(self, card_id: str):
         if card_id is None:
             return self.rules.virtual
         return self.cards[card_id]
 
     # ------------------------------------------------------------ JSON
-    def to_json(self, cards=True):
+    def to_json(self, cards: bool = True) -> dict:
         """The state as JSON. ``cards=False`` leaves the card table out (views: it is static
         and ~24 KB, so a view that serialized it would spend most of its time there)."""
         return {

@@ -24,7 +24,7 @@ LIST_SIZE = 9
 STEPS = dict(battle.STEPS)
 STEPS.update(combo_catch.STEPS)
 STEPS.update(windows.STEPS)
-TASKS = {}
+TASKS: dict = {}
 
 
 def step(name):

@@ -34,8 +34,8 @@ ACTING = frozenset(("on_use", "before_judgment", "after_judgment", "after_use"))
 PLAYER_MODS = frozenset(("hand_limit", "forbid"))
 OPPONENT = {t: "on_opponent_" + t[3:] for t in ("on_evade", "on_guard", "on_hit", "on_counter", "on_offset", "on_combo")}
 
-STEPS = {}
-IMPL = {}            # primitive name -> function (engine/primitives.py)
+STEPS: dict = {}
+IMPL: dict = {}            # primitive name -> function (engine/primitives.py)
 
 
 def step(name):

@@ -17,7 +17,7 @@ class LineDict(dict):
         return self.key_lines.get(key, self.line)
 
 
-class _Loader(_Base):
+class _Loader(_Base):  # type: ignore[misc,valid-type]  # the C loader or the Python one
     pass
 
 
