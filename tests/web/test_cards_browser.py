@@ -131,6 +131,7 @@ def test_a_problem_shows_at_its_field_while_typing(server, browser):
         what="the problem at the speed field")
     assert "정수" in prob                       # the page is in Korean: the checker's message too
     js(browser, "document.querySelector('fieldset.effects > button.add').click();")
+    pick(browser, "effects[1].do", "fp")           # a new effect is blank: say what it does
     pick(browser, "effects[1].timing", "on_evade")
     type_field(browser, "effects[1].amount", "0")
     prob = wait_for(lambda: browser.execute_script(
@@ -160,6 +161,11 @@ def test_a_person_enters_cards_builds_a_deck_and_plays_it_in_referee_mode(server
     type_field(browser, "mark", "hero")
     type_field(browser, "trait.name", "영웅의 기백")
     browser.find_element("css selector", "fieldset.trait fieldset.effects > button.add").click()
+    # a new effect is blank (issue 22 point 11): the person says what it does and when
+    wait_for(lambda: browser.execute_script("return document.querySelector('#ed-form select[data-field=\"trait.effects[0].do\"]').value") == "",
+             what="a blank effect")
+    pick(browser, "trait.effects[0].do", "fp")
+    pick(browser, "trait.effects[0].timing", "on_hit")
     wait_for(lambda: "lumen cards check" in lint_settled(browser), what="a valid character")
     browser.find_element("id", "ed-save").click()
     wait_for(lambda: lib.raw("club")["characters"], what="the saved character")
@@ -185,6 +191,7 @@ def test_a_person_enters_cards_builds_a_deck_and_plays_it_in_referee_mode(server
             type_field(browser, "results.guard.fp", "1")
         if i == 0:
             browser.find_element("css selector", "fieldset.effects > button.add").click()
+            pick(browser, "effects[0].do", "fp")
             pick(browser, "effects[0].timing", "on_counter")
             type_field(browser, "effects[0].amount", "1")
             type_field(browser, "text.ko", "카운터 시 FP +1")

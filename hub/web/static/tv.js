@@ -156,7 +156,23 @@
     el.dataset.state = S.timer.state;
   }
   setInterval(miniClock, 200);
-  D.onRender((S) => { renderMute(); renderMini(S); });
+  // the TV never clips: a seat (or the last battle) whose zones outgrow its panel in a long
+  // game (a full list, a crowded break zone, long English names) has them drawn smaller, a
+  // step at a time, until it fits (at most to 55%)
+  function fitTv() {
+    if (!tv) return;
+    for (const box of document.querySelectorAll("#board > .seat, #battle")) {
+      const parts = box.querySelectorAll(".extra, .details");
+      parts.forEach((p) => { p.style.zoom = ""; });
+      let z = 1;
+      while ((box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1) && z > 0.55) {
+        z -= 0.05;
+        parts.forEach((p) => { p.style.zoom = String(z); });
+      }
+    }
+  }
+  window.addEventListener("resize", fitTv);
+  D.onRender((S) => { renderMute(); renderMini(S); fitTv(); });
   renderMute();
   window.lumenExtras = { tv: tv, sounds: () => played.slice(), muted: () => muted, wakeLock: () => wakeState };
 })();
