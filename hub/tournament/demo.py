@@ -90,28 +90,34 @@ def run_demo(args, out=print):
     why = available()
     if why:
         raise BrokerError(why)
-    folder = args.dir or tempfile.mkdtemp(prefix="lumen-event-")
-    creds = new_event(folder, "데모 대회", demo_players(args.players), rounds=args.rounds,
-                      round_minutes=args.round_minutes, best_of=1, cut=args.cut, seed=args.seed)
-    broker = LocalBroker(os.path.join(folder, "broker"), {k: v for k, v in creds.items() if k != "admin_token"}).start()
-    td = TD(os.path.join(folder, "event.sqlite"), broker.url("td")).start()
-    server = serve(td, creds["admin_token"], port=args.port)
-    url = "http://127.0.0.1:%d/" % args.port
-    out("TD page / 운영 화면: %s   projector / 프로젝터: %sprojector" % (url, url))
-    out("admin token / 관리자 토큰: %s   (event folder %s, broker port %d)" % (creds["admin_token"], folder, broker.port))
-    n_tables = (args.players + 1) // 2
-    sims = [SimTable(make_url("127.0.0.1", broker.port, "table-%d" % n, creds["table-%d" % n]), td.name, n,
-                     os.path.join(folder, "tables", str(n)), seed=args.seed + n, pace=args.pace).start()
-            for n in range(1, n_tables + 1)]
-    if not args.no_browser:
-        threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    pilot = Autopilot(td, out, pause_s=args.hold, manual=args.manual)
-    due = [0.0] * len(sims)
 
     def stop_on_sigterm(signum, frame):
         raise KeyboardInterrupt     # the same clean stop as Ctrl+C: the finally below runs
-    previous = signal.signal(signal.SIGTERM, stop_on_sigterm) if threading.current_thread() is threading.main_thread() else None
+    # from before anything starts: a SIGTERM at any moment (even while the tables start) stops
+    # what was started, the Mosquitto last
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, stop_on_sigterm) if main else None
+    broker = td = server = None
+    sims = []
     try:
+        folder = args.dir or tempfile.mkdtemp(prefix="lumen-event-")
+        creds = new_event(folder, "데모 대회", demo_players(args.players), rounds=args.rounds,
+                          round_minutes=args.round_minutes, best_of=1, cut=args.cut, seed=args.seed)
+        broker = LocalBroker(os.path.join(folder, "broker"), {k: v for k, v in creds.items() if k != "admin_token"})
+        broker.start()
+        td = TD(os.path.join(folder, "event.sqlite"), broker.url("td")).start()
+        server = serve(td, creds["admin_token"], port=args.port)
+        url = "http://127.0.0.1:%d/" % args.port
+        out("TD page / 운영 화면: %s   projector / 프로젝터: %sprojector" % (url, url))
+        out("admin token / 관리자 토큰: %s   (event folder %s, broker port %d)" % (creds["admin_token"], folder, broker.port))
+        n_tables = (args.players + 1) // 2
+        for n in range(1, n_tables + 1):
+            sims.append(SimTable(make_url("127.0.0.1", broker.port, "table-%d" % n, creds["table-%d" % n]), td.name, n,
+                                 os.path.join(folder, "tables", str(n)), seed=args.seed + n, pace=args.pace).start())
+        if not args.no_browser:
+            threading.Timer(1.0, lambda: webbrowser.open(url)).start()
+        pilot = Autopilot(td, out, pause_s=args.hold, manual=args.manual)
+        due = [0.0] * len(sims)
         while True:
             now = time.monotonic()
             if pilot.step(now) == "over":
@@ -133,13 +139,19 @@ def run_demo(args, out=print):
     except KeyboardInterrupt:
         pass
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        # a second SIGTERM while stopping must not cut the stop short: ignore it until done
+        if main:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
         try:
             for s in sims:
                 s.stop()
-            server.should_exit = True
-            td.stop()
+            if server is not None:
+                server.should_exit = True
+            if td is not None:
+                td.stop()
         finally:
-            broker.stop()           # whatever else failed to stop, the demo's Mosquitto does
+            if broker is not None:
+                broker.stop()       # whatever else failed to stop, the demo's Mosquitto does
+            if main:
+                signal.signal(signal.SIGTERM, previous)
     return 0

@@ -150,13 +150,14 @@
   }
   // the projector: the names as large as the screen allows (a room reads it from the back)
   function fitNames() {
+    // the list fills the rest of the screen (flex); names that do not fit make more columns
+    // than it shows (scrollWidth) or run below it (scrollHeight)
     const box = $("names");
-    const room = window.innerHeight - box.getBoundingClientRect().top - 8;
-    let lo = 16, hi = 96;
+    let lo = 16, hi = 120;
     while (hi - lo > 1) {
       const mid = Math.floor((lo + hi) / 2);
       box.style.fontSize = mid + "px";
-      if (box.scrollHeight <= room && box.scrollWidth <= box.clientWidth + 1) lo = mid; else hi = mid;
+      if (box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1) lo = mid; else hi = mid;
     }
     box.style.fontSize = lo + "px";
   }

@@ -529,8 +529,8 @@
     restUntil[key] = now + ms;
     return true;
   }
-  const CLOCK_REST_MS = 1000;
-  let clockRestUntil = 0;
+  const CLOCK_REST_MS = 1000, CLOCK_TWINS = { pause: "resume", resume: "pause" };
+  let lastClock = { action: null, at: -1e9 };
   function closeDialogs() {
     let closed = false;
     for (const id of ["both-dialog", "rule-dialog", "token-dialog"]) {
@@ -602,13 +602,14 @@
     if (b.dataset.reset) { if (confirm(t("confirm_reset"))) await tracker({ action: "reset" }); return; }
     if (b.dataset.timer) {
       const a = b.dataset.timer, extra = {};
-      // a clock button tapped twice (pause turns into resume under the finger) is one tap: every
-      // clock button rests a second after one is pressed (the hub ignores such a pair too)
-      if (performance.now() < clockRestUntil) return;
+      // a clock button tapped twice (pause turns into resume under the finger) is one tap: the
+      // same action or its twin within a second is dropped here (and ignored by the hub too)
+      const now = performance.now();
+      if (now - lastClock.at < CLOCK_REST_MS && (a === lastClock.action || CLOCK_TWINS[a] === lastClock.action)) return;
       const running = S && S.timer && (S.timer.state === "running" || S.timer.state === "paused");
       if (a === "round_start" && running && !confirm(t("confirm_round_start"))) return;
       if (a === "call_time" && !confirm(t("confirm_call_time"))) return;
-      clockRestUntil = performance.now() + CLOCK_REST_MS;
+      lastClock = { action: a, at: now };
       const num = (id, dflt) => { const i = $("#" + id); return i ? Number(i.value || dflt) : dflt; };
       if (a === "round_start") { extra.duration_ms = Math.round(num("tm-min", 30) * 60000); extra.extra_turns = num("tm-xt", 0); }
       if (a === "call_time") extra.extra_turns = num("tm-xt", 0);

@@ -113,7 +113,7 @@
     const ul = $("#dk-status");
     if (!ul) return;
     ul.textContent = "";
-    for (const i of (r.json.items || [])) ul.append(el("li", { class: i.ok ? "ok" : "bad", "data-key": i.key }, (i.ok ? "✓ " : "✗ ") + i.text[C.S.lang], el("span", { class: "rule", text: i.rule })));
+    for (const i of (r.json.items || [])) ul.append(el("li", { class: i.ok ? "ok" : "bad", "data-key": i.key }, (i.ok ? "✓ " : "✗ ") + i.text[C.S.lang], el("span", { class: "rule", text: C.S.lang === "ko" ? String(i.rule || "").replace(/^guide/, "가이드") : i.rule })));
     if (!r.ok) ul.append(el("li", { class: "bad", text: msgOf(r.json) }));
   }
   async function saveDeck() {
