@@ -284,7 +284,7 @@ class CardLibrary:
             # it could only ever be hit (guide 3.6.3): a slip of the form, not a card
             out.append(_problem("a defense that guards, evades and offsets nothing is always hit (guide 3.6.3): "
                                 "give it a guard, evade or offset position", "guard", cid))
-        if set_id is not None:
+        if set_id is not None and isinstance(mark, str):        # (a malformed mark is the checker's problem)
             known = self._tokens(set_id)
             mine = known.get(mark) if mark != "neutral" else set().union(*known.values()) if known else set()
             for field, name in _token_names(data.get("effects"), "effects"):
@@ -300,8 +300,14 @@ class CardLibrary:
 
         def build():
             raw = self._cached("raw", path, lambda: plain(load_yaml(path)))
-            return {c.get("mark") or c.get("id"): {t.get("id") for t in c.get("tokens") or [] if isinstance(t, dict)}
-                    for c in raw.get("characters") or [] if isinstance(c, dict)}
+            out = {}
+            for c in raw.get("characters") or []:
+                key = c.get("mark") or c.get("id") if isinstance(c, dict) else None
+                tokens = c.get("tokens") if isinstance(c, dict) else None
+                if isinstance(key, str):
+                    out[key] = {t.get("id") for t in tokens if isinstance(t, dict) and isinstance(t.get("id"), str)} \
+                        if isinstance(tokens, list) else set()
+            return out
         return self._cached("tokens", path, build)
 
     def save_card(self, set_id, data, replaces=None):

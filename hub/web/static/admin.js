@@ -124,7 +124,7 @@ window.LumenAdmin = (function () {
     h += '<div class="btnrow fp-row"><button class="minus" data-cmd=\'' + cmd({ action: "adjust_fp", seat: s, delta: -1 }) + "'>FP −1</button>" +
       '<button class="word" data-cmd=\'' + cmd({ action: "reset_fp", seat: s }) + "'>" + esc(t("fp_zero")) + "</button>" +
       '<button class="plus" data-cmd=\'' + cmd({ action: "adjust_fp", seat: s, delta: 1 }) + "'>FP +1</button></div>";
-    h += '<div class="btnrow"><button class="word" data-hand="-1" data-seat="' + s + '">' + esc(t("hand_minus")) + "</button>" +
+    h += '<div class="btnrow hand-row"><button class="word" data-hand="-1" data-seat="' + s + '">' + esc(t("hand_minus")) + "</button>" +
       '<button class="word" data-hand="1" data-seat="' + s + '">' + esc(t("hand_plus")) + "</button>" +
       '<button class="word" data-cmd=\'' + cmd({ action: "set_hand_count", seat: s, count: null }) + "'>" + esc(t("hand_clear")) + "</button></div>";
     if ((p.stances || []).length) {
