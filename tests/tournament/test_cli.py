@@ -22,6 +22,14 @@ def lumen(*args, **kw):
                           env=dict(os.environ, PYTHONPATH=ROOT), timeout=120, **kw)
 
 
+def td_state(port):
+    """The TD page's state, or None while it is not up."""
+    try:
+        return json.loads(urllib.request.urlopen("http://127.0.0.1:%d/api/state" % port, timeout=5).read())
+    except OSError:
+        return None
+
+
 def test_players_files_and_their_errors(tmp_path):
     f = tmp_path / "p.txt"
     f.write_text("김하나\n# 주석\n\n이둘\n박셋  # 늦게 옴\n", encoding="utf-8")
@@ -55,12 +63,7 @@ def test_new_then_run_with_its_own_broker(tmp_path):
                          cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT), stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True)
     try:
-        def state():
-            try:
-                return json.loads(urllib.request.urlopen("http://127.0.0.1:%d/api/state" % port, timeout=5).read())
-            except OSError:
-                return None
-        st = wait_for(state, 90, "the TD page")
+        st = wait_for(lambda: td_state(port), 90, "the TD page")
         assert st["room"]["event"] == "cup" and st["room"]["best_of"] == 3 and st["room"]["cut"] == 4
         conf = open(os.path.join(folder, "broker", "mosquitto.conf")).read()
         assert "allow_anonymous false" in conf
@@ -140,12 +143,7 @@ def test_the_demo_stopped_with_sigterm_stops_its_mosquitto(tmp_path):
                          stderr=subprocess.STDOUT, text=True)
     pid_file = os.path.join(folder, "broker", "mosquitto.pid")
     try:
-        def state():
-            try:
-                return json.loads(urllib.request.urlopen("http://127.0.0.1:%d/api/state" % port, timeout=5).read())
-            except OSError:
-                return None
-        wait_for(state, 120, "the demo's TD page")
+        wait_for(lambda: td_state(port), 120, "the demo's TD page")
         pid = int(wait_for(lambda: os.path.exists(pid_file) and open(pid_file).read().strip(), 60, "the broker's pid"))
         assert os.path.exists("/proc/%d" % pid)
         p.send_signal(signal.SIGTERM)

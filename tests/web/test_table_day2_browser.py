@@ -21,7 +21,7 @@ from hub.web.server import start_in_thread
 from tests.web.conftest import TOKEN
 from tests.web.test_browser import (ARTIFACTS, CHROMIUM, _mid_game, browser, open_page,  # noqa: F401
                                     severe_console_errors, text, viewport, wait_for)
-from tests.web.test_table_day_browser import admin_on, button, js, qr_texts, shot
+from tests.web.test_table_day_browser import admin_on, button, js, qr_texts, server, shot  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                 reason="Debian's chromium is not installed at /usr/bin/chromium (CI installs it)")
@@ -55,14 +55,6 @@ const s = document.scrollingElement;
 if (s.scrollWidth > innerWidth || s.scrollHeight > innerHeight) out.push({page: [s.scrollWidth, s.scrollHeight, innerWidth, innerHeight]});
 return out;
 """
-
-
-@pytest.fixture
-def server():
-    table = Table(Store(":memory:"), admin_token=TOKEN)      # the real clock: countdowns really run
-    handle = start_in_thread(table, tick_interval=0.1)
-    yield handle, table
-    handle.stop()
 
 
 def act(handle, table, **cmd):
