@@ -162,7 +162,7 @@
   function fitTv() {
     if (!tv) return;
     for (const box of document.querySelectorAll("#board > .seat, #battle")) {
-      const parts = box.querySelectorAll(".extra, .details");
+      const parts = box.querySelectorAll(".extra, .details, .battle-row");
       parts.forEach((p) => { p.style.zoom = ""; });
       let z = 1;
       while ((box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1) && z > 0.55) {
@@ -172,6 +172,16 @@
     }
   }
   window.addEventListener("resize", fitTv);
+  // a layout that changes with no new state (fonts arriving, the countdown's width): fit again
+  // when a panel overflows; a render fits it anyway
+  if (tv) {
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(fitTv);
+    setInterval(() => {
+      const over = [...document.querySelectorAll("#board > .seat, #battle")].some((b) =>
+        b.scrollHeight > b.clientHeight + 1 || b.scrollWidth > b.clientWidth + 1);
+      if (over) fitTv();
+    }, 1000);
+  }
   D.onRender((S) => { renderMute(); renderMini(S); fitTv(); });
   renderMute();
   window.lumenExtras = { tv: tv, sounds: () => played.slice(), muted: () => muted, wakeLock: () => wakeState };
