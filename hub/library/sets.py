@@ -45,6 +45,24 @@ class LibraryError(Exception):
         self.problems = list(problems)
 
 
+def _token_names(entries, path):
+    """(field, token name) of every ``token`` effect in a list of effect entries, nested ones too."""
+    if not isinstance(entries, list):
+        return
+    for i, e in enumerate(entries):
+        if not isinstance(e, dict):
+            continue
+        here = "%s[%d]" % (path, i)
+        if e.get("do") == "token":
+            yield here + ".name", e.get("name")
+        for key, v in e.items():
+            if isinstance(v, list):
+                yield from _token_names(v, here + "." + key)
+            elif isinstance(v, dict) and key != "if":
+                for opt, sub in v.items():
+                    yield from _token_names(sub, "%s.%s.%s" % (here, key, opt))
+
+
 def problem_json(p):
     """A checker problem as JSON, with its message in Korean too where the form is known."""
     out = {"file": os.path.basename(p.file) if p.file else None, "line": p.line, "card": p.card,
@@ -262,7 +280,35 @@ class CardLibrary:
         cid = data.get("id")
         if isinstance(cid, str) and cid != replaces and cid in ids:
             out.append(_problem("duplicate card id %r: another card of this set has it" % cid, "id", cid))
+        if data.get("kind") == "defense" and not any(data.get(j) for j in ("guard", "evade", "offset")):
+            # it could only ever be hit (guide 3.6.3): a slip of the form, not a card
+            out.append(_problem("a defense that guards, evades and offsets nothing is always hit (guide 3.6.3): "
+                                "give it a guard, evade or offset position", "guard", cid))
+        if set_id is not None and isinstance(mark, str):        # (a malformed mark is the checker's problem)
+            known = self._tokens(set_id)
+            mine = known.get(mark) if mark != "neutral" else set().union(*known.values()) if known else set()
+            for field, name in _token_names(data.get("effects"), "effects"):
+                if isinstance(name, str) and name and name not in (mine or set()):
+                    out.append(_problem("token %r is not a counter of %s (its tokens: %s)"
+                                        % (name, "the card's character" if mark != "neutral" else "any character of this set",
+                                           ", ".join(sorted(mine or ())) or "none"), field, cid))
         return out
+
+    def _tokens(self, set_id):
+        """mark -> the token ids of that character (a token effect must name one of them)."""
+        path = self._set_path(set_id)
+
+        def build():
+            raw = self._cached("raw", path, lambda: plain(load_yaml(path)))
+            out = {}
+            for c in raw.get("characters") or []:
+                key = c.get("mark") or c.get("id") if isinstance(c, dict) else None
+                tokens = c.get("tokens") if isinstance(c, dict) else None
+                if isinstance(key, str):
+                    out[key] = {t.get("id") for t in tokens if isinstance(t, dict) and isinstance(t.get("id"), str)} \
+                        if isinstance(tokens, list) else set()
+            return out
+        return self._cached("tokens", path, build)
 
     def save_card(self, set_id, data, replaces=None):
         """Add a card, or replace card ``replaces`` (which may change its id). Returns the

@@ -195,6 +195,8 @@ class SessionBase:
     - ``check_display_decision(seat, kind, value)``: whether the display may give it
     - ``narrate(msg, lang)``: a public message as lines of the game's story (the demo)
     - ``log_tail(n)``: the last public log entries, explained
+    - ``display_log()``: the whole game's display log lines (the display state keeps the
+      last ones; a learner scrolls back through all of them: issue 22 point 10)
     - ``engine_state``: the engine's state when the session is a referee, else None
     - ``version``: counts the changes; anything above answers the same until it moves
     - ``seats``, ``side_of(seat)``: the game's seats (four at a 2-on-2 profile game); the side
@@ -296,4 +298,7 @@ class SessionBase:
         return []
 
     def log_tail(self, n) -> list:
+        return []
+
+    def display_log(self) -> list:
         return []

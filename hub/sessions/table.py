@@ -26,6 +26,7 @@ from hub.profiles import profile as profiles
 from hub.sessions.base import LINK_ALLOWANCE_MS, MonotonicClock, NotFound, SessionError
 from hub.sessions.profile import ProfileSession, card_set_for, start_characters
 from hub.sessions.referee import RefereeSession
+from hub.sessions.summary import game_summary, session_summary
 from hub.sessions.timer import MatchTimer, TimerError
 from hub.sessions.tracker import TrackerSession
 
@@ -33,7 +34,13 @@ from hub.sessions.tracker import TrackerSession
 SESSIONS: dict[str, type[RefereeSession] | type[TrackerSession] | type[ProfileSession]] = {
     "referee": RefereeSession, "tracker": TrackerSession, "profile": ProfileSession}
 TIMER_UNDO_LIMIT = 20
+#: the same clock action again this soon, or a pause answered by a resume (or back), is a
+#: double tap on one button (the mini bar's pause turns into resume under the finger), not
+#: two decisions: the second is ignored (issue 22 point 3; "next turn" has its own guard)
+CLOCK_GUARD_MS = 1000
+_CLOCK_TWINS = {"pause": "resume", "resume": "pause"}
 SNAPSHOT_LOG = 40           # log entries in a snapshot (/api/state)
+CLOSED_LOOKAHEAD = 30       # closed games the recent list may skip to fill its slots
 _ANCHOR = attrgetter(*MatchTimer.KEYS)
 log = logging.getLogger("lumen.table")      # the clock's fields: what a stopped clock's view shows
 
@@ -62,6 +69,8 @@ class Table:
         self._clock_for = profiles.get("lumen").clock_defaults()    # the game whose defaults the clock has
         self._timer_undo = []           # [{"action", "before"}]: the judge's clock actions, newest last
         self._timer_seen = None         # (what a stopped clock's view was built from, the view)
+        self._last_clock = None         # (action, monotonic ms) of the judge's last clock action
+        self._summaries = {}            # game id -> ((id, record count), its summary): see games()
         self.session = None
         self.names = {}                 # seat -> the player's name, as the game's start record keeps it
         self.listeners = []
@@ -257,6 +266,8 @@ class Table:
         if cls is None:
             raise SessionError("game %s is a %r game, which this hub does not know" % (game_id, g["mode"]))
         s = cls.resume(self.store, game_id, clock=self.clock)
+        if self._closed(game_id):
+            self.store.append(game_id, "note", {"event": "reopened", "by": "judge"}, mono_ms=self.clock.now_ms())
         self._openings = self._registered_openings(game_id)
         self._table_setups = bool(self._openings)
         restart = self.session is None
@@ -295,8 +306,45 @@ class Table:
     resume_latest = resume_current
 
     def games(self, limit=10):
+        """The recent games, newest first, each with what was played (``summary``: characters
+        as played, names, health, turn); a game the judge closed is left out (issue 22 point 8),
+        unless it is the one on the table."""
         keep = (self.session.game_id,) if self.session is not None else ()
-        return [dict(g, start=public_start(g["start"] or {})) for g in self.store.games(limit, self.name, keep=keep)]
+        out = []
+        for g in self.store.games(limit + CLOSED_LOOKAHEAD, self.name, keep=keep):
+            if g["id"] not in keep and self._closed(g["id"]):
+                continue
+            out.append(dict(g, start=public_start(g["start"] or {}), summary=self._summary(g)))
+            if len(out) == limit:
+                break
+        return out
+
+    def _summary(self, g):
+        if self.session is not None and g["id"] == self.session.game_id:
+            return session_summary(self.session, self.names)
+        key = (g["id"], g["records"])
+        hit = self._summaries.get(g["id"])
+        if hit is None or hit[0] != key:
+            hit = self._summaries[g["id"]] = (key, game_summary(self.store, g))
+        return hit[1]
+
+    def _closed(self, game_id):
+        """Whether the judge closed the game (a ``note`` record) and did not resume it since."""
+        closed = False
+        for r in self.store.records(game_id, kinds=("note",)):
+            if r.body.get("event") in ("closed", "reopened"):
+                closed = r.body["event"] == "closed"
+        return closed
+
+    def close_game(self, game_id):
+        """Close a game nobody will finish (it leaves the recent games; its record stays, and
+        resuming it opens it again). Not the one on the table: start or resume another first."""
+        if self.store.game(game_id) is None:
+            raise NotFound("no game %r" % (game_id,))
+        if self.session is not None and self.session.game_id == game_id:
+            raise SessionError("game %s is on the table: start or resume another game before closing it" % game_id)
+        if not self._closed(game_id):
+            self.store.append(game_id, "note", {"event": "closed", "by": "judge"}, mono_ms=self.clock.now_ms())
 
     # ------------------------------------------------------------ input
     def submit(self, seat, kind, value=True, source="pod", at_ms=None):
@@ -380,8 +428,14 @@ class Table:
         return v
 
     def timer_action(self, action, by="judge", **kw):
-        """A clock action; a judge's is an undo step (``undo`` reverts the newest one)."""
+        """A clock action; a judge's is an undo step (``undo`` reverts the newest one). A judge's
+        double tap (CLOCK_GUARD_MS) changes nothing and returns the clock as it is."""
         now = self.wall.now_ms()
+        mono = self.clock.now_ms()
+        if by == "judge" and action != "undo" and self._last_clock is not None:
+            last, at = self._last_clock
+            if 0 <= mono - at < CLOCK_GUARD_MS and action in (last, _CLOCK_TWINS.get(last)):
+                return self.timer_view()
         t = self.timer
         before = t.to_json()
         try:
@@ -408,6 +462,7 @@ class Table:
         if action != "undo" and by == "judge":
             self._timer_undo.append({"action": action, "before": before})
             del self._timer_undo[:-TIMER_UNDO_LIMIT]
+            self._last_clock = (action, mono)
         self._timer_changed(action, by=by, before=before)
         return self.timer_view()
 

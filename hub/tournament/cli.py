@@ -53,6 +53,11 @@ def build(p):
     d.add_argument("--dir", help="event folder (default: a temporary one)")
     d.add_argument("--no-browser", action="store_true", help="do not open the TD page in a browser")
     d.add_argument("--exit", action="store_true", help="exit when the event is over")
+    d.add_argument("--hold", type=float, default=15.0,
+                   help="seconds the autopilot waits after a round's last result before pairing the next, and again "
+                        "before starting it: results can be corrected until a round starts (default 15; the TD page counts down)")
+    d.add_argument("--manual", action="store_true",
+                   help="the autopilot never pairs or starts a round: the TD does, on the TD page (the tables still play)")
     return p
 
 

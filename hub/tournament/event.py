@@ -10,6 +10,7 @@ Record kinds and bodies:
                profile}                      the game played (hub/profiles/; absent: lumen)
   player_add  {id, name}                     a late entry (0 points, paired from the next round)
   drop        {player, reason}
+  reinstate   {player, reason}               a dropped player comes back (from the next round)
   pair        {round, stage, pairings: [{table, a, b}], bye}
   unpair      {round, reason}                re-pair before the round starts
   round_start {round}
@@ -217,6 +218,12 @@ class Event:
                 raise EventError("no player %r" % (body.get("player"),))
             if p["dropped"]:
                 raise EventError("%s has already dropped" % p["name"])
+        elif kind == "reinstate":
+            p = self.players.get(body.get("player"))
+            if p is None:
+                raise EventError("no player %r" % (body.get("player"),))
+            if not p["dropped"]:
+                raise EventError("%s has not dropped" % p["name"])
         elif kind == "pair":
             if body.get("round") != len(self.rounds) + 1:
                 raise EventError("the next round is %d, not %r" % (len(self.rounds) + 1, body.get("round")))
@@ -287,6 +294,8 @@ class Event:
             self._add(body["id"], body["name"], len(self.rounds))
         elif kind == "drop":
             self.players[body["player"]]["dropped"] = True
+        elif kind == "reinstate":
+            self.players[body["player"]]["dropped"] = False
         elif kind == "pair":
             self.rounds.append({"number": body["round"], "stage": body["stage"], "pairings": body["pairings"],
                                 "bye": body.get("bye"), "started": False, "results": {}})

@@ -191,6 +191,12 @@ class TD:
             self._commit("drop", {"player": player, "reason": reason})
             self.publish_room()
 
+    def reinstate(self, player, reason="reinstated"):
+        """A dropped player comes back (a drop by mistake, or a player back from a break)."""
+        with self.lock:
+            self._commit("reinstate", {"player": player, "reason": reason})
+            self.publish_room()
+
     def fix_table(self, player, table):
         """Seat a player at the same table every round (an accessible place); None undoes it."""
         with self.lock:

@@ -18,6 +18,7 @@ from fastapi.security import HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
+from . import human
 from . import standings as st
 from .td import TDError
 
@@ -58,6 +59,11 @@ class Drop(Body):
     reason: Annotated[str, Field(max_length=200)] = "dropped"
 
 
+class Reinstate(Body):
+    player: Annotated[str, Field(min_length=1, max_length=80)]
+    reason: Annotated[str, Field(max_length=200)] = "reinstated"
+
+
 class FixTable(Body):
     player: Annotated[str, Field(min_length=1, max_length=80)]
     table: Optional[Annotated[int, Field(ge=1, le=9999)]] = None
@@ -67,8 +73,10 @@ class AddPlayer(Body):
     name: Annotated[str, Field(min_length=1, max_length=80)]
 
 
-def _err(status, error, detail):
-    return JSONResponse({"error": error, "detail": detail}, status_code=status)
+def _err(status, error, detail, errors=None):
+    """An error as JSON: ``detail`` for developers, ``message`` {ko, en} for the TD (human.py)."""
+    return JSONResponse({"error": error, "detail": detail, "message": human.message(status, error, detail, errors)},
+                        status_code=status)
 
 
 def room_view(td):
@@ -88,7 +96,10 @@ def room_view(td):
         return {"room": td.room_state(), "problems": problems, "round": rnd, "clock": dict(td.clock.to_json(), td_ms=now),
                 "tiles": tiles, "standings": st.to_json(ev.standings()),
                 "players": [dict(p) for p in ev.players.values()], "by_name": pairings_by_name(ev),
-                "stats": dict(td.stats)}
+                "stats": dict(td.stats),
+                # the demo's autopilot: when it will pair or start the next round (the TD page says
+                # until when results can still be corrected); None when a person runs the event
+                "autopilot": getattr(td, "autopilot", None)}
 
 
 def pairings_by_name(ev):
@@ -128,7 +139,7 @@ def create_app(td, admin_token):
     @app.exception_handler(RequestValidationError)
     async def _invalid(request, exc):
         where = "; ".join("%s: %s" % (".".join(str(x) for x in e["loc"][1:]) or "body", e["msg"]) for e in exc.errors())
-        return _err(422, "invalid_request", where)
+        return _err(422, "invalid_request", where, exc.errors())
 
     @app.exception_handler(TDError)
     async def _refused(request, exc):
@@ -219,6 +230,11 @@ def create_app(td, admin_token):
     @ctl.post("/drop", summary="A player leaves the event (from the next round)")
     def drop(body: Drop):
         td.drop(body.player, body.reason)
+        return {"ok": True}
+
+    @ctl.post("/reinstate", summary="A dropped player comes back (paired again from the next round)")
+    def reinstate(body: Reinstate):
+        td.reinstate(body.player, body.reason)
         return {"ok": True}
 
     @ctl.post("/fix", summary="Seat a player at the same table every round (null: no more)")

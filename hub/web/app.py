@@ -38,7 +38,7 @@ from hub.web import reach
 from hub.library.sets import CardLibrary
 from hub.web.broadcast import DisplayHub
 from hub.web.common import _HTTP_CODES, STATIC_DIR, ApiError, Controls, _err, make_bearer
-from hub.web.routers import admin, cards, display, games, profile, timer, tracker
+from hub.web.routers import admin, cards, display, games, profile, rules, timer, tracker
 
 log = logging.getLogger("lumen.web")
 
@@ -122,6 +122,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
 
     ctl = Controls(table, hub, bearer)
     app.include_router(display.router(ctl))
+    app.include_router(rules.router(ctl))
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.include_router(reach.router)
     app.include_router(games.router(ctl))

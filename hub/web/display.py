@@ -41,7 +41,7 @@ def display_state(table):
     out["record_error"] = err.to_json() if err is not None else None   # "the record can't be written: ..."
     out["pod_conflicts"] = _pod_conflicts(table)
     if s is None:
-        out.update(seats=None, log=[], ready={}, pending=[], cards={}, last_battle=None)
+        out.update(seats=None, log=[], log_total=0, ready={}, pending=[], cards={}, last_battle=None)
         return out
     out["game_id"] = s.game_id
     out.update(s.display_state(table.names))

@@ -67,6 +67,9 @@ REFUSALS = [
      "Wrong number of cards to discard: pick as many as shown."),
     (r"unknown character", "없는 캐릭터입니다. 목록에서 고르세요.", "Unknown character: pick one from the list."),
     (r"unknown deck", "없는 덱입니다. 목록에서 고르세요.", "Unknown deck: pick one from the list."),
+    (r"is on the table: start or resume another game before closing it",
+     "지금 테이블에서 하는 게임은 닫을 수 없습니다. 다른 게임을 시작하거나 이어한 뒤 닫으세요.",
+     "The game on the table cannot be closed: start or resume another game first."),
     (r"no game \d+|no game '?\d+", "그 게임은 기록에 없습니다.", "That game is not in the record."),
 ]
 

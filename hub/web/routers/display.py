@@ -40,6 +40,13 @@ def router(ctl):
         snap = table.snapshot()
         return dict(snap, display=display_state(table))
 
+    @router.get("/api/log", tags=["public"],
+                summary="The whole game's display log (public lines only; the live state keeps the last 40)")
+    async def get_log():
+        s = table.session
+        lines = s.display_log() if s is not None else []
+        return {"game_id": s.game_id if s is not None else None, "total": len(lines), "log": lines}
+
     # -- live updates
     @router.websocket("/ws")
     async def ws(websocket: WebSocket):

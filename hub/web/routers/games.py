@@ -97,6 +97,18 @@ def router(ctl):
                 raise refused(e) from None
         return done(body.action_id, game_id=game_id)
 
+    @router.post("/api/control/games/{game_id}/close", tags=["control"],
+                 summary="Close a game nobody will finish: it leaves the recent games (its record stays; "
+                         "resuming it opens it again). Not the game on the table")
+    async def close_game(game_id: GameId, body: Empty, _=Depends(bearer)):
+        game_or_404(game_id)
+        with claim(body.action_id):
+            try:
+                table.close_game(game_id)
+            except SessionError as e:
+                raise refused(e) from None
+        return done(body.action_id, game_id=game_id)
+
     @router.post("/api/control/decision", tags=["control"],
                  summary="A public decision from the table (tracker: a bare ready lock; referee: get, combo, ...)")
     async def decision(body: Decision, _=Depends(bearer)):
