@@ -16,6 +16,7 @@ import secrets
 from hub.profiles import cards as card_sets
 from hub.profiles import profile as profiles
 from hub.sessions.base import NO_PROMPT, DecisionRefused, MonotonicClock, SeatPrompt, SeatStatus, SessionBase, SessionError
+from hub.sessions.display.common import log_line
 from hub.sessions.display.profile import profile_display
 from hub.sessions.profile_game import ANSWERS, ProfileGame, ProfileGameError, public_view
 from hub.sessions.referee import commitment
@@ -295,6 +296,9 @@ class ProfileSession(SessionBase):
 
     def log_tail(self, n):
         return self.game.log[-n:]
+
+    def display_log(self):
+        return [log_line(e) for e in self.game.log]
 
 
 def start_characters(card_set, sides):

@@ -69,7 +69,7 @@ def profile_display(session, view, names):
             "ante": view["ante"], "confirmed": view["confirmed"], "can_undo": view["can_undo"],
             "undo_text": view["undo_text"], "sudden_death": False, "totals": totals,
             "pending": pending, "ready": ready_view(view.get("ready")), "last_battle": None,
-            "log": [log_line(e) for e in game.log[-DISPLAY_LOG:]], "cards": cards}
+            "log": [log_line(e) for e in game.log[-DISPLAY_LOG:]], "log_total": len(game.log), "cards": cards}
 
 
 def _greyed(game, seat):
