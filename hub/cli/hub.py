@@ -17,6 +17,7 @@ from hub.sessions.base import SessionError
 from hub.light.statuslight import StatusLight, open_strip
 from hub.record import doctor
 from hub.record.lock import RecordLock
+from hub.record.sqlite import SchemaTooNew
 from hub.record.store import RecordUnwritable, Store, StoreError
 from hub.record.token import TokenKeeper, new_token, token_path
 from hub.sessions.table import Table
@@ -45,32 +46,56 @@ def new_game(table, args):
     return table.start(args.mode, *SIDES[args.mode](args), auto=True)
 
 
-def open_record(path, durable, out):
-    """The record for this hub, checked (issue 11.6): a file that can't be opened as a
-    database is moved aside for ``lumen doctor`` and a fresh record started; SQLite's
-    quick_check and games that can't be read are reported (those games are skipped)."""
-    store = None
+def open_record(path, durable, out, lock=None, cards=None):
+    """The record for this hub, checked (issues 11.6, 28.12): a file that fails SQLite's
+    quick_check, or can't be opened as a database or listed, is salvaged in place (every game
+    that reads back whole, same ids, the table log: the game on the table resumes; the old
+    file kept aside for ``lumen doctor``); only a file of which nothing reads back gives an
+    empty record. Games and card tables that can't be read are reported (those games are
+    skipped). ``lock``: the RecordLock held on ``path``, moved to the salvaged file."""
+    store, why = None, None
     try:
         store = Store(path, durable=durable)
-        problems = doctor.quick_check(store.db)
-        games = store.games(limit=1000)
+        why = "; ".join(doctor.quick_check(store.db)) or None
+        games = store.games(limit=1000) if why is None else []
     except RecordUnwritable:
         raise
+    except SchemaTooNew as e:
+        raise StoreError(str(e)) from None
     except Exception as e:      # sqlite3.DatabaseError, or a corrupt page that garbles even its message
+        why = "%s: %s" % (type(e).__name__, e)
+    if why is not None:
         if store is not None:
             try:
                 store.close()
             except Exception:
                 pass
-        moved = doctor.move_aside(path)
-        out("기록이 손상되어 옆으로 옮겼습니다 / the record is damaged (%s): moved to %s; "
-            "lumen doctor --db %s --salvage NEW.sqlite3 copies out what can be read" % (e, moved, moved))
-        return Store(path, durable=durable)
-    for p in problems:
-        out("기록 무결성 검사 / record integrity check: %s (lumen doctor --db %s)" % (p, path))
+        moved, copied, skipped = doctor.salvage_in_place(path, cards)
+        if lock is not None:
+            lock.follow(path)       # the lock held the old file: hold the new one now
+        if copied:
+            out("기록이 손상되어 읽을 수 있는 게임을 살렸습니다 / the record was damaged (%s): games %s were salvaged "
+                "and go on%s; the damaged file is kept as %s (lumen doctor --db %s)"
+                % (why, ", ".join("#%d" % g for g in copied),
+                   ("; games %s could not be read" % ", ".join("#%d" % g for g in skipped)) if skipped else "",
+                   moved, moved))
+        else:
+            out("기록이 손상되어 옆으로 옮겼습니다 / the record is damaged (%s) and no game could be read from it: "
+                "moved to %s, a new record started (lumen doctor --db %s)" % (why, moved, moved))
+        store = Store(path, durable=durable)
+        games = store.games(limit=1000)
     for g in games:
         if g["status"] == "damaged":
             out("게임 #%d 손상됨, 건너뜀 / game #%d is damaged, skipped: %s" % (g["id"], g["id"], g.get("damage")))
+    try:
+        damaged_tables = store.damaged_card_tables()
+    except Exception as e:       # reported by the games that need them, as they are resumed
+        damaged_tables = []
+        out("카드 표를 확인할 수 없습니다 / the card tables can't be checked: %s" % e)
+    for digest in damaged_tables:
+        out("카드 표 %s 손상됨: 같은 카드로 게임을 시작하면 다시 씁니다 / card table %s is damaged: the games played "
+            "with it resume once a game with the same cards is started (lumen doctor --db %s)"
+            % (digest[:12], digest[:12], path))
     return store
 
 
@@ -109,7 +134,7 @@ def run_hub(args, out=None):
     lock = RecordLock(args.db)
     try:
         lock.acquire()
-        store = open_record(args.db, args.durable, out)
+        store = open_record(args.db, not getattr(args, "fast", False), out, lock=lock, cards=args.cards)
     except StoreError as e:          # another hub holds the record, or it can't be written
         out(str(e))
         lock.release()

@@ -60,7 +60,13 @@ def build_parser():
                     help="read the settings from this TOML file's [hub] table (keys: these options' long names, "
                          "dashes as underscores); options given here win ($LUMEN_CONFIG)")
     hp.add_argument("--db", default=DEFAULT_DB, help="the game record (SQLite, append-only)")
-    hp.add_argument("--durable", action="store_true", help="fsync every record (power-loss safe on an SD card)")
+    power = hp.add_mutually_exclusive_group()
+    power.add_argument("--durable", action="store_true",
+                       help="fsync every decision before it is shown (the default: a power cut loses nothing shown)")
+    power.add_argument("--fast", action="store_true",
+                       help="no fsync a decision (synchronous=NORMAL): survives any crash of the hub, but a power cut "
+                            "may lose the last decisions shown; for a hub on a UPS or a desk, never an SD card on a "
+                            "wall plug")
     hp.add_argument("--host", default="127.0.0.1", help="display address (0.0.0.0 for phones on the network)")
     hp.add_argument("--port", type=int, default=8000, help="display port")
     hp.add_argument("--serial", action="append", metavar="DEV", help="a pod's serial port (repeat); default: auto-detect")
@@ -103,6 +109,8 @@ def build_parser():
                                        "the readable games into a new record")
     dr.add_argument("--db", default=DEFAULT_DB, help="the game record to check (default %(default)s)")
     dr.add_argument("--salvage", metavar="NEW_DB", default=None, help="write the readable games to this new file")
+    dr.add_argument("--cards", default=CARDS_DIR, metavar="DIR",
+                    help="the card library a damaged card table may be rebuilt from (default %(default)s)")
     dr.set_defaults(func=_command("hub.record.doctor", "main"))
 
     ep = sub.add_parser("export", help="export a match as JSON")
