@@ -18,6 +18,8 @@ from fastapi.security import HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
+from hub.web.limits import RequestLimits, WrongTokens
+
 from . import standings as st
 from .td import TDError
 
@@ -110,6 +112,7 @@ def pairings_by_name(ev):
 def create_app(td, admin_token):
     app = FastAPI(title="Lumen Condenser tournament (TD)", version="1")
     token = {"value": admin_token}
+    wrong_tokens = WrongTokens()
     bearer = HTTPBearer(auto_error=False, description="the event's admin token (printed by lumen tournament run)")
 
     @app.middleware("http")
@@ -121,9 +124,20 @@ def create_app(td, admin_token):
             scheme, _, value = given.partition(" ")
             if scheme.lower() != "bearer" or not value.strip():
                 return _err(401, "unauthorized", "the Authorization header must be: Bearer <admin token>")
+            host = request.client.host if request.client else "?"
+            wait = wrong_tokens.wait_s(host)
+            if wait:         # issue 28.13: a guess is not even compared until the allowance is back
+                resp = _err(429, "too_many_attempts", "too many wrong admin tokens from %s: try again in %d s"
+                            % (host, int(wait) + 1))
+                resp.headers["Retry-After"] = str(int(wait) + 1)
+                return resp
             if not secrets.compare_digest(value.strip().encode(), token["value"].encode()):
+                wrong_tokens.wrong(host)
                 return _err(403, "forbidden", "wrong admin token: the room view is read-only")
         return await call_next(request)
+
+    # bodies limited before they are read, and no framing by other sites (hub/web/limits.py)
+    app.add_middleware(RequestLimits, refuse=_err)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request, exc):
@@ -238,7 +252,8 @@ def create_app(td, admin_token):
 def serve(td, admin_token, host="127.0.0.1", port=8100):
     """Serve the page in a daemon thread; returns the uvicorn server (``should_exit`` stops it)."""
     import uvicorn
-    config = uvicorn.Config(create_app(td, admin_token), host=host, port=port, log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
+
+    from hub.web.guard import server_config
+    server = uvicorn.Server(server_config(create_app(td, admin_token), host, port, lifespan="off"))
     threading.Thread(target=server.run, name="td-web", daemon=True).start()
     return server

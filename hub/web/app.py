@@ -34,7 +34,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hub.record.store import RecordUnwritable
-from hub.web import reach
+from hub.web import guard, reach
+from hub.web.limits import RequestLimits, WrongTokens
 from hub.library.sets import CardLibrary
 from hub.web.broadcast import DisplayHub
 from hub.web.common import _HTTP_CODES, STATIC_DIR, ApiError, Controls, _err, make_bearer
@@ -56,6 +57,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
 
     @asynccontextmanager
     async def lifespan(app):
+        guard.install_loop_quieting()      # an error a connection is logged once a minute, not once each
         await hub.start()
         try:
             yield
@@ -72,6 +74,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
     app.state.hub = hub
     app.state.table = table
     bearer = make_bearer()
+    wrong_tokens = WrongTokens()
 
     # -- errors as JSON
     @app.exception_handler(ApiError)
@@ -111,7 +114,15 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
                 return _err(401, "unauthorized", "this is a control action: send Authorization: Bearer <admin token>")
             if scheme.lower() != "bearer" or not given.strip():
                 return _err(401, "unauthorized", "the Authorization header must be: Bearer <admin token>")
+            host = request.client.host if request.client else "?"
+            wait = wrong_tokens.wait_s(host)
+            if wait:         # issue 28.13: a guess is not even compared until the allowance is back
+                resp = _err(429, "too_many_attempts", "too many wrong admin tokens from %s: try again in %d s"
+                            % (host, int(wait) + 1))
+                resp.headers["Retry-After"] = str(int(wait) + 1)
+                return resp
             if not secrets.compare_digest(given.strip().encode(), table.admin_token.encode()):
+                wrong_tokens.wrong(host)
                 return _err(403, "forbidden", "wrong admin token: spectators are read-only")
         response = await call_next(request)
         if path.startswith("/api/"):
@@ -119,6 +130,10 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
         elif path.startswith("/static/") and not path.startswith("/static/vendor/"):
             response.headers["Cache-Control"] = "no-cache"      # revalidate (ETag): a hub update shows at once
         return response
+
+    # -- bodies limited per route before they are read, frame headers (hub/web/limits.py): the outermost
+    app.state.body_limits = {}
+    app.add_middleware(RequestLimits, refuse=_err, stats=app.state.body_limits)
 
     ctl = Controls(table, hub, bearer)
     app.include_router(display.router(ctl))
