@@ -71,7 +71,8 @@ class TableLink:
                          will=(self.t(self.user, "online"), {"online": False, "table": self.table}))
         self.link.subscribe(self.t("room", "+"), self._on_room)
         self.link.subscribe(self.t("td", self.user, "time"), self._on_time)
-        self.link.subscribe(self.t("td", self.user, "ack"), self._on_ack)
+        self.link.subscribe(self.t("td", self.user, "ack", "+"), self._on_ack)     # one answer per result
+        self.link.subscribe(self.t("td", self.user, "ack"), self._on_ack)          # a TD of before issue 28
         self.link.on_connect.append(self._connected)
         self._stop = threading.Event()
         self._wake = threading.Event()
