@@ -194,7 +194,7 @@ def run_hub(args, out=None):
     async def tournament(_display):
         while True:
             await asyncio.sleep(0.1)
-            bridge.tick()
+            bridge.tick()            # never raises (issue 28.3): a failed tick is logged and tried again
             with hub.lock:           # a new result slip (or a confirmation) shows on the pods
                 hub.push("a")
                 hub.push("b")
@@ -215,6 +215,30 @@ def run_hub(args, out=None):
     return 0
 
 
+def broker_url(args, out):
+    """The broker's address with the table's password (issue 28.13): from
+    ``--broker-password-file`` or ``$LUMEN_BROKER_PASSWORD``, never needed on the command line,
+    where every user of the machine reads it with ps."""
+    from hub.tournament.broker import make_url, parse_url
+    host, port, user, password = parse_url(args.broker)
+    if password:
+        out("경고: 브로커 비밀번호가 명령줄에 있어 ps로 보입니다 / warning: the broker password is on the command line, "
+            "where ps shows it: use --broker-password-file or LUMEN_BROKER_PASSWORD")
+        return args.broker
+    path = getattr(args, "broker_password_file", None)
+    if path:
+        try:
+            with open(path, encoding="utf-8") as f:
+                password = f.readline().strip()
+        except OSError as e:
+            raise SystemExit("lumen hub: cannot read the broker password file %s: %s" % (path, e.strerror or e))
+    else:
+        password = os.environ.get("LUMEN_BROKER_PASSWORD", "").strip()
+    if not password:
+        out("브로커 비밀번호가 없습니다 / no broker password: give --broker-password-file FILE or LUMEN_BROKER_PASSWORD")
+    return make_url(host, port, user, password or None)
+
+
 def _join_event(table, args, out):
     """``--broker URL --event NAME``: this table joins a tournament (hub/tournament/)."""
     from hub.tournament.bridge import Bridge
@@ -222,7 +246,7 @@ def _join_event(table, args, out):
     from hub.tournament.tablelink import TableLink
     number = int(table.name.rsplit("-", 1)[-1])
     outbox = os.path.splitext(os.path.abspath(args.db))[0] + ".%s.outbox.sqlite3" % args.event
-    link = TableLink(args.broker, args.event, number, outbox).start()
+    link = TableLink(broker_url(args, out), args.event, number, outbox).start()
     bridge = Bridge(table, link, lambda t, match, game_no: new_game(t, args))
     out("대회 %s 테이블 %d / event %s, table %d (broker %s)" % (args.event, number, args.event, number,
                                                               args.broker.split("@")[-1]))

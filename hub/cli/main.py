@@ -79,8 +79,13 @@ def build_parser():
                          "default: the generic character, changed on the display)")
     hp.add_argument("--resume", action="store_true",
                     help="resume the game this table was playing (the Pi service uses it); default: start a new game")
-    hp.add_argument("--broker", metavar="URL", help="join a tournament: mqtt://table-N:PASSWORD@host:port "
-                                                    "(the password is in the event's credentials.json)")
+    hp.add_argument("--broker", metavar="URL", help="join a tournament: mqtt://table-N@host:port, the password from "
+                                                    "--broker-password-file or $LUMEN_BROKER_PASSWORD (it is in the "
+                                                    "event's credentials.json; mqtt://table-N:PASSWORD@host:port works "
+                                                    "too, but shows the password in ps)")
+    hp.add_argument("--broker-password-file", metavar="FILE", default=None,
+                    help="the table's broker password, from this file's first line (or $LUMEN_BROKER_PASSWORD); "
+                         "a password in the --broker URL shows in ps to every user of the machine")
     hp.add_argument("--event", metavar="NAME", help="the tournament's name (with --broker)")
     hp.add_argument("--cards", default=CARDS_DIR, metavar="DIR",
                     help="the card library: one folder per card set, edited at /cards (default %(default)s; $LUMEN_CARDS)")
