@@ -22,6 +22,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 import tempfile
 import threading
 import time
@@ -317,23 +318,23 @@ def pairing_times(sizes, rounds=4, compare=False):
         print("pairing %d players: %s" % (n, ", ".join("round %d %.2f s" % (i + 1, x) for i, x in enumerate(times))),
               flush=True)
         if compare:
-            # the next round on the sparse graph and on the full graph: time, and the floats
-            # (pairs across score groups) and their squared point differences
+            # the next round by this pairer and by the one before issue 26 (networkx's blossom,
+            # tests/tournament/reference_pairing.py): time, the floats (pairs across score
+            # groups), their squared point differences, and the least any pairing can have
             from hub.tournament import pairing
+            sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+            from tests.tournament import reference_pairing
             rank = ev.pairing_ranking()
             pts = {r["player"]: r["points"] for r in ev.standings()}
             met = [(m["a"], m["b"]) for r in ev.rounds for m in r["pairings"]]
             had = [r["bye"] for r in ev.rounds if r["bye"]]
-            saved = pairing.SPARSE_ABOVE
-            for label, above in (("sparse", saved), ("full graph", 10 ** 9)):
-                pairing.SPARSE_ABOVE = above
+            for label, swiss in (("this pairer", pairing.swiss), ("before issue 26", reference_pairing.swiss)):
                 t = time.perf_counter()
-                pairs, _ = pairing.swiss(rank, pts, met, had, seed=1, round_no=rounds + 1)
+                pairs, _ = swiss(rank, pts, met, had, seed=1, round_no=rounds + 1)
                 dt = time.perf_counter() - t
-                print("  round %d, %s: %.2f s, %d floats, penalty %d" % (
+                print("  round %d, %s: %.3f s, %d floats, penalty %d (bound %d)" % (
                     rounds + 1, label, dt, sum(pts[a] != pts[b] for a, b in pairs),
-                    sum((pts[a] - pts[b]) ** 2 for a, b in pairs)), flush=True)
-            pairing.SPARSE_ABOVE = saved
+                    pairing.penalty(pairs, pts), pairing.bound(rank, pts)), flush=True)
 
 
 def main(argv=None):

@@ -1,7 +1,11 @@
-"""Built-in players: a random legal player (for simulation and invariant tests)
-and a simple greedy one (for the demo). Both are seeded and deterministic."""
+"""Built-in players: a random legal player (for simulation and invariant tests), a simple
+greedy one (the demo's; the "easy" level) and the search player's "normal" and "strong"
+levels (engine/bot_search.py). All are seeded and deterministic."""
 
 import random
+
+LEVELS = ("easy", "normal", "strong")
+POLICIES = ("random", "greedy") + LEVELS
 
 
 def random_answer(st, req, rnd):
@@ -60,12 +64,27 @@ def greedy_answer(st, req, rnd):
 
 
 class Bot:
-    def __init__(self, seed, policy="random"):
+    """A seated player. ``policy``: "random", "greedy" (= "easy"), "normal" or "strong";
+    ``iterations`` overrides a search level's budget. A search bot reads only its seat's view
+    of the state (engine/bot_view.py); ``last`` keeps its last ``Thought`` (None elsewhere)."""
+
+    def __init__(self, seed, policy="random", iterations=None):
         self.rnd = random.Random(seed)
-        self.policy = random_answer if policy == "random" else greedy_answer
+        self.level = policy
+        self.iterations = iterations
+        self.last = None
+        if policy in ("normal", "strong"):
+            self.policy = self._search
+        else:
+            self.policy = random_answer if policy == "random" else greedy_answer
 
     def answer(self, st, req):
         return self.policy(st, req, self.rnd)
+
+    def _search(self, st, req, rnd):
+        from .bot_search import search_answer
+        kind, value, self.last = search_answer(st, req, rnd.getrandbits(64), self.level, self.iterations)
+        return kind, value
 
 
 def play(st, bots, apply, max_steps=100000, on_step=None, copy=True):

@@ -21,6 +21,7 @@ from hub.record.sqlite import SchemaTooNew
 from hub.record.store import RecordUnwritable, Store, StoreError
 from hub.record.token import TokenKeeper, new_token, token_path
 from hub.sessions.table import Table
+from hub.system.watchdog import systemd_notifier
 
 
 def _deck(ref):
@@ -201,7 +202,9 @@ def run_hub(args, out=None):
             if hub.links.running:
                 hub.links.wake()
 
-    tasks = (pods,) + ((upkeep,) if light is not None else ()) + ((tournament,) if bridge else ())
+    # systemd (Type=notify, WatchdogSec=): ready once the display serves, pinged while the loop and the links run
+    notifier = systemd_notifier(args.host, args.port, alive=lambda: hub.links.running)
+    tasks = (pods, notifier) + ((upkeep,) if light is not None else ()) + ((tournament,) if bridge else ())
     from hub.web import server as web
     try:
         from hub.library.sets import CardLibrary

@@ -17,8 +17,25 @@ def _command(module, name):
     return run
 
 
+class _Version(argparse.Action):
+    """``lumen --version``: the installed distribution's version (read only when asked)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from importlib import metadata
+        try:
+            version = metadata.version("lumen-condenser")
+        except metadata.PackageNotFoundError:     # run from a source tree that was never installed
+            version = "unknown (not installed)"
+        sys.stdout.write("lumen %s\n" % version)
+        parser.exit()
+
+
 def build_parser():
     ap = argparse.ArgumentParser(prog="lumen", description="루멘콘덴서 table companion / Lumen Condenser table companion")
+    ap.add_argument("--version", action=_Version, help="print the installed version and exit")
     sub = ap.add_subparsers(dest="command", required=True)
 
     sp = sub.add_parser("scenario", help="run rule-conformance scenario files (PASS/FAIL per file)")
@@ -135,6 +152,15 @@ def build_parser():
     fl = psub.add_parser("flash", help="copy the firmware to a pod with mpremote", add_help=False)
     fl.add_argument("rest", nargs=argparse.REMAINDER, help="options of the flash tool (lumen pod flash --help)")
     fl.set_defaults(func=_command("hub.cli.pod", "flash"))
+    im = psub.add_parser("image", help="build one UF2 (MicroPython + the pod firmware + the pin map) to drag "
+                                       "onto a board in BOOTSEL mode")
+    im.add_argument("--board", choices=("pico", "pico2"), default="pico", help="Pico (RP2040) or Pico 2 (RP2350)")
+    im.add_argument("--micropython", metavar="FILE", help="MicroPython's release for the board (.uf2 from "
+                    "micropython.org, or a raw .bin); default $LUMEN_MICROPYTHON or RPI_PICO[2]-*.uf2 here or "
+                    "in ~/Downloads")
+    im.add_argument("--pinmap", metavar="FILE", help="pin map to put on the pod (default hardware/pinmaps/BOARD.json)")
+    im.add_argument("-o", "--out", required=True, metavar="FILE", help="the UF2 to write (e.g. pod.uf2)")
+    im.set_defaults(func=_command("hub.cli.pod", "image"))
     return ap
 
 

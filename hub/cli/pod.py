@@ -1,6 +1,11 @@
-"""``lumen pod flash``: copy the firmware to a pod (hub/pods/flash.py does the work)."""
+"""``lumen pod flash`` (hub/pods/flash.py does the work) and ``lumen pod image``
+(one UF2 to drag onto a board: hub/pods/image.py)."""
 
+from __future__ import annotations
+
+import os
 import sys
+from pathlib import Path
 
 
 def flash(args):
@@ -10,3 +15,50 @@ def flash(args):
         print("lumen pod flash is not available in this build", file=sys.stderr)
         return 2
     return flash_main(args.rest)
+
+
+def _find_micropython(board) -> Path | None:
+    """A MicroPython release for the board where a builder puts downloads:
+    $LUMEN_MICROPYTHON, then RPI_PICO-*.uf2 (RPI_PICO2-*.uf2) in this folder
+    or ~/Downloads, the newest by name (the names carry the date)."""
+    env = os.environ.get("LUMEN_MICROPYTHON")
+    if env:
+        return Path(env)
+    found: list[Path] = []
+    for d in (Path.cwd(), Path.home() / "Downloads"):
+        found += d.glob(f"{board.micropython_board}-*.uf2")
+    return max(found, key=lambda p: p.name) if found else None
+
+
+def image(args):
+    from hub.pods import image as img
+
+    board = img.BOARDS[args.board]
+    mp_path = Path(args.micropython) if args.micropython else _find_micropython(board)
+    if mp_path is None:
+        print(f"lumen pod image: which MicroPython? Download the {board.micropython_board} .uf2 "
+              f"({'%d.%d' % board.min_version} or later) from {board.download} and give it with "
+              f"--micropython FILE (or put it in this folder or ~/Downloads).\n"
+              f"MicroPython {board.micropython_board} 펌웨어(.uf2)를 {board.download} 에서 받아 "
+              f"--micropython 파일 로 지정하세요.", file=sys.stderr)
+        return 2
+    pinmap = Path(args.pinmap) if args.pinmap else None
+    if pinmap is not None and not pinmap.is_file():
+        print(f"lumen pod image: no pin map {pinmap}", file=sys.stderr)
+        return 2
+    try:
+        mp = img.load_micropython(mp_path, board)
+        print(f"MicroPython {'%d.%d.%d' % mp.version} ({mp.board_text or board.chip}) from {mp_path}", flush=True)
+        data = img.build(board, mp, pinmap)
+    except img.ImageError as e:
+        print(f"lumen pod image: {e}", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    tmp = out.with_name(out.name + ".part")
+    tmp.write_bytes(data)
+    os.replace(tmp, out)  # never a half-written image under the final name
+    drive = "RPI-RP2" if board.chip == "RP2040" else "RP2350"
+    print(f"Wrote {out} ({len(data) // 1024} KiB, {len(data) // 512} blocks): hold BOOTSEL, plug the "
+          f"{board.name} in and copy this file onto the {drive} drive.\n"
+          f"BOOTSEL 버튼을 누른 채 연결하고 이 파일을 드라이브에 복사하세요.")
+    return 0

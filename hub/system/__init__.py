@@ -1,2 +1,2 @@
 """Running the hub as a program and a service: its log, its configuration file and (for
-systemd) its readiness and watchdog."""
+systemd, sdnotify.py and watchdog.py) its readiness and watchdog."""

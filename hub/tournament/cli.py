@@ -6,8 +6,8 @@ import signal
 import sys
 import threading
 
-from .broker import BrokerError, LocalBroker, available, make_url, parse_url
-from .eventdir import SetupError, load_credentials, load_players, new_event
+# the event's parts are imported by the commands that use them: ``lumen --help`` and every
+# other command build this parser, and must not pay for the broker, the pairer or MQTT
 
 
 def add_parser(sub):
@@ -54,6 +54,8 @@ def build(p):
 
 
 def run(args, out=print):
+    from .broker import BrokerError
+    from .eventdir import SetupError, load_players, new_event
     try:
         if args.tcmd == "new":
             players = load_players(args.players)
@@ -79,6 +81,8 @@ def run(args, out=print):
 
 
 def run_td(args, out=print, ready=None, stop=None):
+    from .broker import BrokerError, LocalBroker, available, make_url, parse_url
+    from .eventdir import load_credentials
     from .td import TD
     creds = load_credentials(args.dir)
     broker = None
@@ -123,6 +127,8 @@ def run_td(args, out=print, ready=None, stop=None):
 
 
 def print_tables(args, out=print):
+    from .broker import make_url
+    from .eventdir import SetupError, load_credentials
     from .record import EventRecord
     creds = load_credentials(args.dir)
     port = _saved_port(args.dir)

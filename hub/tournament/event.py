@@ -126,13 +126,14 @@ class Event:
         return m["a"] if res["a_wins"] > res["b_wins"] else m["b"] if res["b_wins"] > res["a_wins"] else None
 
     # ------------------------------------------------------------ the next round
-    def pairing_ranking(self):
-        """The active players in the order the next Swiss round ranks them: the standings,
-        or before round 1 (everyone on 0 points) a shuffle seeded by the event's seed."""
+    def pairing_ranking(self, rows=None):
+        """The active players in the order the next Swiss round ranks them: the standings
+        (``rows``, when already worked out), or before round 1 (everyone on 0 points) a
+        shuffle seeded by the event's seed."""
         active = set(self.active())
         if not self.rounds:
             return sorted(active, key=lambda p: (pairing._jitter(self.settings["seed"], 0, p, ""), p))
-        return st.ranking(self.standings(), active)
+        return st.ranking(self.standings() if rows is None else rows, active)
 
     def next_pairing(self):
         """The body of the next ``pair`` record (computed, not yet applied)."""
@@ -147,7 +148,7 @@ class Event:
         s = self.settings
         if not self.swiss_done():
             rows = self.standings()
-            ranking = self.pairing_ranking()
+            ranking = self.pairing_ranking(rows)
             points = {r["player"]: r["points"] for r in rows}
             played = [(m["a"], m["b"]) for m in self.finished_matches("swiss") if m["b"] is not None]
             played += [(m["a"], m["b"]) for r in self.rounds for m in r["pairings"]]

@@ -5,27 +5,30 @@ same match points where possible, never the same opponent twice, and with an
 odd count one player gets a bye (a match win); nobody gets a second bye, and
 the bye goes to the lowest-ranked player who can take it.
 
-The pairing of a round is a maximum-weight perfect matching (networkx, the
-blossom algorithm) on the graph of allowed pairs: an edge between every two
-players who have not met, weighted so that equal points weigh most and every
-point of difference costs more than any tie-break. Ties inside a score group
-are broken by a seeded jitter, so the same event, round and seed always give
-the same pairings, while different seeds shuffle who meets whom inside a group.
+A round's quality is first its floats: the sum over pairs of the squared point
+difference, which no pairing can bring below one float across each boundary
+between score groups with an odd number of players above it (the *bound*). It
+is paired score group by score group, top down (``_by_groups``): inside a group
+players meet in a seeded shuffle (the same event, round and seed always give the
+same pairings; another seed shuffles who meets whom), an odd group sends its
+lowest-ranked player who can go down to the next group, and a rematch is
+avoided by a small exact matching of the group's last players. That reaches the
+bound, so it is the best pairing there is, in time linear in the players. When
+rematches make the bound unreachable (late rounds of a small event), the round
+is an exact maximum-weight perfect matching (rustworkx's blossom algorithm) on
+the graph of allowed pairs, weighted so that the floats' squared differences
+decide first and the seeded tie-break only among equal floats.
 
 Pure: no I/O, no clock; everything comes in as arguments.
 """
 
 import hashlib
 
-import networkx as nx
-
 BYE = None   # the "opponent" of a player with the bye
 
-# Weights are integers so the matching is exact. A point of difference costs
-# _DIFF per point squared; the jitter is always below _DIFF, so no tie-break
-# can ever prefer a cross-group pair over an in-group one.
-_BASE = 10 ** 9
-_DIFF = 10 ** 4
+#: the seeded tie-break of the exact matching is below _JITTER per pair; a point of
+#: difference squared costs more than every pair's tie-break together
+_JITTER = 1000
 
 
 class PairingError(ValueError):
@@ -33,29 +36,141 @@ class PairingError(ValueError):
 
 
 def _jitter(seed, round_no, a, b):
-    """A stable pseudo-random tie-break in [0, _DIFF) for the pair {a, b}."""
+    """A stable pseudo-random tie-break for the pair {a, b} (also the seeded order of round 1)."""
     lo, hi = sorted((str(a), str(b)))
     h = hashlib.sha256(("%s|%s|%s|%s" % (seed, round_no, lo, hi)).encode()).digest()
-    return int.from_bytes(h[:8], "big") % (_DIFF // 2)
+    return int.from_bytes(h[:8], "big") % 5000
 
 
-# Above this many players a round is first matched on a sparse graph: each player may meet
-# only the WINDOW players ranked nearest below them (the full graph is the fallback when
-# that has no perfect matching). 1,000 players are ~500,000 edges in full, ~24,000 so.
+def _draw(seed, round_no, p):
+    """A player's seeded place in the shuffle of their score group."""
+    return hashlib.sha256(("%s|%s|%s" % (seed, round_no, p)).encode()).digest()[:8]
+
+
+def bound(players, points):
+    """The least sum of squared point differences any pairing of ``players`` can have: one
+    pair across each boundary between score groups with an odd number of players above it."""
+    total, above, last = 0, 0, None
+    for score in sorted({points.get(p, 0) for p in players}, reverse=True):
+        if last is not None and above % 2:
+            total += (last - score) ** 2
+        above += sum(1 for p in players if points.get(p, 0) == score)
+        last = score
+    return total
+
+
+def penalty(pairs, points):
+    return sum((points.get(a, 0) - points.get(b, 0)) ** 2 for a, b in pairs)
+
+
+# Above this many players the exact matching is first tried on a sparse graph: each player
+# may meet only the WINDOW players ranked nearest below them (the full graph is the fallback).
 SPARSE_ABOVE = 200
 WINDOW = 24
+#: a group's rematch is mended by an exact matching of its last players: at most this many
+EXACT_TAIL = 256
 
 
-def _pair_graph(players, points, played, seed, round_no, window=None):
-    g = nx.Graph()
+def _pair_group(members, played):
+    """Pair ``members`` (their shuffled order) with no rematch: each takes the next one it has
+    not met; what is left over is mended by an exact matching of a growing tail. None if
+    no way is found within EXACT_TAIL players."""
+    pairs = []
+    left = list(members)
+    while len(left) >= 2:
+        a = left[0]
+        for j in range(1, len(left)):
+            if frozenset((a, left[j])) not in played:
+                pairs.append((a, left[j]))
+                del left[j]
+                del left[0]
+                break
+        else:
+            break
+    if not left:
+        return pairs
+    # a player nobody left can meet: re-pair the last players of the group exactly
+    tail = len(left)
+    while True:
+        tail = min(len(members), max(2 * tail, 8))
+        keep = len(pairs) - (tail - len(left)) // 2
+        if keep < 0:
+            keep = 0
+        rest = [p for pr in pairs[keep:] for p in pr] + left
+        fixed = _exact(rest, {}, played, None, 0, weighted=False)
+        if fixed is not None:
+            return pairs[:keep] + fixed
+        if len(rest) >= len(members) or len(rest) > EXACT_TAIL:
+            return None
+
+
+def _by_groups(players, points, played, seed, round_no):
+    """The pairing of ``players`` score group by score group that reaches the bound, or None."""
+    groups = {}
+    for p in players:
+        groups.setdefault(points.get(p, 0), []).append(p)
+    rank = {p: i for i, p in enumerate(players)}
+    pairs = []
+    floater = None
+    for score in sorted(groups, reverse=True):
+        members = sorted(groups[score], key=lambda p: _draw(seed, round_no, p))
+        if floater is not None:
+            # the player from the group above meets the first in this group's shuffle it has not met
+            mate = next((m for m in members if frozenset((floater, m)) not in played), None)
+            if mate is None:
+                return None
+            pairs.append((floater, mate))
+            members.remove(mate)
+            floater = None
+        if len(members) % 2:
+            # the lowest-ranked player who can go down goes down, the rest pair here
+            for cand in sorted(members, key=rank.__getitem__, reverse=True)[:8]:
+                got = _pair_group([m for m in members if m != cand], played)
+                if got is not None:
+                    pairs += got
+                    floater = cand
+                    break
+            else:
+                return None
+        else:
+            got = _pair_group(members, played)
+            if got is None:
+                return None
+            pairs += got
+    if floater is not None:
+        return None
+    return pairs
+
+
+def _exact(players, points, played, seed, round_no, window=None, weighted=True):
+    """The best perfect matching of ``players`` without rematches (rustworkx's blossom), or
+    None. Weighted: the squared point differences decide, then the seeded tie-break."""
+    n = len(players)
+    if n == 0:
+        return []
+    if weighted:
+        top = max(points.get(p, 0) for p in players) - min(points.get(p, 0) for p in players)
+        diff = _JITTER * (n // 2 + 1)               # a squared point outweighs all tie-breaks
+        base = diff * (top * top + 1)
+    import rustworkx as rx          # only when rematches bind (it brings numpy: not at every start)
+    g = rx.PyGraph()
     g.add_nodes_from(players)
+    edges = []
     for i, a in enumerate(players):
-        for b in players[i + 1:i + 1 + window] if window else players[i + 1:]:
+        for j in range(i + 1, min(n, i + 1 + window) if window else n):
+            b = players[j]
             if frozenset((a, b)) in played:
                 continue
-            d = points.get(a, 0) - points.get(b, 0)
-            g.add_edge(a, b, weight=_BASE - _DIFF * d * d + _jitter(seed, round_no, a, b))
-    return g
+            if weighted:
+                d = points.get(a, 0) - points.get(b, 0)
+                edges.append((i, j, base - diff * d * d + _jitter(seed, round_no, a, b) % _JITTER))
+            else:
+                edges.append((i, j, 1))
+    g.add_edges_from(edges)
+    m = rx.max_weight_matching(g, max_cardinality=True, weight_fn=int)
+    if 2 * len(m) != n:
+        return None
+    return [(players[min(i, j)], players[max(i, j)]) for i, j in m]
 
 
 def _perfect(players, points, played, seed, round_no):
@@ -66,16 +181,12 @@ def _perfect(players, points, played, seed, round_no):
         # nobody has met and all are level (round 1): every pairing weighs the same but for the
         # seeded jitter, so pair them in the seeded ranking order without a matching
         return [(players[i], players[i + 1]) for i in range(0, len(players), 2)]
-    m = None
-    if len(players) > SPARSE_ABOVE:
-        m = nx.max_weight_matching(_pair_graph(players, points, played, seed, round_no, WINDOW),
-                                   maxcardinality=True, weight="weight")
-        if 2 * len(m) != len(players):
-            m = None
+    m = _by_groups(players, points, played, seed, round_no)
+    if m is None and len(players) > SPARSE_ABOVE:
+        m = _exact(players, points, played, seed, round_no, WINDOW)
     if m is None:
-        m = nx.max_weight_matching(_pair_graph(players, points, played, seed, round_no),
-                                   maxcardinality=True, weight="weight")
-    if 2 * len(m) != len(players):
+        m = _exact(players, points, played, seed, round_no)
+    if m is None:
         return None
     order = {p: i for i, p in enumerate(players)}
     return sorted((tuple(sorted(e, key=order.__getitem__)) for e in m), key=lambda e: order[e[0]])

@@ -28,19 +28,24 @@ def match_points(a_wins, b_wins):
 
 
 class Record:
-    __slots__ = ("pid", "mp", "rounds", "gp", "games", "opponents", "w", "l", "d", "byes")
+    __slots__ = ("pid", "mp", "rounds", "gp", "games", "opponents", "w", "l", "d", "byes", "_mw", "_gw")
 
     def __init__(self, pid):
         self.pid = pid
         self.mp = self.rounds = self.gp = self.games = 0
         self.w = self.l = self.d = self.byes = 0
         self.opponents = []
+        self._mw = self._gw = None      # worked out once, when the records are complete
 
     def mw(self):
-        return max(FLOOR, Fraction(self.mp, 3 * self.rounds)) if self.rounds else FLOOR
+        if self._mw is None:
+            self._mw = max(FLOOR, Fraction(self.mp, 3 * self.rounds)) if self.rounds else FLOOR
+        return self._mw
 
     def gw(self):
-        return max(FLOOR, Fraction(self.gp, 3 * self.games)) if self.games else FLOOR
+        if self._gw is None:
+            self._gw = max(FLOOR, Fraction(self.gp, 3 * self.games)) if self.games else FLOOR
+        return self._gw
 
 
 def records(players, matches):
@@ -83,6 +88,7 @@ def standings(players, matches, dropped=(), names=None):
     """The standings, best first: a list of rows (dicts) with rank, points, the
     record and the tie-breakers as exact fractions (``to_json`` rounds them)."""
     rec = records(players, matches)
+    dropped = set(dropped)
     rows = []
     for p in players:
         r = rec[p]
@@ -91,7 +97,7 @@ def standings(players, matches, dropped=(), names=None):
             "player": p, "name": (names or {}).get(p, p), "points": r.mp,
             "wins": r.w, "losses": r.l, "draws": r.d, "byes": r.byes, "rounds": r.rounds,
             "omw": _avg([o.mw() for o in opps]), "gw": r.gw(), "ogw": _avg([o.gw() for o in opps]),
-            "dropped": p in set(dropped),
+            "dropped": p in dropped,
         })
     rows.sort(key=lambda x: (-x["points"], -x["omw"], -x["gw"], -x["ogw"], str(x["player"])))
     for i, row in enumerate(rows, 1):

@@ -20,7 +20,6 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from hub.pods import sim as podsim
 from hub.pods.channel import HubLink
 from hub.pods.protocol import Message
 
@@ -28,8 +27,6 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 FIRMWARE = ROOT / "firmware"
 FS_OFFSET = 0xA0000  # MicroPython rp2 RPI_PICO: littlefs2 from here to the end of 2 MB
-FS_BLOCK = 4096
-FS_BLOCKS = 352  # 1408 KiB
 IMAGE = "micropython-v1.22.2-RPI_PICO.bin"
 BOOTROM = "rp2040-bootrom-B1.bin"
 BUTTONS = {"prev": 10, "next": 11, "ready": 12, "back": 13}  # hardware/pinmaps/pico.json
@@ -55,36 +52,32 @@ def node_ready() -> str | None:
 
 
 def filesystem(extra: dict[str, bytes] | None = None, pinmap: str = "pico") -> bytes:
-    """The littlefs image a flashed pod holds: main.py as source (the board
-    runs main.py at boot), every other firmware module as .mpy, the pin map."""
-    from littlefs import LittleFS
+    """The littlefs image a flashed pod holds (hub/pods/image.py builds it for
+    ``lumen pod image`` too): main.py as source, every other firmware module
+    as .mpy (-O3 here, as the lane has always run), the pin map."""
+    from hub.pods import image
 
-    files = [p for p in sorted(FIRMWARE.glob("*.py")) if p.name not in ("__init__.py", "main.py")]
-    build = podsim.build(files=files)
-    # disk_version 2.0: MicroPython 1.22's littlefs (v2.5) cannot mount 2.1
-    fs = LittleFS(block_size=FS_BLOCK, block_count=FS_BLOCKS, disk_version=0x00020000)
-    content = {p.name: p.read_bytes() for p in sorted(build.glob("*.mpy"))}
-    content["main.py"] = (FIRMWARE / "main.py").read_bytes()
-    content["pinmap.json"] = (ROOT / "hardware" / "pinmaps" / f"{pinmap}.json").read_bytes()
-    content.update(extra or {})
-    for name, data in content.items():
-        with fs.open(name, "wb") as f:
-            f.write(data)
-    return bytes(fs.context.buffer)
+    return image.filesystem("pico", ROOT / "hardware" / "pinmaps" / f"{pinmap}.json", extra, opt=3)
 
 
 class Rp2Pod:
     """One emulated Pico: a node process running tests/rp2/pod.mjs."""
 
-    def __init__(self, files: Path, extra: dict[str, bytes] | None = None) -> None:
+    def __init__(self, files: Path, extra: dict[str, bytes] | None = None, uf2: Path | None = None) -> None:
+        """``uf2``: boot this whole image (``lumen pod image``) instead of
+        ../shared/rp2's MicroPython with the firmware's filesystem."""
         why = node_ready()
         if why:
             raise EmuError(why)
         self._tmp = tempfile.TemporaryDirectory(prefix="lumen-rp2-")
-        img = Path(self._tmp.name) / "fs.bin"
-        img.write_bytes(filesystem(extra))
+        if uf2 is not None:
+            flash = [str(uf2)]
+        else:
+            img = Path(self._tmp.name) / "fs.bin"
+            img.write_bytes(filesystem(extra))
+            flash = [str(files / IMAGE), str(img), str(FS_OFFSET)]
         self.proc = subprocess.Popen(
-            ["node", str(HERE / "pod.mjs"), str(files / BOOTROM), str(files / IMAGE), str(img), str(FS_OFFSET)],
+            ["node", str(HERE / "pod.mjs"), str(files / BOOTROM), *flash],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=HERE, bufsize=1,
         )
         self.t_us = 0

@@ -3,6 +3,7 @@
 // stdin/stdout by tests/rp2/emu.py (one command a line, replies end in "ok").
 //
 //   node pod.mjs BOOTROM FIRMWARE FSIMAGE [FS_OFFSET]
+//   node pod.mjs BOOTROM POD.UF2            (a whole image: lumen pod image)
 //
 // commands                      replies (times are emulated microseconds)
 //   run MS                      rx T HEX (USB CDC bytes from the pod), tx T N
@@ -33,8 +34,29 @@ const clock = sim.clock;
 mcu.logger = new ConsoleLogger(LogLevel.Error);
 const rom = readFileSync(bootromPath);
 mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.length / 4));
-mcu.flash.set(readFileSync(firmwarePath), 0);
-mcu.flash.set(readFileSync(fsPath), FS_OFFSET);
+if (firmwarePath.endsWith('.uf2')) loadUf2(readFileSync(firmwarePath));
+else {
+  mcu.flash.set(readFileSync(firmwarePath), 0);
+  mcu.flash.set(readFileSync(fsPath), FS_OFFSET);
+}
+
+// as the RP2040 boot ROM takes a dragged file: each RP2040-family block's
+// payload to flash at its address (UF2 spec: 512-byte blocks, 32-byte header)
+function loadUf2(buf) {
+  const v = new DataView(buf.buffer, buf.byteOffset, buf.length);
+  let n = 0;
+  for (let off = 0; off + 512 <= buf.length; off += 512) {
+    const magic = [v.getUint32(off, true), v.getUint32(off + 4, true), v.getUint32(off + 508, true)];
+    if (magic[0] !== 0x0a324655 || magic[1] !== 0x9e5d5157 || magic[2] !== 0x0ab16f30) throw new Error(`bad UF2 block at ${off}`);
+    const flags = v.getUint32(off + 8, true);
+    const addr = v.getUint32(off + 12, true);
+    const size = v.getUint32(off + 16, true);
+    if (flags & 1 || (flags & 0x2000 && v.getUint32(off + 28, true) !== 0xe48bff56)) continue;
+    mcu.flash.set(buf.subarray(off + 32, off + 32 + size), addr - 0x10000000);
+    n += 1;
+  }
+  if (n === 0) throw new Error('no RP2040 blocks in the UF2 file');
+}
 for (const p of BUTTON_PINS) mcu.gpio[p].setInputValue(true); // released (pull-ups)
 
 const cdc = new USBCDC(mcu.usbCtrl);

@@ -26,7 +26,12 @@ def press(hub, button, hold_ms=60, gap_ms=60):
 
 
 def test_hello_seat_ready_and_countdown(rp2_pod) -> None:
-    pod = rp2_pod()
+    hello_seat_ready_countdown(rp2_pod())
+
+
+def hello_seat_ready_countdown(pod) -> None:
+    """The link test: hello, claim a seat, a ready, a countdown to its end
+    (also run on the one-file image: tests/rp2/test_image.py)."""
     hub = connect(pod, seat=0)  # unseated: READY claims a seat
     info = hub.link.pod
     assert info is not None and info.proto == 1 and info.pixels == 12
