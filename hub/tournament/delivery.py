@@ -16,6 +16,7 @@ the slip with its confirmations, and knows the match is decided: no game is star
 """
 
 import json
+import threading
 import time
 import uuid
 
@@ -33,10 +34,36 @@ CREATE TABLE IF NOT EXISTS outbox (
 MIGRATIONS = [SCHEMA]
 
 
+class _Rows(list):
+    def fetchone(self):
+        return self[0] if self else None
+
+    def fetchall(self):
+        return list(self)
+
+
+class _Serial:
+    """One connection used from the table's loop (the bridge) and the link's thread (resends,
+    acks): each statement runs whole, with its rows fetched, under a lock, so two threads never
+    share a cursor of it."""
+
+    def __init__(self, db):
+        self.db, self.lock = db, threading.Lock()
+
+    def execute(self, sql, args=()):
+        with self.lock:
+            return _Rows(self.db.execute(sql, args).fetchall())
+
+    def close(self):
+        with self.lock:
+            self.db.close()
+
+
 class Outbox:
     def __init__(self, path):
-        self.db = sqlite.connect(path)
-        sqlite.migrate(self.db, MIGRATIONS, "outbox")
+        db = sqlite.connect(path)
+        sqlite.migrate(db, MIGRATIONS, "outbox")
+        self.db = _Serial(db)
 
     def close(self):
         self.db.close()

@@ -7,7 +7,6 @@ checked before the body is read. A refused action changes nothing and says why.
 """
 
 import os
-import secrets
 import threading
 from typing import Annotated, Optional
 
@@ -118,22 +117,9 @@ def create_app(td, admin_token):
     @app.middleware("http")
     async def _auth(request: Request, call_next):
         if request.url.path.startswith("/api/control/"):
-            given = request.headers.get("authorization", "")
-            if not given:
-                return _err(401, "unauthorized", "this is a control action: send Authorization: Bearer <admin token>")
-            scheme, _, value = given.partition(" ")
-            if scheme.lower() != "bearer" or not value.strip():
-                return _err(401, "unauthorized", "the Authorization header must be: Bearer <admin token>")
-            host = request.client.host if request.client else "?"
-            wait = wrong_tokens.wait_s(host)
-            if wait:         # issue 28.13: a guess is not even compared until the allowance is back
-                resp = _err(429, "too_many_attempts", "too many wrong admin tokens from %s: try again in %d s"
-                            % (host, int(wait) + 1))
-                resp.headers["Retry-After"] = str(int(wait) + 1)
-                return resp
-            if not secrets.compare_digest(value.strip().encode(), token["value"].encode()):
-                wrong_tokens.wrong(host)
-                return _err(403, "forbidden", "wrong admin token: the room view is read-only")
+            refused = wrong_tokens.refusal(request, token["value"], _err, "the room view is read-only")
+            if refused is not None:
+                return refused
         return await call_next(request)
 
     # bodies limited before they are read, and no framing by other sites (hub/web/limits.py)

@@ -25,7 +25,6 @@ routers (``hub/web/routers/``). Entry points for the CLI: :func:`create_app` her
 """
 
 import logging
-import secrets
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
@@ -108,22 +107,9 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
     async def _auth(request: Request, call_next):
         path = request.url.path
         if path.startswith("/api/control/") or path.startswith("/api/admin/"):
-            header = request.headers.get("authorization", "")
-            scheme, _, given = header.partition(" ")
-            if not header:
-                return _err(401, "unauthorized", "this is a control action: send Authorization: Bearer <admin token>")
-            if scheme.lower() != "bearer" or not given.strip():
-                return _err(401, "unauthorized", "the Authorization header must be: Bearer <admin token>")
-            host = request.client.host if request.client else "?"
-            wait = wrong_tokens.wait_s(host)
-            if wait:         # issue 28.13: a guess is not even compared until the allowance is back
-                resp = _err(429, "too_many_attempts", "too many wrong admin tokens from %s: try again in %d s"
-                            % (host, int(wait) + 1))
-                resp.headers["Retry-After"] = str(int(wait) + 1)
-                return resp
-            if not secrets.compare_digest(given.strip().encode(), table.admin_token.encode()):
-                wrong_tokens.wrong(host)
-                return _err(403, "forbidden", "wrong admin token: spectators are read-only")
+            refused = wrong_tokens.refusal(request, table.admin_token, _err, "spectators are read-only")
+            if refused is not None:
+                return refused
         response = await call_next(request)
         if path.startswith("/api/"):
             response.headers["Cache-Control"] = "no-store"

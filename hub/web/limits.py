@@ -16,6 +16,7 @@ TD's page.
 """
 
 import re
+import secrets
 import time
 from urllib.parse import urlsplit
 
@@ -100,7 +101,8 @@ class RequestLimits:
 
 
 class WrongTokens:
-    """The wrong-token allowance of each address (a token bucket)."""
+    """The wrong-token allowance of each address (a token bucket), and the whole check of an
+    ``Authorization: Bearer`` header (:meth:`refusal`)."""
 
     def __init__(self, burst=WRONG_TOKEN_BURST, every_s=WRONG_TOKEN_EVERY_S, clock=time.monotonic):
         self.burst, self.every_s, self.clock = burst, every_s, clock
@@ -115,6 +117,28 @@ class WrongTokens:
         """0 if ``host`` may try a token now, else the seconds until it may."""
         left, _ = self._now(host)
         return 0 if left >= 1 else (1 - left) * self.every_s
+
+    def refusal(self, request, token, refuse, readonly):
+        """None if ``request`` carries the admin ``token``, else the error response (401 no
+        or a malformed header, 429 past the allowance, 403 a wrong token: ``readonly`` says
+        who may do what without it)."""
+        header = request.headers.get("authorization", "")
+        scheme, _, given = header.partition(" ")
+        if not header:
+            return refuse(401, "unauthorized", "this is a control action: send Authorization: Bearer <admin token>")
+        if scheme.lower() != "bearer" or not given.strip():
+            return refuse(401, "unauthorized", "the Authorization header must be: Bearer <admin token>")
+        host = request.client.host if request.client else "?"
+        wait = self.wait_s(host)
+        if wait:             # issue 28.13: a guess is not even compared until the allowance is back
+            resp = refuse(429, "too_many_attempts", "too many wrong admin tokens from %s: try again in %d s"
+                          % (host, int(wait) + 1))
+            resp.headers["Retry-After"] = str(int(wait) + 1)
+            return resp
+        if not secrets.compare_digest(given.strip().encode(), token.encode()):
+            self.wrong(host)
+            return refuse(403, "forbidden", "wrong admin token: " + readonly)
+        return None
 
     def wrong(self, host):
         left, now = self._now(host)

@@ -49,7 +49,10 @@ def test_a_hub_killed_before_the_slip_is_confirmed_keeps_it(broker, event_dir, t
     kills = 0
     try:
         wait_for(lambda: (call(port, "/api/tournament") or {}).get("match"), 90, "the hub to join")
-        wait_for(lambda: (call(port, "/api/state") or {}).get("display", {}).get("mode") == "tracker", 60, "the game")
+        # the match's game on the table (not the one the hub opened at its start)
+        wait_for(lambda: (call(port, "/api/tournament") or {}).get("game_id") is not None and
+                 call(port, "/api/tournament")["game_id"] == (call(port, "/api/state") or {}).get("view", {}).get("game_id"), 60,
+                 "the match's game")
         r = call(port, "/api/control/tracker", {"action_id": uuid.uuid4().hex,
                                                 "command": {"action": "set_health", "seat": "b", "health": 0}})
         assert r and r["ok"], r
