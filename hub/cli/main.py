@@ -87,7 +87,13 @@ def build_parser():
                     help="read the settings from this TOML file's [hub] table (keys: these options' long names, "
                          "dashes as underscores); options given here win ($LUMEN_CONFIG)")
     hp.add_argument("--db", default=DEFAULT_DB, help="the game record (SQLite, append-only)")
-    hp.add_argument("--durable", action="store_true", help="fsync every record (power-loss safe on an SD card)")
+    power = hp.add_mutually_exclusive_group()
+    power.add_argument("--durable", action="store_true",
+                       help="fsync every decision before it is shown (the default: a power cut loses nothing shown)")
+    power.add_argument("--fast", action="store_true",
+                       help="no fsync a decision (synchronous=NORMAL): survives any crash of the hub, but a power cut "
+                            "may lose the last decisions shown; for a hub on a UPS or a desk, never an SD card on a "
+                            "wall plug")
     hp.add_argument("--host", default="127.0.0.1", help="display address (0.0.0.0 for phones on the network)")
     hp.add_argument("--port", type=int, default=8000, help="display port")
     hp.add_argument("--serial", action="append", metavar="DEV", help="a pod's serial port (repeat); default: auto-detect")
@@ -108,8 +114,13 @@ def build_parser():
                          "characters (default: no card data, the players say who leads)")
     hp.add_argument("--resume", action="store_true",
                     help="resume the game this table was playing (the Pi service uses it); default: start a new game")
-    hp.add_argument("--broker", metavar="URL", help="join a tournament: mqtt://table-N:PASSWORD@host:port "
-                                                    "(the password is in the event's credentials.json)")
+    hp.add_argument("--broker", metavar="URL", help="join a tournament: mqtt://table-N@host:port, the password from "
+                                                    "--broker-password-file or $LUMEN_BROKER_PASSWORD (it is in the "
+                                                    "event's credentials.json; mqtt://table-N:PASSWORD@host:port works "
+                                                    "too, but shows the password in ps)")
+    hp.add_argument("--broker-password-file", metavar="FILE", default=None,
+                    help="the table's broker password, from this file's first line (or $LUMEN_BROKER_PASSWORD); "
+                         "a password in the --broker URL shows in ps to every user of the machine")
     hp.add_argument("--event", metavar="NAME", help="the tournament's name (with --broker)")
     hp.add_argument("--cards", default=CARDS_DIR, metavar="DIR",
                     help="the card library: one folder per card set, edited at /cards (default %(default)s; $LUMEN_CARDS)")
@@ -138,6 +149,8 @@ def build_parser():
                                        "the readable games into a new record")
     dr.add_argument("--db", default=DEFAULT_DB, help="the game record to check (default %(default)s)")
     dr.add_argument("--salvage", metavar="NEW_DB", default=None, help="write the readable games to this new file")
+    dr.add_argument("--cards", default=CARDS_DIR, metavar="DIR",
+                    help="the card library a damaged card table may be rebuilt from (default %(default)s)")
     dr.set_defaults(func=_command("hub.record.doctor", "main"))
 
     ep = sub.add_parser("export", help="export a match as JSON")

@@ -55,6 +55,10 @@ ADJUST_NAMES = {code: name for name, code in ADJUST.items()}
 
 # ---------------------------------------------------------------- one pod
 
+HELLO_BURST = 4          # hellos a port is heard at once (a pod says one a second until welcomed)
+HELLO_EVERY_MS = 500     # past those, one every this long
+
+
 class PodConn:
     def __init__(self, port):
         self.port = port
@@ -67,6 +71,10 @@ class PodConn:
         self.was_up = False
         self.repl_resets = 0        # seen of link.repl_resets, to say so once each
         self.wlock = threading.Lock()   # held to take the link's output and write it: in order
+        self.hellos = (HELLO_BURST, None)   # the port's hello allowance: (left, at ms), see PodHub._hello
+        self.held_hello = None      # (the latest hello past the allowance, its ms): heard when it is back
+        self.hellos_held = 0
+        self.hellos_heard = 0
 
     @property
     def name(self):
@@ -292,7 +300,7 @@ class PodHub(SeatPrompts):
         """A message from a pod, on the table's thread; ``stamp``: when its bytes arrived
         (table clock), the time a ready counts at."""
         if m.type == "hello":
-            self._on_hello(c, m, t)
+            self._hello(c, m, t)
             return
         if m.type == "log":
             self.out("포드 %s 기록 / pod log: %s" % (c.name, m.text))
@@ -329,6 +337,42 @@ class PodHub(SeatPrompts):
         # is the latest already (every change of the game is pushed as it is relayed)
         if self.pushes[seat] == pushes:
             self.push(seat, force=True)
+
+    # issue 28.11: a port flooding hellos (20 MB in 5 s once delayed a seated pod's ready by
+    # 4.8 s and printed 3,922 lines) is heard HELLO_BURST times, then once per HELLO_EVERY_MS:
+    # the latest hello waiting is the one heard (each says all an older one did), and the
+    # flood is said once a minute
+    def _hello(self, c, m, t):
+        left, at = c.hellos
+        left = HELLO_BURST if at is None else min(HELLO_BURST, left + (t - at) / HELLO_EVERY_MS)
+        if left >= 1 and c.held_hello is None:
+            c.hellos = (left - 1, t)
+            c.hellos_heard += 1
+            self._on_hello(c, m, t)
+            return
+        c.hellos = (left, t)
+        c.held_hello = (m, t)
+        c.hellos_held += 1
+        if c.hellos_held == 1 or t - getattr(c, "flood_said", -1e18) >= 60_000:
+            c.flood_said = t
+            self.out("포드 포트 %s가 hello를 너무 자주 보냅니다: %d개를 묶어 %.1f초마다 하나만 듣습니다 / port %s floods "
+                     "hellos: %d held back, the latest heard every %.1f s" % (
+                         c.port.name, c.hellos_held, HELLO_EVERY_MS / 1000, c.port.name, c.hellos_held,
+                         HELLO_EVERY_MS / 1000))
+        loop = self.links.loop
+        if loop is not None and not getattr(c, "hello_timer", None):
+            c.hello_timer = loop.call_later(max(0.0, (1 - left) * HELLO_EVERY_MS / 1000), self._held, c)
+
+    def _held(self, c):
+        """On the table's loop: hear the hello a flooding port said last, if it may be heard now."""
+        c.hello_timer = None
+        if c.closed or c.held_hello is None:
+            return
+        m, _ = c.held_hello
+        c.held_hello = None
+        with self.lock:
+            self._hello(c, m, now_ms())
+        self.flush()
 
     def _on_hello(self, c, m, t):
         info = c.link.pod

@@ -111,7 +111,7 @@ def run_td(args, out=print, ready=None, stop=None):
         host, port = "127.0.0.1", broker.port
     td = TD(os.path.join(args.dir, "event.sqlite"), make_url(host, port, "td", creds["td"])).start()
     out("TD %s: broker mqtt://%s:%d (pid %s)" % (td.name, host, port, broker.pid if broker else "external"))
-    out("tables join with: lumen hub --broker mqtt://table-N:PASSWORD@HOST:%d --event %s --table N "
+    out("tables join with: LUMEN_BROKER_PASSWORD=PASSWORD lumen hub --broker mqtt://table-N@HOST:%d --event %s --table N "
         "(`lumen tournament tables --dir %s` prints each one)" % (port, _quote(td.name), args.dir))
     stop = stop or threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
@@ -148,8 +148,9 @@ def print_tables(args, out=print):
     rec.close()
     tables = sorted(int(k.split("-")[1]) for k in creds if k.startswith("table-"))
     for n in tables:
-        out("lumen hub --broker %s --event %s --table %d"
-            % (make_url(args.host, port, "table-%d" % n, creds["table-%d" % n]), _quote(name), n))
+        # the password in the environment, not the command line (ps shows that to everyone)
+        out("LUMEN_BROKER_PASSWORD=%s lumen hub --broker %s --event %s --table %d"
+            % (creds["table-%d" % n], make_url(args.host, port, "table-%d" % n), _quote(name), n))
     return 0
 
 

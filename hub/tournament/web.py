@@ -7,7 +7,6 @@ checked before the body is read. A refused action changes nothing and says why.
 """
 
 import os
-import secrets
 import threading
 from typing import Annotated, Optional
 
@@ -17,6 +16,8 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.security import HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+
+from hub.web.limits import RequestLimits, WrongTokens
 
 from . import human
 from . import standings as st
@@ -121,20 +122,19 @@ def pairings_by_name(ev):
 def create_app(td, admin_token):
     app = FastAPI(title="Lumen Condenser tournament (TD)", version="1")
     token = {"value": admin_token}
+    wrong_tokens = WrongTokens()
     bearer = HTTPBearer(auto_error=False, description="the event's admin token (printed by lumen tournament run)")
 
     @app.middleware("http")
     async def _auth(request: Request, call_next):
         if request.url.path.startswith("/api/control/"):
-            given = request.headers.get("authorization", "")
-            if not given:
-                return _err(401, "unauthorized", "this is a control action: send Authorization: Bearer <admin token>")
-            scheme, _, value = given.partition(" ")
-            if scheme.lower() != "bearer" or not value.strip():
-                return _err(401, "unauthorized", "the Authorization header must be: Bearer <admin token>")
-            if not secrets.compare_digest(value.strip().encode(), token["value"].encode()):
-                return _err(403, "forbidden", "wrong admin token: the room view is read-only")
+            refused = wrong_tokens.refusal(request, token["value"], _err, "the room view is read-only")
+            if refused is not None:
+                return refused
         return await call_next(request)
+
+    # bodies limited before they are read, and no framing by other sites (hub/web/limits.py)
+    app.add_middleware(RequestLimits, refuse=_err)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request, exc):
@@ -254,7 +254,8 @@ def create_app(td, admin_token):
 def serve(td, admin_token, host="127.0.0.1", port=8100):
     """Serve the page in a daemon thread; returns the uvicorn server (``should_exit`` stops it)."""
     import uvicorn
-    config = uvicorn.Config(create_app(td, admin_token), host=host, port=port, log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
+
+    from hub.web.guard import server_config
+    server = uvicorn.Server(server_config(create_app(td, admin_token), host, port, lifespan="off"))
     threading.Thread(target=server.run, name="td-web", daemon=True).start()
     return server

@@ -35,7 +35,7 @@ def _err(status, error, detail, **extra):
 
 _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
                405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media_type",
-               422: "invalid_request"}
+               422: "invalid_request", 429: "too_many_attempts"}
 
 
 # ---------------------------------------------------------------- request bodies

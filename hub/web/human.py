@@ -103,6 +103,15 @@ def message(status, error, detail, errors=None):
     if status == 403 and error == "forbidden" and "token" in detail:
         return {"ko": "관리자 토큰이 맞지 않습니다(바뀌었거나 오래된 토큰). " + LOGIN_KO,
                 "en": "The admin token is wrong (changed or out of date). " + LOGIN_EN}
+    if status == 429:
+        return {"ko": "틀린 관리자 토큰이 너무 많았습니다. 잠시 뒤 올바른 토큰으로 다시 시도하세요.",
+                "en": "Too many wrong admin tokens: wait a little, then try again with the right one."}
+    if error == "busy":
+        return {"ko": "허브가 카드 작업으로 바쁩니다. 잠시 뒤 다시 시도하세요.",
+                "en": "The hub is busy with card work: try again in a moment."}
+    if status == 413:
+        return {"ko": "보낸 내용이 너무 큽니다. 더 작은 파일로 나누어 보내세요.",
+                "en": "What was sent is too large: send it in smaller parts."}
     if error == "invalid_request" and errors:
         return validation(errors)
     if error == "replayed":
