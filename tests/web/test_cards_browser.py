@@ -323,16 +323,15 @@ def test_the_deck_builder_works_at_1920_wide(server, browser):
         wait_for(lambda: browser.execute_script("return document.getElementById('dk-character').options.length > 1"), what="characters")
         js(browser, "const s = document.getElementById('dk-character'); s.value = 'serin'; s.dispatchEvent(new Event('change'));")
         wait_for(lambda: browser.execute_script("return document.querySelectorAll('#dk-pool li').length") > 10, what="the pool")
-        plus = browser.find_elements("css selector", "#dk-pool .add-card")
-        assert plus and all(b.is_displayed() for b in plus)
-        browser.find_elements("css selector", "#dk-pool li")[0].click()       # the row itself, not its + button
+        # the pool may be redrawn while it is read: each check is one look at the page, waited for
+        wait_for(lambda: all_shown(browser, "#dk-pool .add-card"), what="every + button shown")
+        chromium.click(browser, "#dk-pool li")                                # the row itself, not its + button
         wait_for(lambda: browser.execute_script("return document.querySelectorAll('#dk-list li').length") == 1, what="one added")
-        browser.find_elements("css selector", "#dk-pool li small")[1].click()  # the row's text (the pool is redrawn)
+        chromium.click(browser, "#dk-pool li:nth-child(2) small")             # the row's text (the pool is redrawn)
         wait_for(lambda: browser.execute_script("return window.Cards && document.querySelectorAll('#dk-list li').length") == 2,
                  what="two cards added by tapping their rows")
-        minus = browser.find_elements("css selector", "#dk-list .remove-card")
-        assert len(minus) == 2 and all(b.is_displayed() for b in minus)
-        minus[0].click()
+        wait_for(lambda: all_shown(browser, "#dk-list .remove-card") == 2, what="both − buttons shown")
+        chromium.click(browser, "#dk-list .remove-card")
         wait_for(lambda: browser.execute_script("return document.querySelectorAll('#dk-list li').length") == 1, what="one removed")
         assert "20" in browser.execute_script("return document.getElementById('dk-needs').textContent")
         browser.save_screenshot(str(ARTIFACTS / "cards-deck-1920x1080-ko.png"))
@@ -341,16 +340,24 @@ def test_the_deck_builder_works_at_1920_wide(server, browser):
         js(browser, "const s = document.getElementById('lib-set'); s.value = 'sample'; s.dispatchEvent(new Event('input'));")
         wait_for(lambda: browser.execute_script("return document.querySelectorAll('#lib-chars button[data-character]').length"),
                  what="the set's characters")
-        assert all(b.is_displayed() for b in browser.find_elements("css selector", "#lib-chars button[data-character]"))
+        wait_for(lambda: all_shown(browser, "#lib-chars button[data-character]"), what="the character buttons shown")
         open_cards(browser, handle, "table")
         wait_for(lambda: browser.execute_script("const s = document.getElementById('tb-deck-a');"
                                                 "return s && [...s.options].some(o => o.value === 'sample/serin')"), what="the decks")
         js(browser, "const s = document.getElementById('tb-deck-a'); s.value = 'sample/serin'; s.dispatchEvent(new Event('change'));")
         wait_for(lambda: browser.execute_script("return document.querySelectorAll('#tb-open-a button.card').length"), what="1P's cards")
-        clear = browser.find_element("css selector", "#tb-open-a button.mini")
-        assert clear.is_displayed()
+        wait_for(lambda: all_shown(browser, "#tb-open-a button.mini"), what="the opening's clear button shown")
     finally:
         viewport(browser, 1500, 1000)
+
+
+def all_shown(driver, css):
+    """How many elements ``css`` names, if there are some and every one is rendered (0 if any
+    is hidden): read in one script, so a redraw between finding and looking can't fail it."""
+    return driver.execute_script(
+        "const els = [...document.querySelectorAll(arguments[0])];"
+        "return els.length && els.every(e => e.getClientRects().length > 0"
+        " && getComputedStyle(e).visibility !== 'hidden') ? els.length : 0;", css)
 
 
 def test_new_things_start_blank_and_lint_catches_slips(server, browser):
