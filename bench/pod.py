@@ -29,7 +29,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent))  # after the project: bench/hub.py is not hub/
 
-from hub.pods import protocol as P  # noqa: E402
 from hub.pods.sim import Bench, SimPod, now_ms  # noqa: E402
 
 STATE = dict(kind=1, options=5, flags=0, locked=0, priority=1, fp=0, hp=5000, hand=5)

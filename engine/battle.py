@@ -46,14 +46,15 @@ from .effects import JUDGMENT_WINDOWS
 from .events import ev
 from .judgment import LANDS, judge, result_key
 from .state import Battle, order, other
-from .cardfx import battle_start, effective_damage, end_lasting, is_nullified, judged_card, log_damage
+from .cardfx import allowed, end_lasting, forbidden, is_nullified, log_damage, may_forbid
+from .livefx import battle_start, judged_card, live_both
 from .windows import judgment_triggers, window
-from .zones import break_card, take, to_hand, to_list
+from .zones import break_card, moved, take, to_hand, to_list
 
 COMBO = {"as": "combo"}
 CATCH = {"as": "catch"}
 
-STEPS = {}
+STEPS: dict = {}
 
 
 def step(name):
@@ -109,12 +110,15 @@ def apply_fp(st, ctx):
     also a player who used a defense (guide 3.7)."""
     bt = st.battle
     fx = bt.fx
+    if fx is not None and (fx["cur"]["a"]["ns"] or fx["cur"]["b"]["ns"] or fx["m"]):
+        live_both(st, ctx)                       # both cards as they are now (ruling R45)
     for p in order(st):
         pl = st.players[p]
         if p in bt.ref:
             if fx is not None:
-                cur = fx["cur"][p]
-                bt.ref[p] = cur["spd"]           # the reference speed after card effects (3.7.1)
+                cur = fx["cur"][p]               # the reference speed after card effects (3.7.1)
+                bt.ref[p] = cur["spd"]
+                fx["fpa"][p] = pl.fp             # the FP it takes, for step 7 (ruling R45)
                 if cur["fixed"]:
                     # guide 5.3.1: a fixed speed takes no FP; the FP is still spent below
                     bt.speed[p] = cur["spd"]
@@ -147,7 +151,20 @@ def judge_step(st, ctx):
     if bt.fx is None:
         ca, cb = st.card(bt.cards["a"]), st.card(bt.cards["b"])
     else:
-        ca, cb = judged_card(st, "a"), judged_card(st, "b")   # with judgments gained from effects
+        # steps 5-8 read each card as it is now (ruling R45): the reference speed for the evade,
+        # guard and offset bounds, the judgment speed (reference speed + the FP taken at step 4)
+        # for step 7, the judgments gained from effects
+        fpa = bt.fx["fpa"]
+        # the FP spent at step 4 is the only change since step 4 read the cards: with no FP there
+        # is nothing new to read, and with nothing new the speeds of step 4 stand
+        if (fpa.get("a") or fpa.get("b")) and live_both(st, ctx):
+            for p in order(st):
+                if p in bt.ref:
+                    cur = bt.fx["cur"][p]
+                    bt.ref[p] = cur["spd"]
+                    raw = cur["spd"] - fpa.get(p, 0)
+                    bt.speed[p] = cur["spd"] if cur["fixed"] else (raw if raw > 0 else 1)
+        ca, cb = judged_card(st, "a"), judged_card(st, "b")
     labels, reason, winner, detail = judge(ca, cb, bt.ref, bt.speed)
     bt.outcome = labels
     bt.decided_by = detail["rule"]
@@ -191,10 +208,12 @@ def special(st, ctx):
     the opponent breaking a grab card from the hand (guide 4.1.1). Priority order."""
     bt = st.battle
     if bt.nullify_queue is None:
+        # both grabs landing (a trade, an offset): both players may act at this timing, so the
+        # priority holder acts first (guide 3.8 "같은 타이밍에 양쪽이 행동해야 할 때 먼저 행동하는 권한"; ruling R5)
         bt.nullify_queue = []
-        for p in order(st):
+        for o in order(st):
+            p = other(o)
             card = st.card(bt.cards[p])
-            o = other(p)
             if card.kind == "attack" and card.grab and bt.outcome[p] in LANDS and grab_cards(st, o):
                 bt.nullify_queue.append(o)
     if bt.nullify_queue:
@@ -206,8 +225,13 @@ def special(st, ctx):
 
 
 def grab_cards(st, p):
+    """p's hand grabs that could nullify a grab (guide 4.1.1): none when p's cards cannot be broken,
+    since breaking one is how the nullification is made (guide 5.6.3 item 1)."""
     cards = st.cards
-    return [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind == "attack" and cards[cid].grab]
+    out = [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind == "attack" and cards[cid].grab]
+    if out and st.fxon and may_forbid(st) and forbidden(st, p, "break"):
+        return []
+    return out
 
 
 @step("battle.special.resolve")
@@ -262,7 +286,10 @@ def result_fp(st, ctx):
         delta = st.card(bt.cards[p]).result(key)[0]
         if delta:
             deltas[p] = (key, delta)
+    bans = st.fxon and may_forbid(st)
     for p, (key, delta) in deltas.items():
+        if bans and not allowed(st, ctx, p, "gain_fp" if delta > 0 else "lose_fp"):
+            continue         # guide 5.6.3 item 1: a prohibition binds the result FP too (issue 23)
         pl = st.players[p]
         pl.fp += delta
         bt.fp_changed = True
@@ -280,9 +307,13 @@ def damage(st, ctx):
     fx = bt.fx
     if fx is None:
         da, db = ca.damage, cb.damage
-    else:   # damage changed by effects; a nullified card deals none
-        da = 0 if is_nullified(st, "a") else effective_damage(st, "a", ca)
-        db = 0 if is_nullified(st, "b") else effective_damage(st, "b", cb)
+    else:   # damage changed by the effects that hold now (ruling R45); a nullified card deals none
+        cur = fx["cur"]
+        ra, rb = cur["a"], cur["b"]
+        if ra["ns"] or rb["ns"] or fx["m"]:
+            live_both(st, ctx)      # both damages as the cards are now (ruling R45)
+        da = 0 if ra["null"] == "card" else max(0, ca.damage + ra["dmod"])
+        db = 0 if rb["null"] == "card" else max(0, cb.damage + rb["dmod"])
     hits = {}  # victim -> amount
     if out["a"] in ("hit", "counter", "trade"):
         hits["b"] = da
@@ -365,7 +396,9 @@ def cleanup(st, ctx):
         over = count_stall(st, ctx)
         bt.moves = []
         for p, cid, role in bt.used:
-            bt.moves.append([p, cid, "break" if over and role == "ready" else role])
+            # a card that cannot be broken (guide 5.6.3 item 1) goes back as used cards do (3.5.3)
+            brk = over and role == "ready" and allowed(st, ctx, p, "break")
+            bt.moves.append([p, cid, "break" if brk else role])
     if bt.moves:
         p, cid, role = bt.moves.pop(0)
         take(st.players[p].battle_zone, cid)
@@ -375,6 +408,8 @@ def cleanup(st, ctx):
             break_card(st, ctx, p, cid, "battle_zone")
         elif role == "to_lumen":
             st.players[p].lumen_zone.append(cid)
+            if st.fxon:
+                moved(st)
             ctx.emit(ev("move", "guide 5.3.4", p=p, card=cid, src="battle_zone", dst="lumen_zone"))
         else:       # combo and catch cards, and cards an effect sends to the list
             to_list(st, ctx, p, cid, "battle_zone")

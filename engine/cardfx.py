@@ -1,7 +1,6 @@
-"""The effect data of a battle and the effects that are not events: each player's current
-battle card (its speed, damage change, fixed flag, gained judgments, nullified flag), the
-continuous functions acting on it from every zone (guide 5.6.1), the speeds a hand card would
-have (ruling R38), effects with a duration (``st.lasting``), prohibitions and hand limits.
+"""The effects that are not events: the continuous functions acting from every zone (guide
+5.6.1) and where they are, effects with a duration (``st.lasting``), prohibitions and hand
+limits. The current battle card's values, read live from these, are in engine/livefx.py.
 
 ``FxIndex`` (derived once per game from the immutable card table, never in the state's JSON)
 says which cards can act from which zone, so a game pays only for the effects it has.
@@ -9,9 +8,8 @@ says which cards can act from which zone, so a game pays only for the effects it
 
 from functools import lru_cache
 
-from .cards import AnyCond, Card, Cond
-from .conditions import cond_ok
-from .effects import CARD_MODS, target_of
+from .conditions import _card_matches, cond_ok
+from .effects import EVENT_TIMINGS, target_of
 from .events import ev
 from .state import order, other
 
@@ -33,10 +31,15 @@ class FxIndex:
       of this game, or a card from a zone other than the battle); at any other timing a window
       that neither current battle card answers collects nothing (most windows of a game);
     - ``groups``: {continuous group (``mods``, ``hand_limit``, ``forbid``): frozenset of the zones in
-      which some card has such a function}, so reading one group looks only where it can be.
+      which some card has such a function}, so reading one group looks only where it can be;
+    - ``mod_keys``: the condition keys (``if:``) of every card-modifier and prohibition function, so
+      a live read knows what it depends on (engine/livefx.py ``_stamp``).
     """
 
-    __slots__ = ("timed", "cont", "limits", "public", "battle", "busy", "groups")
+    __slots__ = ("timed", "cont", "limits", "public", "battle", "busy", "groups", "mod_keys", "stamp_hp",
+                 "stamp_fp", "stamp_out", "stamp_dmg", "stamp_tokens", "stamp_cards", "stamp_more", "forbids", "breaks", "uses",
+                 "break_int", "break_norm", "break_ids", "public_timings", "limit_zones",
+                 "limit_reads")
 
     TIMED_ZONES = ("side_deck", "hand", "list")
     CONT_ZONES = ("hand", "list", "side_deck", "break_zone", "ultimate", "any")
@@ -71,14 +74,68 @@ class FxIndex:
                         limits = limits or "hand_limit" in zc[z]
         self.timed = {z: {t: frozenset(v) for t, v in d.items()} for z, d in timed.items()}
         self.cont = {z: frozenset(v) for z, v in cont.items()}
+        mod_keys = set()
         for ch in characters:
             if ch.zfx:
                 busy.update(ch.zfx.get("trait", ()))
+            for g in ("mods", "forbid"):
+                for e in (ch.zcont.get("trait") or {}).get(g, ()):
+                    mod_keys.update(e.get("if") or ())
+        for card in cards.values():
+            for by_group in (card.zcont or {}).values():
+                for g in ("mods", "forbid"):
+                    for e in by_group.get(g, ()):
+                        mod_keys.update(e.get("if") or ())
+        self.mod_keys = frozenset(mod_keys)
+        # what a live read depends on besides the card moves and the lasting effects
+        # (livefx._stamp): tokens, health, FP, the outcome, the damage log, the current cards' combo,
+        # nullification and speed only if some condition of a card-modifier or prohibition function
+        # reads them
+        self.stamp_hp = not mod_keys.isdisjoint(("health_min", "health_max", "opponent_health_min", "opponent_health_max"))
+        self.stamp_fp = not mod_keys.isdisjoint(("fp_min", "fp_max", "opponent_fp_min", "opponent_fp_max"))
+        self.stamp_out = not mod_keys.isdisjoint(("outcome", "not_nullified"))
+        self.stamp_dmg = not mod_keys.isdisjoint(("damaged", "damaged_by_opponent"))
+        self.stamp_tokens = "tokens" in mod_keys
+        self.stamp_cards = not mod_keys.isdisjoint(("in_combo", "not_nullified", "used", "opponent_used"))
+        # some card or trait triggers when a card is broken (issue 23): break_card records breaks
+        entries = [e for card in cards.values() for t in EVENT_TIMINGS for _i, e, _z in card.fx.get(t, ())]
+        entries += [e for ch in characters for t in EVENT_TIMINGS for _i, e, _z in ch.fx.get(t, ())]
+        self.breaks = bool(entries)
+        self.break_int = any(e.get("interrupt") for e in entries)                 # some are interrupts
+        self.break_norm = any(not e.get("interrupt") for e in entries)            # some are not
+        # {(timing, interrupt?): card ids with such an entry} (windows.collect_breaks looks only at these)
+        self.break_ids = {(t, i): frozenset(cid for cid, card in cards.items()
+                                            if any(bool(e.get("interrupt")) == i for _n, e, _z in card.fx.get(t, ())))
+                          for t in EVENT_TIMINGS for i in (False, True)}
+        # the zones (and the battle) a hand-limit function acts from, all of them for `count` and
+        # `any`; None when some hand-limit function has a condition refresh cannot key on (refresh)
+        lim_keys = set()
+        for card in cards.values():
+            for by_group in (card.zcont or {}).values():
+                for e in by_group.get("hand_limit", ()):
+                    lim_keys.update(e.get("if") or ())
+        for ch in characters:
+            for e in (ch.zcont.get("trait") or {}).get("hand_limit", ()):
+                lim_keys.update(e.get("if") or ())
+        lz = set(groups.get("hand_limit", ()))
+        if "count" in lim_keys or "any" in lz:
+            lz.update(("hand", "list", "lumen_zone", "break_zone", "side_deck", "ultimate", "battle"))
+        lz.discard("any")
+        self.limit_zones = tuple(sorted(lz)) if lim_keys <= _LIMIT_SAFE else None
+        self.limit_reads = frozenset(("tokens",) * ("tokens" in lim_keys)
+                                     + ("health",) * any(k.endswith(("health_min", "health_max")) for k in lim_keys)
+                                     + ("fp",) * any(k.endswith(("fp_min", "fp_max")) for k in lim_keys)
+                                     + ("priority",) * any(k in ("priority", "turn_min", "turn_max") for k in lim_keys))
+        self.uses = any(card.use_if for card in cards.values())     # some skill has a use condition (guide 3.10)
+        self.forbids = "forbid" in groups or any("forbid" in (ch.zcont.get("trait") or {}) for ch in characters)
+        self.stamp_more = self.stamp_hp or self.stamp_fp or self.stamp_out or self.stamp_dmg or self.stamp_tokens \
+            or self.stamp_cards
         self.busy = frozenset(busy)
         self.battle = {t: frozenset(v) for t, v in battle.items()}
         self.groups = {g: frozenset(v) for g, v in groups.items()}
         self.limits = limits
         self.public = "hand" in self.timed or "list" in self.timed   # triggers from the hand or the list
+        self.public_timings = frozenset(t for z in ("hand", "list") for t in self.timed.get(z, ()))   # at which
 
 
 def fx_index(st):
@@ -94,40 +151,6 @@ def _shared_index(items, characters):
     and a hub's card sets are, parsed once): a new game of the same decks does not rebuild it. It
     is derived from immutable data and never changed, so sharing it changes nothing."""
     return FxIndex(dict(items), characters)
-
-
-def battle_start(st, ctx):
-    """At the reveal (step 1): each player's ready card becomes their current card; continuous
-    functions and effects with a duration apply to it."""
-    bt = st.battle
-    bt.fx = {"cur": {}, "fired": False, "dmg": {"a": [], "b": []}, "gdmg": {}, "catch": [], "combo": None,
-             "offset_by": None, "trig": {"a": [], "b": []}}
-    seats = order(st)
-    for p in seats:
-        bt.fx["cur"][p] = _record(st, bt.cards[p], "ready")
-    # the sources do not move while modifiers apply: read them once for both cards
-    srcs = (_continuous_sources(st, seats[0], "mods"), _continuous_sources(st, seats[1], "mods"))
-    for p in seats:
-        apply_continuous(st, ctx, p, srcs)
-
-
-def start_card(st, ctx, p, cid, role):
-    """A combo or catch card becomes player p's current card (guide 4.2.2, 4.3.2)."""
-    bt = st.battle
-    if bt.fx is None:
-        return
-    rec = _record(st, cid, role)
-    if role == "combo" and bt.combo is not None:
-        rec["pos"] = bt.combo["n"]
-    bt.fx["cur"][p] = rec
-    apply_continuous(st, ctx, p)
-
-
-def _record(st, cid, role):
-    card = st.card(cid)
-    spd = max(1, card.speed) if card.kind == "attack" else None
-    return {"id": cid, "role": role, "spd": spd, "link": card.link_speed if card.link_speed != card.speed else None,
-            "link_fx": False, "dmod": 0, "fixed": False, "null": None, "extra": {}, "pos": 0}
 
 
 def _continuous_sources(st, q, group):
@@ -154,7 +177,9 @@ def _continuous_sources(st, q, group):
         cur = bt.fx["cur"].get(q)
         if cur is not None:
             cid = cur["id"]
-            if cid is not None:
+            # a card being used acts from the battle while it is there (broken from the battle zone,
+            # its battle functions stop, issue 23); a probed hand card (hand_speeds) acts as if used
+            if cid is not None and (cid in pl.battle_zone or cur.get("probe")):
                 zc = cards[cid].zcont
                 if zc and "battle" in zc:
                     g = zc["battle"].get(group)
@@ -240,7 +265,7 @@ def sync_limits(st, ctx=None):
     pa, pb = st.players["a"], st.players["b"]
     before = (pa.limit_delta, pb.limit_delta)
     refresh(st)
-    if ctx is None or before == (pa.limit_delta, pb.limit_delta) or (st.fx is not None and st.fx["cur"] is not None):
+    if ctx is None or before == (pa.limit_delta, pb.limit_delta) or _running(st.fx):
         return
     for q in order(st):
         pl = st.players[q]
@@ -248,194 +273,17 @@ def sync_limits(st, ctx=None):
             ctx.task({"t": "hand_limit", "p": q})
 
 
-def apply_continuous(st, ctx, p, srcs=None):
-    """Continuous card modifiers (functions without timing) and lasting effects on p's current card.
-    ``srcs``: the modifier sources of both players, priority holder first, if already read."""
-    if srcs is None:
-        seats = order(st)
-        srcs = (_continuous_sources(st, seats[0], "mods"), _continuous_sources(st, seats[1], "mods"))
-    for sq in srcs:
-        for owner, src, e in sq:
-            if e["do"] != "treat_speed" and _seat(owner, e) == p:
-                if "if" not in e or cond_ok(st, owner, e["if"], src):
-                    card_mod(st, ctx, owner, p, e, src)
-            elif e["do"] == "treat_speed" and _seat(owner, e) == p:
-                if src == st.battle.fx["cur"][p]["id"] and "if" not in e:
-                    continue           # already in the card's link speed (cards.Card.link_speed)
-                if "if" not in e or cond_ok(st, owner, e["if"], src):
-                    card_mod(st, ctx, owner, p, e, src)
-    for x in st.lasting:
-        e = x["e"]
-        if x["tgt"] == p and e["do"] in CARD_MODS:
-            card_mod(st, ctx, x["p"], p, e, x["src"])
+def _running(w):
+    """Is an effect resolving in window ``w`` or one it is nested in (an interrupt's, issue 23)?"""
+    while w is not None:
+        if w["cur"] is not None:
+            return True
+        w = w.get("outer")
+    return False
 
 
 def _seat(owner, e):
     return owner if target_of(e) == "self" else other(owner)
-
-
-def card_mod(st, ctx, owner, p, e, src):
-    """Apply a card modifier to player p's current battle card. True if it applied."""
-    bt = st.battle
-    cur = bt.fx["cur"][p]
-    cid = cur["id"]
-    if cid is None:
-        return False
-    card = st.cards[cid]
-    do = e["do"]
-    if do in ("faster", "slower"):
-        if card.kind != "attack":
-            return False
-        if forbidden(st, p, "speed_change"):
-            ctx.emit(ev("prohibited", "guide 5.6.3", p=p, action="speed_change", by=src))
-            return False
-        if cur["fixed"]:
-            # guide 5.3.1: after a fix, other speed changes do not apply
-            ctx.emit(ev("speed_ignored", "guide 5.3.1", p=p, card=cid, by=src))
-            return False
-        old = cur["spd"]
-        raw = old - e["amount"] if do == "faster" else old + e["amount"]
-        cur["spd"] = raw if raw > 0 else 1      # a computed speed of 0 or less is 1 (guide 5.3.2)
-        ctx.emit(ev("speed_change", "guide 5.3.2", p=p, card=cid, old=old, new=cur["spd"], by=src))
-        return True
-    if do == "fix_speed":
-        if card.kind != "attack":
-            return False
-        if cur["fixed"]:
-            # guide 5.3.1: the first fix stays; 5.6.3: a later contradicting effect is not applied
-            ctx.emit(ev("not_applied", "guide 5.3.1", p=p, card=cid, by=src))
-            return False
-        old = cur["spd"]
-        if e.get("speed") is not None:
-            cur["spd"] = e["speed"]
-        cur["fixed"] = True
-        ctx.emit(ev("speed_fix", "guide 5.3.1", p=p, card=cid, old=old, new=cur["spd"], by=src))
-        return True
-    if do == "treat_speed":
-        if card.kind != "attack":
-            return False
-        if cur["link_fx"] and cur["link"] != e["speed"]:
-            ctx.emit(ev("not_applied", "guide 5.6.3", p=p, card=cid, by=src))
-            return False
-        cur["link"] = e["speed"]
-        cur["link_fx"] = True
-        ctx.emit(ev("treat_speed", "guide 5.4", p=p, card=cid, speed=e["speed"], by=src))
-        return True
-    if do == "damage":
-        if card.kind != "attack":
-            return False
-        cur["dmod"] += e["amount"]
-        ctx.emit(ev("damage_mod", "guide 4.2.3", p=p, card=cid, delta=e["amount"],
-                    amount=max(0, card.damage + cur["dmod"]), by=src))
-        return True
-    if do == "add_judgment":
-        j = e["judgment"]
-        if j == "guard" and card.kind != "defense":
-            return False
-        cond = {"positions": e.get("positions") or ["high", "mid", "low"]}
-        for k in ("speed_min", "speed_max"):
-            if e.get(k) is not None:
-                cond[k] = e[k]
-        cur["extra"].setdefault(j, []).append(cond)
-        ctx.emit(ev("judgment_added", "guide 4.1", p=p, card=cid, judgment=j, by=src))
-        return True
-    raise AssertionError(do)
-
-
-SPEED_MODS = frozenset(("faster", "slower", "fix_speed", "treat_speed"))
-
-
-class _Quiet:
-    """A context that keeps no events: for working out what a card would be, not doing it."""
-
-    __slots__ = ()
-
-    def emit(self, e):
-        pass
-
-
-def hand_speeds(st, p, ids, role):
-    """{card id: (reference speed, link speed)} of player p's attacks ``ids`` as they would be if
-    used now as ``role`` cards (ruling R38): the printed speed changed by the continuous functions
-    and lasting effects that would apply to them (guide 3.7.1 reference speed: before FP; 5.6.1: a
-    function of the card itself holds in every zone), and the speed a combo links to (5.4)."""
-    cards = st.cards
-    bt = st.battle
-    if not st.fxon or bt is None or bt.fx is None or not _speed_sources(st, p, ids):
-        out = {}
-        for cid in ids:
-            card = cards[cid]
-            out[cid] = (max(1, card.speed), card.link_speed)
-        return out
-    cur = bt.fx["cur"]
-    saved = cur.get(p)
-    quiet = _Quiet()
-    out = {}
-    first = order(st)[0] == p
-    theirs = _continuous_sources(st, other(p), "mods")     # the same for every candidate
-    try:
-        for cid in ids:
-            rec = _record(st, cid, role)
-            cur[p] = rec
-            mine = _continuous_sources(st, p, "mods")     # with this card as the current one
-            apply_continuous(st, quiet, p, (mine, theirs) if first else (theirs, mine))
-            out[cid] = (rec["spd"], rec["link"] if rec["link"] is not None else rec["spd"])
-    finally:
-        cur[p] = saved
-    return out
-
-
-def _speed_sources(st, p, ids):
-    """Could anything change the speed of these cards? (Else the printed speeds are the answer.)"""
-    for x in st.lasting:
-        if x["tgt"] == p and x["e"]["do"] in SPEED_MODS:
-            return True
-    cards = st.cards
-    for cid in ids:
-        zc = cards[cid].zcont
-        if zc and "mods" in zc.get("battle", ()):
-            for e in zc["battle"]["mods"]:
-                if e["do"] in SPEED_MODS:
-                    return True
-    bt = st.battle
-    saved = bt.fx["cur"].get(p)
-    bt.fx["cur"][p] = None          # the sources apart from the current card
-    try:
-        for q in ("a", "b"):
-            for owner, _src, e in _continuous_sources(st, q, "mods"):
-                if e["do"] in SPEED_MODS and _seat(owner, e) == p:
-                    return True
-    finally:
-        bt.fx["cur"][p] = saved
-    return False
-
-
-def judged_card(st, p):
-    """The card judged at steps 5-8: the ready card with the judgments it gained (add_judgment)."""
-    bt = st.battle
-    card = st.card(bt.cards[p])
-    if bt.fx is None:
-        return card
-    extra = bt.fx["cur"][p]["extra"]
-    if not extra:
-        return card
-    c = Card.__new__(Card)
-    for k in Card.__slots__:
-        setattr(c, k, getattr(card, k))
-    for j, conds in extra.items():
-        old = getattr(card, j)
-        more = [Cond(x["positions"], x.get("speed_min"), x.get("speed_max")) for x in conds]
-        setattr(c, j, AnyCond(([old] if old is not None else []) + more))
-    return c
-
-
-def effective_damage(st, p, card):
-    """Damage of p's current card with effect changes, never below 0."""
-    bt = st.battle
-    if bt.fx is None:
-        return card.damage
-    d = card.damage + bt.fx["cur"][p]["dmod"]
-    return d if d > 0 else 0
 
 
 def is_nullified(st, p):
@@ -481,19 +329,81 @@ def end_lasting(st, ctx, battle=False):
     refresh(st)
 
 
-def forbidden(st, p, action):
-    """A prohibition on p (guide 5.6.3 item 1): a lasting one, or a continuous function."""
+def forbidden(st, p, action, fold=False, card=None):
+    """Is ``action`` forbidden to p (guide 5.6.3 item 1)? See ``prohibition``."""
+    return prohibition(st, p, action, fold, card) is not None
+
+
+def prohibition(st, p, action, fold=False, card=None):
+    """The source of a prohibition on p's ``action`` (a lasting one, or a continuous function),
+    or None. Card text and the game's own actions ask the same question (issue 23): FP from a
+    judgment result or a catch hit, the get-phase take, a break the rules make. ``card``: the
+    card a ``ready`` prohibition is about (its ``cards`` filter). ``fold``: asked while a card's
+    values are being worked out (engine/livefx.py): conditions read the card's speed as it was
+    last worked out, not again."""
     if not st.fxon:
-        return False
+        return None
     for x in st.lasting:
         e = x["e"]
-        if e["do"] == "forbid" and x["tgt"] == p and e["action"] == action:
-            return True
+        if e["do"] == "forbid" and x["tgt"] == p and e["action"] == action and _about(e, card):
+            return x["src"]
+    ix = st.fxix
+    if ix is None:
+        ix = fx_index(st)
+    if not ix.forbids:
+        return None          # no card or trait of this game has a prohibition function
     for q in ("a", "b"):
         for owner, src, e in _continuous_sources(st, q, "forbid"):
-            if e["action"] == action and _seat(owner, e) == p:
-                if "if" not in e or cond_ok(st, owner, e["if"], src):
-                    return True
+            if e["action"] == action and _seat(owner, e) == p and _about(e, card):
+                if "if" not in e or cond_ok(st, owner, e["if"], src, fold=fold):
+                    return src
+    return None
+
+
+def ready_bans(st, p):
+    """The ``cards`` filters of the prohibitions on p's ready now (None: every card), guide 5.6.3."""
+    out = []
+    for x in st.lasting:
+        e = x["e"]
+        if e["do"] == "forbid" and x["tgt"] == p and e["action"] == "ready":
+            out.append(e.get("cards"))
+    ix = st.fxix
+    if ix is None:
+        ix = fx_index(st)
+    if ix.forbids:
+        for q in ("a", "b"):
+            for owner, src, e in _continuous_sources(st, q, "forbid"):
+                if e["action"] == "ready" and _seat(owner, e) == p and ("if" not in e or cond_ok(st, owner, e["if"], src)):
+                    out.append(e.get("cards"))
+    return out
+
+
+def _about(e, card):
+    """Does a prohibition with a ``cards`` filter (``forbid action: ready``) cover ``card``?"""
+    want = e.get("cards")
+    if want is None or card is None:
+        return True
+    return _card_matches(card, want)
+
+
+def may_forbid(st):
+    """Could anything forbid anything now? (A lasting effect, or a prohibition function in the game.)"""
+    if st.lasting:
+        return True
+    ix = st.fxix
+    return (ix if ix is not None else fx_index(st)).forbids
+
+
+def allowed(st, ctx, p, action, card=None):
+    """The one check before the game does ``action`` for p (guide 5.6.3 item 1 "“할 수 없다”처럼
+    행동을 불가능하게 하는 부정형을 우선합니다"): True if nothing forbids it, else the prohibition is
+    reported (``prohibited``, naming its source) and False."""
+    if not st.fxon or not may_forbid(st):
+        return True
+    src = prohibition(st, p, action, card=card)
+    if src is None:
+        return True
+    ctx.emit(ev("prohibited", "guide 5.6.3", p=p, action=action, by=src))
     return False
 
 
@@ -510,10 +420,54 @@ def trait_limit_delta(st, p):
     return delta
 
 
+_LIMIT_SAFE = frozenset(("tokens", "health_min", "health_max", "opponent_health_min", "opponent_health_max", "fp_min",
+                         "fp_max", "opponent_fp_min", "opponent_fp_max", "priority", "turn_min", "turn_max", "count"))
+
+
+def _limit_key(st, ix):
+    """Everything the hand-limit changes are worked out from (the zones the functions act from, what
+    their conditions read, the lasting effects), or None when the game's functions read more than
+    this can say (then refresh always works them out)."""
+    zones = ix.limit_zones
+    if zones is None:
+        return None
+    pa, pb = st.players["a"], st.players["b"]
+    key = (len(st.lasting),)
+    reads = ix.limit_reads
+    if reads:
+        if "tokens" in reads:
+            key += (tuple(pa.tokens.values()), tuple(pb.tokens.values()))
+        if "health" in reads:
+            key += (pa.health, pb.health)
+        if "fp" in reads:
+            key += (pa.fp, pb.fp)
+        if "priority" in reads:
+            key += (st.priority, st.turn)
+    for z in zones:
+        if z == "ultimate":
+            key += (pa.ultimate, pb.ultimate)
+        elif z == "battle":
+            bt = st.battle
+            cur = bt.fx["cur"] if bt is not None and bt.fx is not None else {}
+            key += tuple((r or {}).get("id") for r in cur.values()) + (len(pa.battle_zone), len(pb.battle_zone))
+        else:
+            key += (tuple(getattr(pa, z)), tuple(getattr(pb, z)))
+    return key
+
+
 def refresh(st):
-    """Recompute each player's hand-limit change from continuous functions and durations."""
+    """Recompute each player's hand-limit change from continuous functions and durations. Nothing is
+    worked out again when nothing it is worked out from changed (``st.limkey``, derived data kept
+    beside the state, never in its JSON)."""
     if not st.fxon:
         return
+    ix = st.fxix
+    if ix is None:
+        ix = fx_index(st)
+    key = _limit_key(st, ix)
+    if key is not None and key == st.limkey:
+        return
+    st.limkey = key
     delta = {"a": 0, "b": 0}
     for q in ("a", "b"):
         for owner, src, e in _continuous_sources(st, q, "hand_limit"):
@@ -524,3 +478,14 @@ def refresh(st):
             delta[x["tgt"]] += x["e"]["amount"]
     st.players["a"].limit_delta = delta["a"]
     st.players["b"].limit_delta = delta["b"]
+
+
+_MOVED = ("battle_start", "start_card", "card_mod", "hand_speeds", "judged_card", "effective_damage")
+
+
+def __getattr__(name):
+    """The current-card functions moved to engine/livefx.py (issue 23); the old names still work."""
+    if name in _MOVED:
+        from . import livefx
+        return getattr(livefx, name)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))

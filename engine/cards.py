@@ -6,7 +6,8 @@ A card is immutable once built. Validation collects every problem it finds
 field by field in docs/card-format.md.
 """
 
-from .effects import by_zone, check_effects, cont_by_zone, index, plain
+from .effects import by_zone, cont_by_zone, index, plain
+from .effects_lint import check_effects
 from .errors import CardError, Problem
 from .yamlio import line_of
 
@@ -17,7 +18,7 @@ DEFENSE_RESULTS = ("guard", "evade", "offset", "was_hit")
 JUDGMENTS = ("evade", "guard", "offset")
 
 NO_RESULT = (0, False)  # (fp, combo) of a missing result key: 0 FP, no combo (brief 4.2)
-EMPTY = {}
+EMPTY: dict = {}
 
 
 class Cond:
@@ -82,7 +83,7 @@ class Card:
     __slots__ = ("id", "name", "name_en", "number", "kind", "mark", "ultimate",
                  "speed", "position", "damage", "results", "evade", "guard",
                  "offset", "grab", "text", "effects", "source",
-                 "fx", "cont", "zfx", "zcont", "link_speed", "combo_bonus")
+                 "fx", "cont", "zfx", "zcont", "link_speed", "combo_bonus", "use_if")
 
     def __init__(self, id, kind, name=None, name_en=None, number=None, mark="neutral",
                  ultimate=False, speed=None, position=None, damage=0, results=None,
@@ -114,6 +115,8 @@ class Card:
         # combo legality counts the card's own unconditional on-combo damage (brief ruling 2)
         self.link_speed = speed
         self.combo_bonus = 0
+        # its use conditions (guide 3.10 "사용 조건"): every one must hold for the card to be used
+        self.use_if = tuple(e["if"] for _i, e, _z in self.cont if e["do"] == "use_condition" and "if" in e)
         for _i, e, _z in self.cont:
             if e.get("target", "self") != "self":   # treat_speed and damage default to self
                 continue

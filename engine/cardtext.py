@@ -24,6 +24,7 @@ TIMING_EN = {
     "on_opponent_offset": "When offset", "on_combo": "On combo", "on_opponent_combo": "When the opponent combos",
     "on_catch": "On catch", "on_opponent_catch": "When the opponent catches", "after_judgment": "After judgment",
     "after_use": "After use", "get_entry": "On entering the get phase", "turn_end": "At turn end",
+    "on_break": "When broken", "on_opponent_break": "When an opponent's card is broken",
 }
 RESULT = {
     "ko": {"hit": "히트 시", "counter": "카운터 시", "guarded": "방어됨 시", "evaded": "회피됨 시",
@@ -43,10 +44,10 @@ DURATION = {"ko": {"battle": "이 배틀 동안", "turn": "이 턴 동안", "nex
             "en": {"battle": "this battle", "turn": "this turn", "next_turn": "until the end of the next turn"}}
 FORBID = {"ko": {"gain_fp": "FP를 얻을 수 없다", "lose_fp": "FP를 잃지 않는다", "heal": "체력을 회복할 수 없다",
                  "speed_change": "속도가 바뀌지 않는다", "catch": "캐치할 수 없다", "draw": "카드를 가져올 수 없다",
-                 "break": "브레이크할 수 없다"},
+                 "break": "브레이크할 수 없다", "ready": "레디할 수 없다"},
           "en": {"gain_fp": "cannot gain FP", "lose_fp": "cannot lose FP", "heal": "cannot heal",
                  "speed_change": "speed cannot change", "catch": "cannot catch", "draw": "cannot take cards",
-                 "break": "cannot break cards"}}
+                 "break": "cannot break cards", "ready": "cannot ready"}}
 COND = {  # condition -> (ko, en) with {v}
     "health_min": ("체력이 {v} 이상", "health {v} or more"), "health_max": ("체력이 {v} 이하", "health {v} or less"),
     "opponent_health_min": ("상대 체력이 {v} 이상", "the opponent's health {v} or more"),
@@ -213,7 +214,15 @@ def _phrase(e, lang, names=None):
         return ("덱 구성: %s" if ko else "deck building: %s") % ", ".join(parts)
     if do == "forbid":
         act = FORBID[lang].get(e.get("action"), e.get("action"))
+        if isinstance(e.get("cards"), dict):      # a ready prohibition about some cards: "공격 기술을 레디할 수 없다"
+            what = _used(e["cards"], lang)
+            act = ("%s 기술을 %s" % (what, act)) if ko else "%s %s" % (act, what)
         return ("%s%s" % ("상대는 " if opp else "", act)) if ko else "%s%s" % ("the opponent " if opp else "you ", act)
+    if do == "use_condition":
+        conds = _conditions(e.get("if"), lang, names)
+        if ko:
+            return "사용 조건: %s" % " ".join(c[:-2] if c.endswith("이면") else c for c in conds)
+        return "use condition: %s" % ", ".join(conds)
     # a primitive this module has no phrase for: the registry's own wording and the parameters
     prim = REGISTRY.get(do)
     params = ", ".join("%s %s" % (k, v) for k, v in e.items() if prim and k in prim.params)
@@ -270,6 +279,11 @@ def _conditions(cond, lang, names=None):
             rng = ", ".join(b for b in ((("%s장 이상" if ko else "%s or more") % v["min"]) if "min" in v else None,
                                         (("%s장 이하" if ko else "%s or fewer") % v["max"]) if "max" in v else None) if b)
             out.append(("%s%s %s이면" % (who, z, rng)) if ko else "%s%s holds %s" % (who, z, rng))
+        elif k == "broken" and isinstance(v, dict):
+            desc = _used({x: y for x, y in v.items() if x != "from"}, lang)
+            src = ZONE[lang].get(v.get("from"), v.get("from"))
+            out.append(("브레이크된 카드가 %s%s이면" % ("%s에서 " % src if src else "", desc)) if ko
+                       else "the broken card is %s%s" % (desc, " from the %s" % src if src else ""))
         elif k in ("used", "opponent_used") and isinstance(v, dict):
             desc = _used(v, lang)
             out.append(("%s 기술이 %s이면" % ("상대" if k == "opponent_used" else "자신의", desc)) if ko
@@ -298,8 +312,10 @@ def _entry_text(e, lang, cap, names):
     t = e.get("timing")
     if t:
         head.append(TIMING_KO.get(t, t) if ko else TIMING_EN.get(t, t.replace("_", " ")))
-    conds = _conditions(e.get("if"), lang, names)
+    conds = _conditions(e.get("if"), lang, names) if e.get("do") != "use_condition" else []
     body = _phrase(e, lang, names)
+    if e.get("interrupt"):
+        body = ("끼어들기: " if ko else "interrupt: ") + body
     if e.get("optional"):
         body = ("선택: " if ko else "you may: ") + body
     if conds:

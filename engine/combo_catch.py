@@ -8,14 +8,16 @@ engine/battle.py; the steps here are registered under the same ``battle.`` names
 """
 
 from .battle import CATCH, COMBO, deal, grab_cards
-from .cardfx import effective_damage, forbidden, hand_speeds, is_nullified, start_card, sync_limits
+from .cardfx import allowed, forbidden, fx_index, is_nullified, sync_limits
+from .livefx import effective_damage, hand_speeds, read, start_card
 from .decisions import ask
+from .usable import usable
 from .events import ev
 from .state import order, other
 from .windows import window
-from .zones import break_card, take, to_hand
+from .zones import break_card, moved, take, to_hand
 
-STEPS = {}
+STEPS: dict = {}
 
 
 def step(name):
@@ -33,10 +35,14 @@ def combo_cut(st, n):
 
 
 def combo_attacks(st, p):
+    """p's hand attacks that may be used as combo cards now: legal ones (guide 4.2.1 "합법적인 공격
+    카드"), whose use conditions hold (engine/usable.py)."""
     cards = st.cards
     out = []
+    uses = st.fxon and fx_index(st).uses
     for cid in dict.fromkeys(st.players[p].hand):
-        if cards[cid].kind == "attack":
+        card = cards[cid]
+        if card.kind == "attack" and (not uses or not card.use_if or usable(st, p, cid)):
             out.append(cid)
     return out
 
@@ -77,13 +83,13 @@ def combo_options(st, p, combo):
     return opts
 
 
-def link_after(st, p, cid):
-    """The speed the next combo card links to: the card's speed after effects, or the speed it
-    is treated as (guide 5.4)."""
+def link_after(st, p, cid, ctx=None):
+    """The speed the next combo card links to: p's current card's speed after the effects that
+    hold now, or the speed it is treated as (guide 5.4; ruling R45)."""
     bt = st.battle
     if bt.fx is None:
         return st.cards[cid].speed
-    cur = bt.fx["cur"][p]
+    cur = read(st, p, ctx) if ctx is not None else bt.fx["cur"][p]
     return cur["link"] if cur["link"] is not None else cur["spd"]
 
 
@@ -130,6 +136,10 @@ def _mark_combo(bt, p, cid):
 def combo_ask(st, ctx):
     bt = st.battle
     p = bt.combo["p"]
+    if bt.fx is not None and bt.combo["stage"] == "next":
+        # the link is read when the next card is offered (guide 5.4: "변한 속도를 기준으로"): the last
+        # combo card's after-use effects and the functions holding now count (ruling R45)
+        bt.combo["last"] = link_after(st, p, None, ctx)
     opts = combo_options(st, p, bt.combo)
     if not opts:
         st.step = "battle.combo.end"  # no legal continuation: combo time ends (guide 4.2.1 step 4)
@@ -152,6 +162,7 @@ def combo_resolve(st, ctx):
         take(hand, cid)
         st.players[p].battle_zone.append(cid)
     if st.fxon:
+        moved(st)
         sync_limits(st, ctx)
     cb["stage"] = "next"
     cb["queue"] = list(value)
@@ -170,10 +181,13 @@ def combo_card(st, ctx):
         return
     cid = cb["queue"][0]
     if bt.fx is not None and cb["pair"] and len(cb["queue"]) == 1 and cb["last"] is not None:
-        # guide 5.4: after the 2nd combo the 3rd must still be legal (effects may have changed the link)
+        # guide 5.4: after the 2nd combo the 3rd must still be legal (effects may have changed the
+        # link); the 2nd is still the current card: its link now (ruling R45)
+        cb["last"] = link_after(st, p, None, ctx)
         card = st.cards[cid]
         if hand_speeds(st, p, (cid,), "combo")[cid][1] != cb["last"] + 1 \
-                or card.damage + card.combo_bonus - combo_cut(st, cb["n"] + 1) <= 0:
+                or card.damage + card.combo_bonus - combo_cut(st, cb["n"] + 1) <= 0 \
+                or (card.use_if and not usable(st, p, cid)):
             cb["queue"] = []
             take(st.players[p].battle_zone, cid)
             ctx.emit(ev("combo_illegal", "guide 5.4", p=p, card=cid))
@@ -201,7 +215,7 @@ def combo_damage(st, ctx):
     cid = cb["queue"][0]
     card = st.cards[cid]
     cut = combo_cut(st, cb["n"])
-    base = card.damage if bt.fx is None else effective_damage(st, p, card)
+    base = card.damage if bt.fx is None else effective_damage(st, p, card, ctx)
     amount = base - cut
     if bt.fx is not None and (amount < 0 or is_nullified(st, p)):
         amount = 0         # ruling R19: corrected to 0 or less by its own effects: no damage
@@ -251,6 +265,8 @@ def _catch_cards(st, p, limit):
     ids = [cid for cid in dict.fromkeys(st.players[p].hand) if cards[cid].kind == "attack"]
     if not st.fxon:
         return [cid for cid in ids if cards[cid].speed <= limit]
+    if fx_index(st).uses:
+        ids = [cid for cid in ids if not cards[cid].use_if or usable(st, p, cid)]   # its use conditions (engine/usable.py)
     speeds = hand_speeds(st, p, ids, "catch")
     return [cid for cid in ids if speeds[cid][0] <= limit]
 
@@ -288,7 +304,7 @@ def catch(st, ctx):
         return
     if bt.catch is not None and bt.catch["p"] != p:
         return  # once a player starts catch time, only that player may catch (guide 4.3.3)
-    if st.fxon and forbidden(st, p, "catch"):
+    if st.fxon and not allowed(st, ctx, p, "catch"):
         return
     opts = _catch_cards(st, p, limit)
     if not opts:
@@ -319,6 +335,7 @@ def catch_resolve(st, ctx):
     take(pl.hand, value)
     pl.battle_zone.append(value)
     if st.fxon:
+        moved(st)
         sync_limits(st, ctx)
     bt.used.append([p, value, "catch"])
     bt.catch = {"p": p, "card": value}
@@ -397,14 +414,15 @@ def catch_hit(st, ctx):
     fp, combo_flag = card.result("hit")
     pl = st.players[p]
     nulled = bt.fx is not None and is_nullified(st, p)
-    if fp and not nulled:
+    if fp and not nulled and (not st.fxon or allowed(st, ctx, p, "gain_fp" if fp > 0 else "lose_fp")):
         pl.fp += fp
         bt.fp_changed = True
         ctx.emit(ev("result_fp", "guide 4.3.2", p=p, card=cid, key="hit", delta=fp, fp=pl.fp))
-    amount = card.damage if bt.fx is None else (0 if nulled else effective_damage(st, p, card))
+    amount = card.damage if bt.fx is None else (0 if nulled else effective_damage(st, p, card, ctx))
     deal(st, ctx, other(p), amount, cid, "guide 4.3.2")
     if ctx.check_health():
-        st.step = "battle.cleanup"
+        # the game is over, or sudden death began: check_health has set where the engine goes
+        # (sd.setup); the battle is gone, nothing of it may run (ruling R41, issue 23 point 7)
         return
     bt.catch["combo"] = bool(combo_flag and not nulled)
     window(st, ctx, (("after_use",),), "battle.catch.after", dict(CATCH, p=p))

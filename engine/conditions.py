@@ -26,8 +26,11 @@ def _card_matches(card, want, spd=None):
     return True
 
 
-def cond_ok(st, p, cond, src=None):
-    """Do all conditions hold for owner p? (``src``: the entry's own card, for not_nullified.)"""
+def cond_ok(st, p, cond, src=None, fold=False, ev=None):
+    """Do all conditions hold for owner p? (``src``: the entry's own card, for not_nullified.)
+    ``fold``: checked while a card's values are being worked out (engine/livefx.py): a ``used``
+    speed bound reads the speed as last worked out instead of working it out again. ``ev``: the
+    break that triggered the effect (``broken``, on_break / on_opponent_break)."""
     players = st.players
     pl = players[p]
     op = players["b" if p == "a" else "a"]
@@ -87,7 +90,13 @@ def cond_ok(st, p, cond, src=None):
         elif k in ("used", "opponent_used"):
             q = p if k == "used" else other(p)
             cur = bfx["cur"].get(q) if bfx is not None else None
+            if cur is not None and cur["id"] is not None and not fold and ("speed_min" in v or "speed_max" in v):
+                from .livefx import live      # the speed now (ruling R38, issue 23); livefx imports this module
+                cur = live(st, q)
             ok = cur is not None and cur["id"] is not None and _card_matches(st.cards[cur["id"]], v, cur["spd"])
+        elif k == "broken":
+            ok = ev is not None and v.get("from", ev["from"]) == ev["from"] and \
+                _card_matches(st.cards[ev["card"]], {x: y for x, y in v.items() if x != "from"})
         else:
             raise AssertionError(k)
         if not ok:

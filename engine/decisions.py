@@ -13,7 +13,8 @@ Kinds and answer values (the scenario input keys of brief 4.2):
 =========  ===============================================  ===============
 kind       value                                            options
 =========  ===============================================  ===============
-ready      a hand card id; or kind ``timeout`` (value True)  hand card ids
+ready      a hand card id; or kind ``timeout`` (value True)  the legal hand skills (``unusable``:
+                                                            those readied as a non-response)
 pick       a card id of the opponent's revealed hand         card ids
 get        a list card id, ``"ultimate"`` or ``"skip"``      those values
 discard    a list of ``count`` hand card ids                 hand card ids
@@ -31,21 +32,25 @@ option of a ``choice``) are listed in docs/card-format.md.
 """
 
 from collections import Counter
+from typing import Any
 
 from .errors import IllegalDecision
+
+#: a pending decision: ``{"player", "kind", "options", "hidden", ...}`` (docs/engine.md)
+Request = dict[str, Any]
 
 KINDS = ("ready", "timeout", "pick", "get", "discard", "combo", "catch", "nullify", "replenish",
          "setup", "choose")
 
 
-def ask(st, player, kind, options, hidden=False, **extra):
+def ask(st, player: str, kind: str, options: list, hidden: bool = False, **extra: Any) -> Request:
     req = {"player": player, "kind": kind, "options": options, "hidden": hidden}
     req.update(extra)
     st.pending.append(req)
     return req
 
 
-def find_request(st, player, kind):
+def find_request(st, player: str, kind: str) -> tuple[int, Request]:
     for i, req in enumerate(st.pending):
         if req["player"] != player:
             continue
@@ -60,7 +65,7 @@ def find_request(st, player, kind):
 def counts(items):
     """{item: how many times}, in first-seen order (what ``Counter`` gives, at a fraction of its cost:
     its constructor is Python code, run for every setup)."""
-    out = {}
+    out: dict = {}
     for x in items:
         out[x] = out.get(x, 0) + 1
     return out
@@ -77,7 +82,7 @@ def distinct_multisets(items, count):
     return 1
 
 
-def validate(st, req, kind, value):
+def validate(st, req: Request, kind: str, value: Any) -> None:
     """Raise IllegalDecision with the reason unless ``value`` answers ``req``."""
     p = req["player"]
     opts = req["options"]
@@ -123,12 +128,14 @@ def validate(st, req, kind, value):
             value = [value]
         if isinstance(value, tuple):
             value = list(value)
+    if kind == "ready" and value in req.get("unusable", ()):
+        return           # readying a skill whose use condition fails is a non-response (guide 3.10)
     if value not in opts:
         shown = "(hidden)" if req.get("hidden") and kind != "ready" else ", ".join(map(str, opts))
         raise IllegalDecision("%r is not a legal %s for %s; legal: %s" % (value, kind, p, shown))
 
 
-def normalize(kind, value):
+def normalize(kind: str, value: Any) -> Any:
     if kind == "combo":
         if isinstance(value, str) and value != "end":
             return [value]

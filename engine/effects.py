@@ -9,8 +9,8 @@ card's ``effects:`` list holds entries such as::
 
 From the registry below come three things, so they can never disagree:
 
-- the linter (``check_effects``): an unknown primitive, parameter, timing or
-  condition is a load error naming the card and the field (``effects[1].amount``);
+- the linter (``check_effects``, engine/effects_lint.py): an unknown primitive, parameter,
+  timing or condition is a load error naming the card and the field (``effects[1].amount``);
   ``lumen cards check`` prints it with file:line;
 - the JSON Schema for card files (``engine/effects_schema.py``, written to
   ``engine/data/card.schema.json`` by ``python3 -m engine.effects_schema``), so an
@@ -48,6 +48,10 @@ TIMINGS = (
     ("on_opponent_catch", "상대 캐치 시", "guide 4.3.2", "right after on_catch, for the other player"),
     ("after_judgment", "판정 후", "guide 4.4", "battle step 14"),
     ("after_use", "사용 후", "guide 4.4", "battle step 15; each combo card after its damage; each catch card after its damage"),
+    ("on_break", "브레이크되었을 때", "guide 5.4", "a card of its owner's was broken (from the break zone: only the card broken): "
+                                              "after the unit the break happened in (the effect, else the rule's action); "
+                                              "with `interrupt: true` (끼어들기) at once, right after the break and its replenish"),
+    ("on_opponent_break", "상대 카드가 브레이크되었을 때", "guide 5.4", "a card of the opponent's was broken: as on_break"),
     ("get_entry", "겟 페이즈 진입 시", "guide 3.5.4", "get phase step 1, before priority is recomputed (brief ruling 8)"),
     ("turn_end", "턴 종료 시", "guide 3.5.5", "recovery phase, before durations end"),
 )
@@ -80,21 +84,28 @@ ZONE_DOC = {
     "any": "wherever its owner has it (functions only: guide 5.6.1 \"모든 존에서\")", "trait": "a trait (always)",
 }
 PHASE_TIMINGS = frozenset(("lumen", "get_entry", "turn_end"))
+# Timings triggered by something that happens, not by a step of the order (issue 23, guide 5.4):
+# they may be interrupts (끼어들기, ``interrupt: true``)
+EVENT_TIMINGS = frozenset(("on_break", "on_opponent_break"))
 # The zones where a timed entry can be found when its timing happens. A phase timing comes
-# outside any battle, so no card is in the battle then; the break zone holds no triggers.
+# outside any battle, so no card is in the battle then; the break zone holds no triggers, except
+# the broken card's own "when this card is broken" (on_break).
 TIMING_ZONES = {t: (("lumen_zone", "hand", "list", "side_deck", "ultimate") if t in PHASE_TIMINGS else
+                    ("battle", "lumen_zone", "hand", "list", "side_deck", "ultimate", "break_zone") if t == "on_break" else
                     ("battle", "lumen_zone", "hand", "list", "side_deck", "ultimate")) for t in TIMING_NAMES}
 DURATIONS = ("battle", "turn", "next_turn")
 TARGETS = ("self", "opponent")
 POSITIONS = ("high", "mid", "low")
 LABELS = ("hit", "counter", "guard", "evade", "guarded", "evaded", "countered", "was_hit", "trade",
           "offset", "both_defend", "both_evade")
-FORBID_ACTIONS = ("gain_fp", "lose_fp", "heal", "speed_change", "catch", "draw", "break")
+FORBID_ACTIONS = ("gain_fp", "lose_fp", "heal", "speed_change", "catch", "draw", "break", "ready")
+# keys of a card filter: the `used` conditions and the `cards` of a ready prohibition
+USED_KEYS = ("kind", "position", "grab", "speed_min", "speed_max", "id")
 
 
 class Param:
     """A typed parameter. ``type`` is one of: int, posint (>= 1), nonneg (>= 0),
-    bool, str, enum, positions, card, effects, options, cond."""
+    bool, str, enum, positions, card, effects, options, cond, cards (a card filter)."""
 
     __slots__ = ("type", "default", "doc", "choices")
 
@@ -139,6 +150,10 @@ class Param:
             return None
         if t == "cond":
             return None if isinstance(v, dict) else "must be a mapping of conditions"
+        if t == "cards":
+            if not isinstance(v, dict) or not v or any(k not in USED_KEYS for k in v):
+                return "must be a card filter: a mapping with keys among %s" % ", ".join(USED_KEYS)
+            return None
         raise AssertionError(t)
 
     def schema(self):
@@ -164,6 +179,11 @@ class Param:
                  "additionalProperties": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/nested_effect"}}}
         elif t == "cond":
             s = {"$ref": "#/$defs/conditions"}
+        elif t == "cards":
+            s = {"type": "object", "minProperties": 1, "additionalProperties": False,
+                 "properties": {"kind": {"enum": ["attack", "defense"]}, "position": {"enum": list(POSITIONS)},
+                                "grab": {"type": "boolean"}, "speed_min": {"type": "integer"},
+                                "speed_max": {"type": "integer"}, "id": {"type": "string"}}}
         else:
             raise AssertionError(t)
         if self.doc:
@@ -188,7 +208,8 @@ class Prim:
 
     mode: ``instant`` (needs a timing, or sits inside ``then``/``choice``),
     ``modifier`` (a timed effect, or a continuous function without timing; may
-    take ``duration``), ``static`` (trait functions read at setup; no timing).
+    take ``duration``), ``static`` (functions the rules read: a trait's at setup, a skill's use
+    condition at the ready; no timing).
     """
 
     __slots__ = ("name", "params", "mode", "kinds", "ko", "en", "example", "guide")
@@ -294,9 +315,18 @@ _PRIMS = (
          "덱 구성 제한 변경", "a trait function: changes only the deck-building items it names (guide 4.5.1)",
          "{do: deck_rule, same_name_max: 2}", "guide 4.5.1", kinds=("trait",)),
     Prim("forbid", {"action": Param("enum", REQUIRED, "what cannot happen", FORBID_ACTIONS), "target": _target(),
-                    "duration": _duration()}, "modifier",
-         "~할 수 없다", "a prohibition; it wins over any effect that would do it (guide 5.6.3 item 1)",
+                    "duration": _duration(),
+                    "cards": Param("cards", None, "for `ready`: only readying cards like this ({kind, position, grab, "
+                                                  "speed_min, speed_max, id}); without it no card may be readied")},
+         "modifier",
+         "~할 수 없다", "a prohibition; it wins over any effect that would do it and over the game's own actions "
+                       "(result FP, the get, the breaks the rules make, guide 5.6.3 item 1); `ready`: readying such a card "
+                       "is a non-response (guide 3.10)",
          "{do: forbid, action: gain_fp, target: opponent, duration: turn, timing: on_hit}", "guide 5.6.3"),
+    Prim("use_condition", {}, "static",
+         "사용 조건", "an attack's or defense's use condition (its `if`): the card can be readied, or used as a combo or "
+                     "catch card, only while it holds; readying it otherwise is a non-response (guide 3.10)",
+         "{do: use_condition, if: {health_max: 2000}}", "guide 3.10", kinds=("attack", "defense")),
 )
 REGISTRY = {p.name: p for p in _PRIMS}
 # the default target of each primitive (guide 5.6.2: the owner, unless the primitive says otherwise)
@@ -318,6 +348,8 @@ COMMON = {
               "function, which always applies and cannot be nullified (guide 5.6.1)",
     "if": "conditions (all must hold), checked when the effect resolves (on its owner's turn, guide 5.2.1)",
     "then": "entries done right after this one, only if it succeeded",
+    "interrupt": "true for 끼어들기 (guide 5.4): with on_break / on_opponent_break the effect resolves at once, in the "
+                 "middle of what is being processed (right after the break and its replenish), not after it",
     "text": "the printed wording of this entry (free text)",
 }
 NESTED = ("do", "if", "then", "text")   # keys an entry inside `then` / `choice` may carry
@@ -345,150 +377,11 @@ CONDITIONS = {
     "in_combo": ("bool", "the owner's current card is a combo card: a 2nd or later one, or the 1st once its judgment made it a combo (from its on_hit/on_counter on; ruling R39)"),
     "used": ("card", "the owner's current battle card: `{kind, position, grab, speed_min, speed_max, id}`; speeds are reference speeds (printed + effects, before FP; ruling R38)"),
     "opponent_used": ("card", "the opponent's current battle card, same keys"),
+    "broken": ("broken", "at on_break / on_opponent_break: the card that was broken, `{kind, position, grab, speed_min, "
+                         "speed_max, id, from}` (`from`: the zone it was broken from)"),
 }
 COUNT_KEYS = ("zone", "who", "min", "max")
 COUNT_ZONES = ("hand", "list", "side_deck", "break_zone", "lumen_zone")
-USED_KEYS = ("kind", "position", "grab", "speed_min", "speed_max", "id")
-
-
-def _cond_problems(cond, field):
-    if not isinstance(cond, dict):
-        yield ("conditions must be a mapping (keys: %s)" % ", ".join(CONDITIONS), cond, None, field)
-        return
-    for key, v in cond.items():
-        f = "%s.%s" % (field, key)
-        if key not in CONDITIONS:
-            yield ("unknown condition %r (known: %s)" % (key, ", ".join(CONDITIONS)), cond, key, f)
-            continue
-        t = CONDITIONS[key][0]
-        bad = None
-        if t == "int":
-            if not isinstance(v, int) or isinstance(v, bool):
-                bad = "must be an integer"
-        elif t == "bool":
-            if not isinstance(v, bool):
-                bad = "must be true or false"
-        elif t == "labels":
-            if not isinstance(v, list) or not v or any(x not in LABELS for x in v):
-                bad = "must be a list of outcome labels (%s)" % ", ".join(LABELS)
-        elif t == "count":
-            if not isinstance(v, dict) or v.get("zone") not in COUNT_ZONES or any(k not in COUNT_KEYS for k in v) \
-                    or v.get("who", "self") not in TARGETS \
-                    or any(not isinstance(v.get(k, 0), int) for k in ("min", "max")):
-                bad = "must be {zone: %s, who: self|opponent, min: N, max: N}" % "|".join(COUNT_ZONES)
-        elif t == "tokens":
-            if not isinstance(v, dict) or not all(isinstance(b, dict) and set(b) <= {"min", "max"} and
-                                                  all(isinstance(x, int) for x in b.values()) for b in v.values()):
-                bad = "must be {token id: {min: N, max: N}}"
-        elif t == "card":
-            if not isinstance(v, dict) or any(k not in USED_KEYS for k in v):
-                bad = "must be a mapping with keys among %s" % ", ".join(USED_KEYS)
-        if bad:
-            yield (bad, cond, key, f)
-
-
-# ------------------------------------------------------------------ the linter
-
-def check_effects(effects, kind, ultimate=False):
-    """Yield (message, obj, key, field) for every problem in a card's (or trait's) effects list.
-    ``kind`` is attack, defense, special or trait."""
-    for i, entry in enumerate(effects):
-        yield from _check_entry(entry, kind, "effects[%d]" % i, top=True, ultimate=ultimate)
-
-
-def _check_entry(entry, kind, field, top, ultimate=False):
-    if not isinstance(entry, dict):
-        yield ("an effect must be a mapping like {do: <primitive>, ...}", None, None, field)
-        return
-    name = entry.get("do")
-    if not isinstance(name, str) or name not in REGISTRY:     # `do: {..}` is a problem to name, not a crash
-        yield ("unknown effect %r (known primitives: %s)" % (name, ", ".join(sorted(REGISTRY))), entry, "do", field)
-        return
-    prim = REGISTRY[name]
-    if not top and prim.mode == "static":
-        yield ("%s is a function read at setup: not inside then/choice" % name, entry, "do", field + ".do")
-    if kind not in prim.kinds:
-        yield ("%s is not allowed on a %s (only on: %s)" % (name, kind, ", ".join(prim.kinds)), entry, "do", field + ".do")
-    allowed = set(prim.params) | (set(COMMON) if top else set(NESTED))
-    for key in entry:
-        if key not in allowed:
-            where = "" if top else " inside then/choice (allowed there: %s and the parameters)" % ", ".join(NESTED)
-            yield ("unknown parameter %r for effect %r%s" % (key, name, where), entry, key, field + "." + str(key))
-    for key, param in prim.params.items():
-        if key in entry:
-            if entry[key] is None and not param.required:
-                continue
-            msg = param.problem(entry[key])
-            if msg:
-                yield (msg, entry, key, "%s.%s" % (field, key))
-        elif param.required:
-            yield ("missing parameter %r for effect %r" % (key, name), entry, "do", "%s.%s" % (field, key))
-    if name == "deck_rule" and not any(k in entry for k in prim.params):
-        yield ("deck_rule names no item (skills, own_mark_min, same_name_max)", entry, "do", field)
-    if name == "fp" and entry.get("amount") == 0 or name == "token" and entry.get("amount") == 0:
-        yield ("amount must not be 0", entry, "amount", field + ".amount")
-    if name == "break" and entry.get("from") == "side_deck" and (entry.get("target") == "opponent" or entry.get("chooser") == "target"):
-        yield ("a side deck is hidden: only its owner breaks from it (target: self, chooser: self)", entry, "from", field + ".from")
-    if name == "move" and entry.get("from") == "battle_zone" and entry.get("card") != "this":
-        yield ("from: battle_zone goes with card: this (where this card goes at battle end)", entry, "from", field + ".from")
-    if name == "move" and entry.get("to") == "lumen_zone" and entry.get("card") != "this":
-        yield ("to: lumen_zone is only for card: this", entry, "to", field + ".to")
-    if name == "add_judgment" and entry.get("positions") is None and entry.get("speed_min") is None \
-            and entry.get("speed_max") is None:
-        yield ("add_judgment needs positions or a speed bound", entry, "judgment", field)
-    if "if" in entry:
-        yield from _cond_problems(entry["if"], field + ".if")
-    if "then" in entry:
-        v = entry["then"]
-        if not isinstance(v, list) or not v:
-            yield ("then must be a non-empty list of effect entries", entry, "then", field + ".then")
-        else:
-            for j, sub in enumerate(v):
-                yield from _check_entry(sub, kind, "%s.then[%d]" % (field, j), top=False)
-    if name == "choice" and isinstance(entry.get("options"), dict):
-        for oname, subs in entry["options"].items():
-            of = "%s.options.%s" % (field, oname)
-            if oname in ("use", "pass") or not isinstance(oname, str):
-                yield ("option name %r is reserved or not a string" % (oname,), entry["options"], oname, of)
-            if not isinstance(subs, list) or not subs:
-                yield ("an option is a non-empty list of effect entries", entry["options"], oname, of)
-                continue
-            for j, sub in enumerate(subs):
-                yield from _check_entry(sub, kind, "%s[%d]" % (of, j), top=False)
-    if not top:
-        return
-    timing = entry.get("timing")
-    if timing is not None and timing not in TIMING_NAMES:
-        yield ("unknown timing %r (known: %s)" % (timing, ", ".join(TIMING_NAMES)), entry, "timing", field + ".timing")
-    if prim.mode == "instant" and timing is None:
-        yield ("%s needs a timing (it happens once, at a moment)" % name, entry, "do", field + ".timing")
-    if prim.mode == "static" and timing is not None:
-        yield ("%s is a function read at setup: no timing" % name, entry, "timing", field + ".timing")
-    if "duration" in entry and entry["duration"] is not None and timing is None:
-        yield ("duration needs a timing (a continuous function lasts while its card is in place)", entry, "duration", field + ".duration")
-    zone = entry.get("zone")
-    if zone is not None and zone not in ZONES_BY_KIND[kind]:
-        yield ("zone %r is not possible on a %s (possible: %s)" % (zone, kind, ", ".join(ZONES_BY_KIND[kind])),
-               entry, "zone", field + ".zone")
-    elif zone == "ultimate" and kind in ("attack", "defense") and not ultimate:
-        yield ("zone ultimate: this card is not an ultimate, so it is never in the ultimate zone (guide 3.3.4)",
-               entry, "zone", field + ".zone")
-    elif isinstance(timing, str) and timing in TIMING_ZONES and kind != "trait":
-        z = entry_zone(entry, kind, ultimate)
-        if z not in TIMING_ZONES[timing]:
-            why = ("no battle is going on at %s" % timing if timing in PHASE_TIMINGS and z == "battle" else
-                   "a timed effect is found in one zone" if z == "any" else
-                   "a card in the break zone triggers nothing" if z == "break_zone" else "")
-            yield ("timing %r works in %s, not in %s%s%s" % (timing, ", ".join(TIMING_ZONES[timing]), z,
-                                                             " (the default for a %s)" % kind if zone is None else "",
-                                                             ": " + why if why else ""),
-                   entry, "zone" if zone is not None else "timing", field + (".zone" if zone is not None else ".timing"))
-    if name == "use_special" and zone not in (None, "side_deck", "ultimate"):
-        yield ("use_special works from the side deck or the ultimate zone", entry, "zone", field + ".zone")
-    if "optional" in entry and not isinstance(entry["optional"], bool):
-        yield ("optional must be true or false", entry, "optional", field + ".optional")
-    if "number" in entry and (not isinstance(entry["number"], int) or isinstance(entry["number"], bool) or entry["number"] < 1):
-        yield ("number must be 1 or more (the ① ② of the card text)", entry, "number", field + ".number")
 
 
 # ------------------------------------------------------------------ indexing a card's entries
@@ -543,7 +436,8 @@ CARD_MODS = frozenset(("faster", "slower", "fix_speed", "treat_speed", "damage",
 
 def cont_group(e):
     """How the engine reads a continuous entry: a card modifier (``mods``), a hand-limit change,
-    a prohibition; None for the functions read at setup (start_health, deck_rule)."""
+    a prohibition; None for the functions read by the rules themselves (start_health, deck_rule,
+    use_condition)."""
     do = e["do"]
     if do in CARD_MODS:
         return "mods"

@@ -23,6 +23,7 @@ def _entry_schema(prim, top):
                          "description": COMMON["zone"]}
         props["optional"] = {"type": "boolean", "description": COMMON["optional"]}
         props["number"] = {"type": "integer", "minimum": 1, "description": COMMON["number"]}
+        props["interrupt"] = {"type": "boolean", "description": COMMON["interrupt"]}
     required = ["do"] + [k for k, p in prim.params.items() if p.required]
     s = {"type": "object", "properties": props, "required": required, "additionalProperties": False}
     if top and prim.mode == "instant":
@@ -53,6 +54,8 @@ def card_schema():
                 "kind": {"enum": ["attack", "defense", "special"]}, "position": {"enum": list(POSITIONS)},
                 "grab": {"type": "boolean"}, "speed_min": {"type": "integer"}, "speed_max": {"type": "integer"},
                 "id": {"type": "string"}}}
+            if t == "broken":       # the zone the broken card was in (engine/effects_lint.py)
+                s["properties"]["from"] = {"enum": list(COUNT_ZONES) + ["battle_zone"]}
         s["description"] = doc
         cond_props[k] = s
     judgment = {"oneOf": [

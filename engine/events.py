@@ -67,6 +67,10 @@ TEMPLATES = {
                      "{p} did not respond (time {count}): the hand is revealed."),
     "pick": ("{picker}이(가) {p}의 패에서 {card}을(를) 골라 레디한 것으로 취급합니다.",
              "{picker} picks {card} from {p}'s hand as {p}'s ready card."),
+    "unusable_ready": ("{p}이(가) 사용 조건을 만족하지 못한 {card}을(를) 레디했습니다: 대응하지 않은 것으로 취급하고 패로 돌립니다.",
+                       "{p} readied {card} without meeting its use condition: a non-response; it goes back to the hand."),
+    "no_legal_ready": ("{p}의 패에 사용 조건을 만족하는 기술이 없어 레디할 수 없습니다.",
+                       "{p} has no skill in hand whose use condition holds: nothing to ready."),
     "virtual_skill": ("{p}의 패에 레디할 기술이 없어 표준 가상 기술을 레디한 것으로 취급합니다.",
                       "{p} has nothing to ready: the standard virtual skill is readied."),
     "reveal": ("공개: 1P {a_card} / 2P {b_card}.", "Reveal: 1P {a_card} / 2P {b_card}."),
@@ -98,6 +102,8 @@ TEMPLATES = {
     "catch": ("{p}이(가) {card}(속도 {speed})로 캐치합니다 (FP {fp}): 양쪽 FP를 0으로 하고 자동 히트.",
               "{p} catches with {card} (speed {speed}) at FP {fp}: both FP to 0, automatic hit."),
     "move": ("{p}의 {card}: {src} → {dst}.", "{p}'s {card}: {src} -> {dst}."),
+    "move_kept": ("{p}의 {card}은(는) 브레이크될 수 없어 {src}에 남습니다 (금지 효과가 우선합니다).",
+                  "{p}'s {card} cannot be broken: it stays in the {src} (a prohibition wins)."),
     "break": ("{p}의 {card}이(가) {src}에서 브레이크되었습니다{why_ko}.", "{p}'s {card} is broken from {src}{why_en}."),
     "replenish": ("{p}이(가) 사이드 덱의 {card}을(를) 리스트에 보충했습니다.", "{p} replenishes {card} from the side deck to the list."),
     "discard": ("{p}이(가) 패 상한({limit}장)을 넘어 {cards}을(를) 버렸습니다 (패 → 리스트).",
@@ -131,6 +137,10 @@ TEMPLATES = {
                   "{p}'s {card}: {by}'s effect fixes its speed at {new} (no later FP or speed change)."),
     "fp_speed_fixed": ("{p}의 {card}: 속도가 {speed}(으)로 고정되어 FP {fp}는 속도에 반영되지 않습니다 (FP는 소모).",
                        "{p}'s {card}: its speed is fixed at {speed}; FP {fp} does not change it (it is still spent)."),
+    "function_on": ("{p}의 {card}: 이제 {by}의 기능이 적용됩니다{now_ko}.",
+                    "{p}'s {card}: {by}'s function applies now{now_en}."),
+    "function_off": ("{p}의 {card}: 이제 {by}의 기능이 적용되지 않습니다{now_ko}.",
+                     "{p}'s {card}: {by}'s function no longer applies{now_en}."),
     "not_applied": ("{p}의 {card}: {by}의 효과는 먼저 적용된 효과와 모순되어 적용하지 않습니다.",
                     "{p}'s {card}: {by}'s effect contradicts one applied first and does not apply."),
     "treat_speed": ("{p}의 {card}: {by}의 효과로 콤보 연결에서 속도 {speed}(으)로 취급합니다.",
@@ -186,6 +196,7 @@ ACTION_TEXT = {
     "catch": ("캐치할 수 없습니다", "catch"),
     "draw": ("리스트에서 카드를 가져올 수 없습니다", "take cards from the list"),
     "break": ("카드가 브레이크되지 않습니다", "have cards broken"),
+    "ready": ("그 기술을 레디할 수 없습니다", "ready that skill"),
 }
 UNTIL_TEXT = {"battle": ("이 배틀 동안", "for this battle"), "turn": ("이 턴 종료 시까지", "until this turn ends"),
               "next_turn": ("다음 턴 종료 시까지", "until the next turn ends")}
@@ -325,6 +336,20 @@ _FIELD = {
     "why_ko": _or_empty("why_ko"), "why_en": _or_empty("why_en"),
     "name_ko": _or_empty("name_ko"), "name_en": _or_empty("name_en"),
 }
+
+
+def _now(lang):
+    """A live read's values (engine/livefx.py): " (속도 6, 데미지 600)" / " (speed 6, damage 600)"."""
+    words = ("속도", "데미지") if lang == "ko" else ("speed", "damage")
+
+    def get(event, cards, _lang):
+        parts = ["%s %s" % (w, event[k]) for w, k in zip(words, ("speed", "damage")) if event.get(k) is not None]
+        return " (%s)" % ", ".join(parts) if parts else ""
+    return get
+
+
+_FIELD["now_ko"] = _now("ko")
+_FIELD["now_en"] = _now("en")
 
 
 def _judgment_fields(event, cards, lang, f):

@@ -11,7 +11,11 @@ names marker events to pause at (``battle_end``, ``turn_end``,
 ``ready_start``, ``game_over``); ``advance`` continues from a pause.
 """
 
-from .decisions import find_request, normalize, validate
+from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
+
+from .cards import Card, Character
+from .decisions import Request, find_request, normalize, validate
 from .errors import CardError, IllegalDecision, Problem
 from .events import ev
 from .state import GameState, PlayerState
@@ -19,10 +23,26 @@ from .turn import Ctx, lock_ready, run
 from .views import Views, public_view, public_views
 
 __all__ = ["new_game", "apply", "check", "apply_checked", "advance", "public_view", "public_views", "Views",
-           "requests_for", "IllegalDecision"]
+           "requests_for", "IllegalDecision", "Deck", "Event", "Answer"]
+
+#: an event: ``{"e": kind, "rule": "guide ...", ...fields}`` (engine/events.py explains it)
+Event = dict[str, Any]
+#: what ``check`` returns and ``apply_checked`` takes: (player, kind, request index, request, value)
+Answer = tuple[str, str, int, Request, Any]
 
 
-def new_game(cards, deck_a, deck_b, seed=0, priority=None, rules=None, until=()):
+class _DeckRequired(TypedDict):
+    character: Character
+    cards: Sequence[str]
+
+
+class Deck(_DeckRequired, total=False):
+    """A deck as the engine takes it (``engine.decks.Deck.as_game_deck()`` gives one)."""
+    ultimate: str | None
+
+
+def new_game(cards: Mapping[str, Card], deck_a: Deck, deck_b: Deck, seed: int = 0, priority: str | None = None,
+             rules: Mapping[str, Any] | None = None, until: Sequence[str] = ()) -> tuple[GameState, list[Event]]:
     """Start a game from two decks. A deck is a dict ``{"character": Character,
     "cards": [ids], "ultimate": id or None}``. Both players are asked their
     setup (guide 3.4.1); initial priority is ``priority`` or a seeded coin toss."""
@@ -44,7 +64,7 @@ def new_game(cards, deck_a, deck_b, seed=0, priority=None, rules=None, until=())
     return advance(st, until)
 
 
-def advance(state, until=(), copy=True):
+def advance(state: GameState, until: Sequence[str] = (), copy: bool = True) -> tuple[GameState, list[Event]]:
     """Run the engine from ``state`` until it needs a decision, the game ends,
     or a marker in ``until`` is reached."""
     st = state.copy() if copy else state
@@ -53,7 +73,8 @@ def advance(state, until=(), copy=True):
     return st, ctx.events
 
 
-def apply(state, player, kind, value=True, until=(), copy=True):
+def apply(state: GameState, player: str, kind: str, value: Any = True, until: Sequence[str] = (),
+          copy: bool = True) -> tuple[GameState, list[Event]]:
     """Answer the pending decision of ``player``. Returns (new state, events).
 
     ``kind`` is the decision kind (``ready``, ``timeout``, ``pick``, ``get``,
@@ -68,7 +89,7 @@ def apply(state, player, kind, value=True, until=(), copy=True):
     return st, apply_checked(st, answer, until)
 
 
-def check(state, player, kind, value=True):
+def check(state: GameState, player: str, kind: str, value: Any = True) -> Answer:
     """Validate an answer to ``state`` without changing anything: raises IllegalDecision
     with the reason, or returns the answer for ``apply_checked`` on this same state."""
     index, req = find_request(state, player, kind)
@@ -76,7 +97,7 @@ def check(state, player, kind, value=True):
     return (player, kind, index, req, normalize(kind, value))
 
 
-def apply_checked(state, answer, until=()):
+def apply_checked(state: GameState, answer: Answer, until: Sequence[str] = ()) -> list[Event]:
     """Advance ``state`` in place with an ``answer`` that ``check`` accepted for it (and
     nothing changed since). Returns the events. The hub's referee uses this with its own
     rollback (hub/sessions/referee.py) so that a decision costs no copy of the state."""
@@ -88,17 +109,19 @@ def apply_checked(state, answer, until=()):
     else:
         state.inbox[player] = {"kind": kind, "value": value}
         if kind == "ready":
+            if value in req.get("unusable", ()):
+                state.inbox[player]["unusable"] = True   # a non-response, found at the reveal (guide 3.10)
             lock_ready(state, player, value)   # final once declared (guide 3.5.2)
             ctx.emit(ev("ready_locked", "guide 3.5.2", p=player))   # never which card
     run(state, ctx)
     return ctx.events
 
 
-def requests_for(state, player):
+def requests_for(state: GameState, player: str) -> list[Request]:
     """The decisions ``player`` must make now."""
     return [r for r in state.pending if r["player"] == player]
 
 
-def catalogue(state):
+def catalogue(state: GameState) -> list[dict[str, Any]]:
     """The card definitions of a game (public, static)."""
     return [c.to_json() for c in state.cards.values()]

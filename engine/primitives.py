@@ -15,9 +15,10 @@ Omitted subject or target = the card's owner / this card (guide 5.6.2): every
 from .effects import target_of
 from .events import ev
 from .state import other
-from .cardfx import add_lasting, card_mod, forbidden, refresh
+from .cardfx import add_lasting, forbidden, refresh
+from .livefx import card_mod
 from .windows import AGAIN, IMPL, fx_ask
-from .zones import break_card, take, to_hand, to_list
+from .zones import break_card, moved, take, to_hand, to_list
 
 
 def impl(name):
@@ -145,8 +146,9 @@ def player_modifier(st, ctx, cur, e, answer):
 
 @impl("start_health")
 @impl("deck_rule")
+@impl("use_condition")
 def static_only(st, ctx, cur, e, answer):
-    return False     # read at setup / deck check (engine/cards.py Character), never resolved
+    return False     # read by the rules (setup, deck check, the ready: engine/usable.py), never resolved
 
 
 # ------------------------------------------------------------------ cards between zones
@@ -210,6 +212,8 @@ def break_(st, ctx, cur, e, answer):
         if where is None:
             return False
         p, z = where
+        if _prohibited(st, ctx, cur, p, "break"):
+            return False
         if z == "ultimate":
             st.players[p].ultimate = None
         else:
@@ -403,6 +407,7 @@ def use_special(st, ctx, cur, e, answer):
         zone = "side_deck"
     place = e.get("place", "lumen_zone")
     ctx.emit(ev("special_use", "guide 3.3.3", p=p, card=src, src=zone, dst=place, timing=cur["inst"]["tm"]))
+    moved(st)
     if place == "lumen_zone":
         pl.lumen_zone.append(src)
     else:

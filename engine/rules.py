@@ -74,7 +74,7 @@ def _virtual_card(virtual_skill):
     return card
 
 
-_DEFAULT = []
+_DEFAULT: list = []
 
 
 def _default_virtual():

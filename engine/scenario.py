@@ -248,8 +248,21 @@ def _build_player(file, pd, p, cards, character):
     if "tokens" in pd and pd["tokens"] is not None and not isinstance(pd["tokens"], dict):
         raise _err(file, pd, "tokens", "players.%s.tokens must map token ids to counts" % p)
     return PlayerState(character, pd.get("health"), pd.get("fp", 0), zones["hand"], zones["list"],
-                       zones["side_deck"], zones["break_zone"], zones["lumen_zone"], (), ult, ult,
-                       pd.get("non_responses", 0), pd.get("tokens"))
+                       zones["side_deck"], zones["break_zone"], zones["lumen_zone"], (), ult,
+                       _ultimate_card(file, pd, p, cards, zones, ult), pd.get("non_responses", 0), pd.get("tokens"))
+
+
+def _ultimate_card(file, pd, p, cards, zones, ult):
+    """The player's ultimate card (issue 23, guide 3.3.4): the card in the ultimate zone, or a card
+    marked ``ultimate: true`` wherever the player has it (taken in a get phase, then discarded to
+    the list, say). A deck holds 0 or 1 (guide 3.3.4 "덱에 0장 또는 1장"): two are an error."""
+    marked = [cid for key in ZONE_KEYS for cid in zones[key] if cards[cid].ultimate]
+    found = list(dict.fromkeys(([ult] if ult is not None else []) + marked))
+    if len(found) > 1:
+        raise _err(file, pd, "ultimate" if "ultimate" in pd else None,
+                   "players.%s: %s are all ultimate cards; a deck holds 0 or 1 ultimate (guide 3.3.4)"
+                   % (p, ", ".join(found)))
+    return found[0] if found else None
 
 
 def _build_inputs(file, data):

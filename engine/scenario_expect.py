@@ -9,12 +9,14 @@ applied, e.g. ``[guide 3.10]``), and ``offered`` / ``not_offered``: the options 
 engine offered in the last decision of a kind, e.g.
 ``offered: {catch: [a-jab]}`` (either player) or ``not_offered: {a: {catch: [a-slow]}}``.
 ``offered`` needs that decision to have been asked; ``not_offered`` also holds when it
-never was (then nothing was offered).
+never was (then nothing was offered). ``events`` / ``no_events``: the order of what happened
+(engine/scenario_events.py).
 """
 
 import json
 from collections import Counter
 
+from . import scenario_events
 from .decisions import KINDS
 from .errors import ScenarioError
 from .yamlio import LineDict
@@ -26,7 +28,7 @@ LIST_KEYS = ("hand", "list", "side_deck", "break_zone", "lumen_zone", "battle_zo
 INT_KEYS = ("health", "fp", "non_responses", "hand_limit")
 PLAYER_KEYS = frozenset(LIST_KEYS + INT_KEYS + ("character", "ultimate", "tokens"))
 GLOBAL_KEYS = {"outcome", "players", "winner", "priority", "turn", "stalled_battles", "sudden_death",
-               "phase", "rules", "offered", "not_offered"}
+               "phase", "rules", "offered", "not_offered", "events", "no_events"}
 DECISION_KINDS = tuple(k for k in KINDS if k != "timeout")
 
 
@@ -87,6 +89,8 @@ def validate(file, data):
         elif key == "rules":
             if not isinstance(v, list) or not all(isinstance(r, str) for r in v):
                 raise _err(file, expect, key, "%s must be a list of rule sections like \"guide 3.10\", not %r" % (what, v))
+        elif key in scenario_events.KEYS:
+            scenario_events.validate(file, expect, key)
         else:   # offered / not_offered
             _offers(file, expect, key, v, what)
     return expect
@@ -184,6 +188,7 @@ def compare(expect, st, events, decisions=()):
     for key in ("offered", "not_offered"):
         if key in expect:
             out += _compare_offers(key, expect[key], decisions)
+    out += scenario_events.compare(expect, events)
     return out
 
 

@@ -87,6 +87,10 @@ def setup_deck(file, pd, p, cards, character):
     for cid in ids:
         if cid not in cards:
             raise _err(file, pd, "deck", "players.%s.deck: unknown card %r (define it under cards:)" % (p, cid))
+    for cid in ids:
+        if cards[cid].ultimate:
+            raise _err(file, pd, "deck", "players.%s.deck: %r is an ultimate card (ultimate: true); it starts face up "
+                                         "in the ultimate zone: give it as players.%s.ultimate (guide 3.3.4)" % (p, cid, p))
     ult = pd.get("ultimate")
     if ult is not None and ult in ids:
         raise _err(file, pd, "ultimate", "players.%s.ultimate: %r is also in players.%s.deck; the ultimate is chosen "

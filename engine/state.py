@@ -186,7 +186,7 @@ class GameState:
 
     __slots__ = ("cards", "rules", "players", "priority", "turn", "phase", "step", "stalled_battles",
                  "sudden_death", "sd_turn", "winner", "pending", "inbox", "tasks", "battle",
-                 "last_outcome", "rng", "battles", "decks", "fx", "lasting", "fxon", "fxix")
+                 "last_outcome", "rng", "battles", "decks", "fx", "lasting", "fxon", "fxix", "limkey")
 
     def __init__(self, cards, players, priority=None, rules=None, turn=1, rng=0, decks=None):
         self.cards = cards                 # id -> Card (shared, immutable)
@@ -212,8 +212,9 @@ class GameState:
         self.lasting = []                  # effects with a duration (engine/cardfx.py)
         self.fxon = effects_in_play(cards, players)   # derived: False = vanilla, the effect hooks cost nothing
         self.fxix = None                   # derived, built on first use: which cards trigger where (engine/cardfx.py FxIndex)
+        self.limkey = None                 # derived: what the hand-limit changes were last worked out from (cardfx.refresh)
 
-    def copy(self):
+    def copy(self) -> "GameState":
         c = GameState.__new__(GameState)
         c.cards = self.cards
         c.rules = self.rules
@@ -238,15 +239,16 @@ class GameState:
         c.lasting = [_copy_json(x) for x in self.lasting] if self.lasting else []
         c.fxon = self.fxon
         c.fxix = self.fxix
+        c.limkey = self.limkey
         return c
 
-    def card(self, card_id):
+    def card(self, card_id: str):
         if card_id is None:
             return self.rules.virtual
         return self.cards[card_id]
 
     # ------------------------------------------------------------ JSON
-    def to_json(self, cards=True):
+    def to_json(self, cards: bool = True) -> dict:
         """The state as JSON. ``cards=False`` leaves the card table out (views: it is static
         and ~24 KB, so a view that serialized it would spend most of its time there)."""
         return {
@@ -290,6 +292,7 @@ class GameState:
         st.lasting = _copy_json(d.get("lasting") or [])
         st.fxon = effects_in_play(cards, st.players)
         st.fxix = None
+        st.limkey = None
         return st
 
 

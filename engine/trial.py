@@ -95,9 +95,9 @@ def judge(mine, theirs, fp=(0, 0), characters=(None, None), priority="a"):
     j = next((e for e in events if e["e"] == "judgment"), None)
     outcome = st.last_outcome or {}
     shown = []
-    for e in events:
-        if e["e"] in SHOWN or e["e"].startswith("effect_") or e["e"].startswith("combo") or e["e"] == "catch":
-            shown.append({"e": e["e"], "seat": e.get("p"), "rule": e.get("rule"), "text": explain(e, st.cards)})
+    for ev in events:
+        if ev["e"] in SHOWN or ev["e"].startswith("effect_") or ev["e"].startswith("combo") or ev["e"] == "catch":
+            shown.append({"e": ev["e"], "seat": ev.get("p"), "rule": ev.get("rule"), "text": explain(ev, st.cards)})
     out = {
         "outcome": {s: outcome.get(s) for s in ("a", "b")},
         "outcome_text": {s: {"ko": OUTCOME_KO.get(outcome.get(s), outcome.get(s)),

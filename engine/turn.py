@@ -8,13 +8,14 @@ before the step continues, in the order they were raised, so a break and its
 replenish happen "right after" what caused them (guide 3.9.1, 5.4).
 """
 
-from . import battle, cardfx, combo_catch, primitives, windows  # noqa: F401  (primitives registers the effect functions)
+from . import battle, breaks, cardfx, combo_catch, primitives, windows  # noqa: F401  (primitives registers the effect functions)
 from .decisions import ask, counts, distinct_multisets, setup_has_choice
 from .events import ev
 from .rng import coin_toss
 from .state import other
 from .cardfx import end_lasting, refresh
 from .windows import window
+from .usable import ready_split
 from .zones import discard, do_replenish, replenish_options, take
 
 HAND_SIZE = 5   # guide 3.4.1 step 2
@@ -23,7 +24,7 @@ LIST_SIZE = 9
 STEPS = dict(battle.STEPS)
 STEPS.update(combo_catch.STEPS)
 STEPS.update(windows.STEPS)
-TASKS = {}
+TASKS: dict = {}
 
 
 def step(name):
@@ -104,8 +105,17 @@ def replenish_task(st, ctx, t):
     opts = replenish_options(st, p)
     if not opts:
         return True
+    if len(st.players[p].list) >= st.rules.list_max and not cardfx.allowed(st, ctx, p, "break"):
+        return True          # into a full list it would be broken instead, and it cannot be (guide 5.6.3)
     ask(st, p, "replenish", opts + ["pass"], hidden=True, task=True)
     return False
+
+
+@task("triggers")
+def triggers_task(st, ctx, t):
+    """The effects a break triggers (guide 5.4): a window nested in what was going on."""
+    breaks.open_break_window(st, t["ev"], t["int"])
+    return True
 
 
 @task("hand_limit")
@@ -120,6 +130,14 @@ def hand_limit_task(st, ctx, t):
         return True
     if excess <= 0:
         return True
+    room = st.rules.list_max - len(pl.list)
+    if excess > room and st.fxon and cardfx.forbidden(st, p, "break"):
+        # a discard into a full list is a break, and p's cards cannot be broken (guide 5.6.3 item 1):
+        # only as many as the list takes are discarded
+        cardfx.allowed(st, ctx, p, "break")
+        excess = max(0, room)
+        if not excess:
+            return True
     if distinct_multisets(pl.hand, excess) == 1:   # only one way to do it: forced, not asked
         discard(st, ctx, p, pl.hand[:excess], limit)
         return True
@@ -263,19 +281,33 @@ def sd_setup(st, ctx):
     st.phase = "setup"
     for p in ("a", "b"):
         pl = st.players[p]
-        if pl.ultimate_card is not None and pl.ultimate is None:
-            # a new game setup puts the ultimate back face up in the ultimate zone (guide 3.3.4)
+        ult = ultimate_card(st, pl)
+        if ult is not None and pl.ultimate is None:
+            # a new game setup puts the ultimate back face up in the ultimate zone (guide 3.3.4):
+            # the card is the ultimate wherever it is (its `ultimate` property, issue 23)
             for zone in (pl.hand, pl.list, pl.side_deck, pl.break_zone, pl.lumen_zone, pl.battle_zone):
-                if pl.ultimate_card in zone:
-                    zone.remove(pl.ultimate_card)
+                if ult in zone:
+                    zone.remove(ult)
                     break
-            pl.ultimate = pl.ultimate_card
+            pl.ultimate = pl.ultimate_card = ult
         everything = pl.hand + pl.list + pl.side_deck + pl.break_zone + pl.lumen_zone + pl.battle_zone
         pool = [cid for cid in everything if st.cards[cid].kind != "special"]
         # the hand limit at 1000 health; of the effects only trait functions survive the rebuild (3.3.2)
         size = pl.character.limit_for(pl.health) + cardfx.trait_limit_delta(st, p)
         _ask_or_force_setup(st, p, pool, max(0, size), LIST_SIZE)
     st.step = "sd.resolve"
+
+
+def ultimate_card(st, pl):
+    """The player's ultimate: the card that started in the ultimate zone, else an owned card whose
+    data says ``ultimate: true`` (guide 3.3.4: 0 or 1 a deck)."""
+    if pl.ultimate_card is not None:
+        return pl.ultimate_card
+    cards = st.cards
+    for cid in pl.owned_cards():
+        if cards[cid].ultimate:
+            return cid
+    return None
 
 
 @step("sd.resolve")
@@ -309,25 +341,32 @@ def ready_enter(st, ctx):
 
 
 def ready_options(st, p):
-    cards = st.cards
-    opts = []
-    for cid in dict.fromkeys(st.players[p].hand):
-        if cards[cid].kind != "special":
-            opts.append(cid)
-    return opts
+    """The skills p may ready now (engine/usable.py: use conditions, ready prohibitions)."""
+    return ready_split(st, p)[0]
 
 
 @step("ready.ask")
 def ready_ask(st, ctx):
     """Guide 3.5.2: each player locks one skill face down. Always asked, even from a
-    one-card hand (not readying in time is the other option); nothing to ready is a
-    non-response at once (guide 3.10)."""
+    one-card hand (not readying in time is the other option); nothing legal to ready is a
+    non-response at once (guide 3.10, rulings R11, R47). The request lists the legal skills;
+    ``unusable`` names the hand skills whose use condition fails (readying one is accepted, and
+    is a non-response)."""
+    legal_of = None
     for p in battle.order(st):
-        opts = ready_options(st, p)
+        opts, bad = ready_split(st, p)
+        if bad:
+            # the legal ones as at this moment, for the pick after a non-response (ruling R47)
+            legal_of = legal_of if legal_of is not None else st.inbox.setdefault("legal", {})
+            legal_of[p] = list(opts)
         if opts:
-            ask(st, p, "ready", opts, hidden=True)
+            req = ask(st, p, "ready", opts, hidden=True)
+            if bad:
+                req["unusable"] = bad
         else:
             st.inbox[p] = {"kind": "timeout", "value": True, "empty": True}
+            if bad:
+                st.inbox[p]["unusable"] = True
     st.step = "ready.resolve"
 
 
@@ -345,18 +384,29 @@ def ready_resolve(st, ctx):
     cards = {}
     picks = []
     lost = []
+    legal_of = st.inbox.pop("legal", None) or {}
     for p in battle.order(st):
         got = st.inbox.pop(p)
-        if got["kind"] == "ready":
-            cards[p] = got["value"]
-            continue
         pl = st.players[p]
+        if got["kind"] == "ready":
+            if not got.get("unusable"):
+                cards[p] = got["value"]
+                continue
+            # guide 3.10 "사용 조건을 만족하지 못한 기술을 레디하면": revealed, it goes back to the hand
+            cid = got["value"]
+            take(pl.battle_zone, cid)
+            pl.hand.append(cid)
+            if st.fxon:
+                cardfx.sync_limits(st)
+            ctx.emit(ev("unusable_ready", "guide 3.10", p=p, card=cid))
+        elif got.get("unusable"):
+            ctx.emit(ev("no_legal_ready", "guide 3.10", p=p))
         pl.non_responses += 1
         ctx.emit(ev("non_response", "guide 3.10", p=p, count=pl.non_responses))
         if pl.non_responses >= st.rules.non_response_limit:
             lost.append(p)
             continue
-        opts = ready_options(st, p)
+        opts = legal_of[p] if p in legal_of else ready_options(st, p)
         if not opts:
             cards[p] = None
             ctx.emit(ev("virtual_skill", "guide 3.10", p=p))
@@ -424,9 +474,15 @@ def recompute_priority(st, ctx):
     ctx.emit(ev("priority", "guide 3.8", p=st.priority, why_ko="모두 같아 유지", why_en="all equal: kept"))
 
 
-def get_options(st, p):
+def get_options(st, p, ctx=None):
+    """The get choices: the list cards, and the ultimate attack/defense instead (guide 3.3.4.1).
+    A prohibition on taking cards from the list (``draw``) binds the get too (guide 5.6.3 item 1):
+    the list is then as if empty (ruling R9)."""
     pl = st.players[p]
     opts = list(dict.fromkeys(pl.list))
+    if opts and st.fxon and cardfx.may_forbid(st) and \
+            (cardfx.forbidden(st, p, "draw") if ctx is None else not cardfx.allowed(st, ctx, p, "draw")):
+        opts = []
     if pl.ultimate is not None and st.cards[pl.ultimate].kind in ("attack", "defense"):
         opts.append("ultimate")  # guide 3.3.4.1: instead of a list card
     return opts
@@ -441,12 +497,12 @@ def get_ask(st, ctx):
         return
     p = order[0]
     pl = st.players[p]
-    opts = get_options(st, p)
+    opts = get_options(st, p, ctx)
     if not opts:
         order.pop(0)
         ctx.emit(ev("get_skip", "guide 5.7", p=p, why_ko=" (가져올 카드 없음)", why_en=" (nothing to take)"))
         return
-    if len(pl.hand) >= pl.hand_limit or not pl.list:
+    if len(pl.hand) >= pl.hand_limit or not pl.list or opts == ["ultimate"]:
         # at the limit: skip, or take and then discard down to the limit (brief ruling 4);
         # with an empty list the ultimate is a choice, not a duty (guide 3.5.4, 5.7: "할 수 있습니다")
         ask(st, p, "get", opts + ["skip"])

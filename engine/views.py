@@ -21,7 +21,9 @@ engine keeps its types, a 1 does not become True), except that a dict shared thi
 the key order it had when first copied.
 """
 
+from collections.abc import Iterable
 from operator import attrgetter
+from typing import Any
 
 from .state import SEATS, Battle, _copy_json
 
@@ -40,7 +42,7 @@ class Views:
         self._static = {}       # id of a Character or Rules object -> (that object, its JSON)
         self._last = {}         # viewer -> {part: the copy of it its last view holds}
 
-    def __call__(self, state, viewers=(None, "a", "b")):
+    def __call__(self, state, viewers: Iterable[str | None] = (None, "a", "b")) -> dict[str | None, dict[str, Any]]:
         """``{viewer: view}`` for each of ``viewers`` ("a", "b", or None for a spectator)."""
         return {v: self.view(state, v) for v in viewers}
 
@@ -50,7 +52,7 @@ class Views:
             hit = self._static[id(obj)] = (obj, obj.to_json())
         return hit[1]
 
-    def view(self, state, viewer):
+    def view(self, state, viewer: str | None) -> dict[str, Any]:
         """What ``viewer`` may see of ``state``: ``state.to_json(cards=False)`` with the deck
         lists, the seed and what ``viewer`` may not see left out (the module's list)."""
         before_reveal, setup = state.phase == "ready", state.phase == "setup"
@@ -150,19 +152,24 @@ def _copy_like(new, old):
     return _copy_json(new)
 
 
-def public_view(state, viewer=None):
+def public_view(state, viewer: str | None = None) -> dict[str, Any]:
     """The state as JSON with hidden information removed (see the module). ``viewer``
     ("a"/"b") may see their own hidden information; None is a spectator."""
     return Views().view(state, viewer)
 
 
-def public_views(state, viewers=(None, "a", "b")):
+def public_views(state, viewers: Iterable[str | None] = (None, "a", "b")) -> dict[str | None, dict[str, Any]]:
     """``public_view`` for several viewers (the characters and rules serialized once)."""
     return Views()(state, viewers)
 
 
 def _public_window(w, viewer):
-    """A hidden (side deck) trigger stays hidden until it resolves (guide 5.2.2)."""
+    """A hidden (side deck) trigger stays hidden until it resolves (guide 5.2.2); so in a window a
+    break's triggers opened inside it (its ``outer``), and the answers of the tasks it holds."""
+    if w.get("outer"):
+        w["outer"] = _public_window(dict(w["outer"]), viewer)
+    if w.get("held"):
+        w["held"] = [dict(t, answer="?") if "answer" in t and t.get("p") != viewer else t for t in w["held"]]
     w["queue"] = [i for i in w["queue"] if not i["hid"] or i["p"] == viewer]
     cur = w.get("cur")
     if cur is not None and cur["inst"]["hid"] and cur["inst"]["p"] != viewer and w.get("mode") == "opt":
@@ -175,4 +182,5 @@ def _public_request(req, viewer):
     if req.get("hidden") and req["player"] != viewer:
         r["options"] = len(req["options"])
         r.pop("about", None)
+        r.pop("unusable", None)
     return r

@@ -19,7 +19,8 @@ engine/conditions.py.
 """
 
 from . import ordering
-from .cardfx import _nullified_effects, fx_index, refresh
+from .cardfx import _nullified_effects, _running, fx_index, refresh
+from .zones import later
 from .conditions import cond_ok
 from .decisions import ask
 from .effects import TIMING_GUIDE, TIMING_KO
@@ -33,8 +34,8 @@ ACTING = frozenset(("on_use", "before_judgment", "after_judgment", "after_use"))
 PLAYER_MODS = frozenset(("hand_limit", "forbid"))
 OPPONENT = {t: "on_opponent_" + t[3:] for t in ("on_evade", "on_guard", "on_hit", "on_counter", "on_offset", "on_combo")}
 
-STEPS = {}
-IMPL = {}            # primitive name -> function (engine/primitives.py)
+STEPS: dict = {}
+IMPL: dict = {}            # primitive name -> function (engine/primitives.py)
 
 
 def step(name):
@@ -59,8 +60,13 @@ def window(st, ctx, timings, then, scope=None):
     bt = st.battle
     trig = bt.fx["trig"] if scope is None and bt is not None and bt.fx is not None else None   # as _battle_trig
     for k, timings_k in enumerate(timings):
-        if trig is not None and _nobody(timings_k, trig):
-            continue
+        if trig is not None:
+            ta, tb = trig["a"], trig["b"]
+            for t in timings_k:          # does any of them happen for either player? (as _nobody)
+                if t in ACTING or t in ta or t in tb:
+                    break
+            else:
+                continue
         queue = collect(st, timings_k, scope, True)
         if queue:
             chain = []          # the groups still to open, as lists (plain data in st.fx)
@@ -241,7 +247,8 @@ def collect(st, timings, scope, skip_idle=False):
         side = pl.side_deck
         sidx = timed.get("side_deck") if side else None
         # public triggers from the hand and the list (only if some card of the game has one)
-        hl = [(z, timed[z]) for z in ("hand", "list") if z in timed and getattr(pl, z)] if ix.public else None
+        hl = [(z, timed[z]) for z in ("hand", "list") if z in timed and getattr(pl, z)] \
+            if ix.public and not ix.public_timings.isdisjoint(live) else None
         seen = None
         for t in live:
             if trait and t in trait:
@@ -337,7 +344,7 @@ def _idle(st, inst):
         return True
     if "number" in e and _nullified_effects(st, inst["p"], inst["src"]):
         return False
-    return "if" in e and not cond_ok(st, inst["p"], e["if"], inst["src"])
+    return "if" in e and not cond_ok(st, inst["p"], e["if"], inst["src"], ev=inst.get("ev"))
 
 
 def entry_of(st, inst):
@@ -400,7 +407,10 @@ def fx_step(st, ctx):
         if W["cur"] is None:
             queue = W["queue"]
             if not queue:
-                _open(st, ctx, W["chain"], W["then"], W["scope"])
+                if "outer" in W:
+                    _close_nested(st, W)
+                else:
+                    _open(st, ctx, W["chain"], W["then"], W["scope"])
                 return
             if len(queue) == 1:
                 # one instance left: its group is current and it is its owner's turn
@@ -442,7 +452,7 @@ def _begin(st, ctx, W, inst):
         ctx.emit(ev("effect_nullified", "guide 5.6.1", p=p, by=inst["src"]))
         W["turn"] = ordering.after(p)
         return True
-    if "if" in e and not cond_ok(st, p, e["if"], inst["src"]):
+    if "if" in e and not cond_ok(st, p, e["if"], inst["src"], ev=inst.get("ev")):
         W["turn"] = ordering.after(p)      # its condition does not hold: nothing happens, silently
         return True
     W["cur"] = {"inst": inst, "ops": [], "s": None, "limit": [], "hp": None}
@@ -485,7 +495,8 @@ def _run(st, ctx, W):
         W["mode"] = "run"
     while ops:
         e = ops[0]
-        if answer is None and cur["s"] is None and "if" in e and not cond_ok(st, cur["inst"]["p"], e["if"], cur["inst"]["src"]):
+        if answer is None and cur["s"] is None and "if" in e and \
+                not cond_ok(st, cur["inst"]["p"], e["if"], cur["inst"]["src"], ev=cur["inst"].get("ev")):
             ops.pop(0)
             continue
         n_tasks = len(st.tasks)
@@ -515,7 +526,8 @@ def _run(st, ctx, W):
 
 
 def _finish(st, ctx, W):
-    """One effect is done: hand limits (guide 3.3.1), health (ruling R6), next player (5.2.1)."""
+    """One effect is done: hand limits (guide 3.3.1), health (ruling R6), the ordinary triggers of
+    the breaks it made (guide 5.4, after the unit), next player (5.2.1)."""
     cur = W["cur"]
     p = cur["inst"]["p"]
     W["cur"] = None
@@ -528,6 +540,8 @@ def _finish(st, ctx, W):
             st.fx = None
             return
     limit_checks(st, ctx)
+    if cur.get("trig"):
+        later(st, cur["trig"])
 
 
 def limit_checks(st, ctx):
@@ -539,8 +553,9 @@ def limit_checks(st, ctx):
 
 
 def effect_running(st):
-    """True while an effect resolves: the hand-limit discard waits until it is done (guide 3.3.1)."""
-    return st.fx is not None and st.fx["cur"] is not None
+    """True while an effect resolves: the hand-limit discard waits until it is done (guide 3.3.1).
+    An effect whose break triggered an interrupt is still resolving under it."""
+    return _running(st.fx)
 
 
 def fx_ask(st, cur, player, options, question, hidden=False):
@@ -548,3 +563,11 @@ def fx_ask(st, cur, player, options, question, hidden=False):
     ask(st, player, "choose", options, hidden=hidden,
         about={"question": question, "effect": cur["inst"]["name"]})
     return ASK
+
+
+def _close_nested(st, W):
+    """A window a break's triggers opened (engine/breaks.py) is done: what it was nested in goes on
+    where it stood, the tasks it held first."""
+    st.fx = W["outer"]
+    st.step = W["then"]
+    st.tasks = W["held"] + st.tasks

@@ -18,11 +18,14 @@ import pod
 _FRAME_MS = const(20)  # 50 Hz ring refresh, on an absolute grid
 _MERGE_MS = const(3)  # a timer frame this close to the grid is the grid frame (a frame costs ~2.5 ms on a Pico)
 _RX_BUDGET = const(64)  # link bytes per pass (more than one whole frame), then the loop gets a turn
-_HEAP_EVERY_MS = const(5000)  # gc.mem_alloc() walks the heap: 8 ms on a Pico
 _GC_EVERY_MS = const(30000)  # a collection (~3 ms on a Pico's 234 KB heap) at a time we choose; a frame allocates next to nothing
 _GC_THRESHOLD = const(32768)  # only a burst past this many bytes collects in between
 _LOG_MAX = const(4096)
-_LOG_GAP_MS = const(10000)  # at most one errors.log write per 10 s; the rest counted
+_LOG_GAP_MS = const(10000)
+_OLED_CHUNK = const(32)  # OLED bytes a write: 0.7 ms of I2C at 400 kHz
+_OLED_QUIET_MS = const(4)
+_SPIN_US = const(1500)  # a button confirmation this close is waited for without sleeping
+_SPIN_MAX = const(2000)  # (about 10 ms of spinning on a Pico: far more than _SPIN_US)  # at most one errors.log write per 10 s; the rest counted
 
 
 def _opt(argv, name, env):
@@ -73,6 +76,16 @@ class App:
         self.pressed = asyncio.ThreadSafeFlag()
         p.buttons.wake = self.pressed.set
         self.hw.attach_irqs(p.buttons)
+        p.power_up(now)
+        self.confirmer = None
+        if not self.sim and hasattr(machine, "Timer"):
+            import confirm  # (a board's: the unix port's heap is spared its code)
+
+            self.confirmer = confirm.Confirmer(p.buttons)
+        self.drawn = asyncio.ThreadSafeFlag()
+        if p.screen is not None:
+            p.screen.wake = self.drawn.set
+            p.oled_in_show = False  # oled_task sends the OLED's changes
         self.rx = bytearray(_RX_BUDGET)
         try:
             with open("bright.txt") as f:
@@ -80,7 +93,6 @@ class App:
         except (OSError, ValueError, IndexError):
             pass
         self.heap_peak = 0
-        self.heap_at = now
         self.gc_at = now
         self.log_path = "errors.log"
         self.log_at = now
@@ -157,16 +169,31 @@ class App:
         p = self.pod
         bt = p.buttons
         flag = self.pressed
+        timed = self.confirmer is not None
         while True:
             if bt.head == bt.tail:
-                await flag.wait()
+                # an edge: a board's timer confirms it and wakes this task; without
+                # one (the unix port) the confirmation is waited out here
+                w = bt.until_due_us()
+                if w < 0 or timed:
+                    await flag.wait()  # an edge: its confirmation is due in about a ms
+                    continue
+                if w > _SPIN_US:
+                    await asyncio.sleep_ms(w // 1000)
+                elif not spin(w):
+                    await asyncio.sleep_ms(1)  # a clock that does not move (a test's): give way
+                bt.confirm(clock.ms())
             p.input(clock.ms())
 
     def frame(self, now):
         p = self.pod
-        # long presses, repeats, and any edge an interrupt missed; the
-        # press itself was queued by its interrupt
+        # long presses, repeats, and any edge an interrupt missed; a press
+        # whose confirmation falls due within the next 1.5 ms is confirmed
+        # first (its frame goes out before this one is drawn)
         bt = p.buttons
+        w = bt.until_due_us()
+        if 0 < w <= _SPIN_US and self.confirmer is None:
+            spin(w)
         bt.scan(now)
         if bt.head != bt.tail:
             p.input(now)  # a press that came in just now goes out before this frame's drawing
@@ -175,15 +202,17 @@ class App:
         p.tick(now)
         if self.wdt is not None:
             self.wdt.feed()
-        if self.sim or clock.diff(now, self.heap_at) >= _HEAP_EVERY_MS:
-            self.heap_at = now
-            a = gc.mem_alloc()
-            if a > self.heap_peak:
-                self.heap_peak = a
+        if self.sim:
+            self.sample_heap()  # (the simulator's figure; on a board the walk would take 8 ms a frame)
         if p.service_request:
             self.enter_service()
         if self.quit or (self.port.closed and self.sim):
             raise SystemExit(0)  # the hub closed our pty: a simulated unplug
+
+    def sample_heap(self):
+        a = gc.mem_alloc()
+        if a > self.heap_peak:
+            self.heap_peak = a
 
     async def frame_task(self):
         # Frames on an absolute 20 ms grid, so a late wake-up does not push
@@ -197,14 +226,18 @@ class App:
             self.frame(now)
             await asyncio.sleep_ms(0)  # a press or link bytes that came in meanwhile go first
             p.show()
-            if clock.diff(now, self.gc_at) >= _GC_EVERY_MS and p.buttons.head == p.buttons.tail \
+            bt = p.buttons
+            if clock.diff(now, self.gc_at) >= _GC_EVERY_MS and bt.head == bt.tail and bt.until_due_us() < 0 \
                     and p.cd.until_event(now) > 25:
-                # after a frame, not inside a press (an allocation that crosses
-                # a small threshold would collect in the middle of one), and
-                # not just before a countdown beep or the end
+                # after a frame, not inside a press, queued or being confirmed (an
+                # allocation that crosses a small threshold would collect in the
+                # middle of one), and not just before a countdown beep or the end
                 self.gc_at = now
                 await asyncio.sleep_ms(0)
-                gc.collect()
+                if bt.head == bt.tail and bt.until_due_us() < 0:
+                    gc.collect()
+                else:
+                    self.gc_at = clock.add(now, -_GC_EVERY_MS)  # a press came: after it
             if clock.diff(now, due) >= -_MERGE_MS:  # on the grid, or close enough to stand for it
                 due = clock.add(due, _FRAME_MS)
                 if clock.diff(now, due) >= 0:
@@ -226,8 +259,36 @@ class App:
             f.write("1")
         machine.reset()
 
+    async def oled_task(self):
+        # What changed on the OLED, sent in small chunks between the other
+        # tasks' turns: a press or a frame waits at most one chunk (under a ms
+        # of I2C), never a whole screen; and nothing is sent in the few ms
+        # before a countdown mark, whose beep and expiry go first.
+        p = self.pod
+        sc = p.screen
+        if sc is None:
+            return
+        o = sc.oled
+        flag = self.drawn
+        while True:
+            if not o.dirty():
+                await flag.wait()
+                continue
+            u = p.cd.until_event(clock.ms())
+            if u < _OLED_QUIET_MS:
+                await asyncio.sleep_ms(u + 1)
+                continue
+            bt = p.buttons
+            if bt.head != bt.tail or bt.until_due_us() >= 0:
+                await asyncio.sleep_ms(1)  # a press being confirmed or sent goes first
+                continue
+            o.flush(_OLED_CHUNK)
+            await asyncio.sleep_ms(0)
+
     async def main(self):
         tasks = [self.link_task, self.input_task]
+        if self.pod.screen is not None:
+            tasks.append(self.oled_task)
         if self.ctl:
             import simctl  # pyright: ignore[reportMissingImports]  (firmware/sim, simulation only)
 
@@ -235,6 +296,19 @@ class App:
         for fn in tasks:
             asyncio.create_task(self.guard(fn))
         await self.guard(self.frame_task)
+
+
+def spin(us):
+    # wait us microseconds without sleeping (the last stretch of a button's
+    # confirmation: the ms tick would add up to a ms to every press); False
+    # if the clock did not move (a test's fake one)
+    t = clock.us()
+    k = 0
+    while clock.diff(clock.us(), t) < us:
+        k += 1
+        if k == _SPIN_MAX:
+            return False
+    return True
 
 
 def safe_mode():

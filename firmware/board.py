@@ -34,7 +34,9 @@ class Hardware:
         bt = pm["buttons"]
         self.pins = [None if bt.get(k) is None else Pin(bt[k], Pin.IN, Pin.PULL_UP if low else Pin.PULL_DOWN)
                      for k in BUTTONS]
-        feat = 8 if sim else 0  # features bits: 1 OLED, 2 vibration, 4 piezo, 8 simulated
+        # features bits: 1 OLED, 2 vibration, 4 piezo, 8 simulated, 16 OLED of 64 rows,
+        # 32 protocol extension 1
+        feat = 8 if sim else 0
         self.pwm = None
         if pm.get("piezo") is not None:
             self.pwm = machine.PWM(Pin(pm["piezo"]))
@@ -44,8 +46,14 @@ class Hardware:
         if pm.get("vibe") is not None:
             self.vibe = Pin(pm["vibe"], Pin.OUT, value=0)
             feat |= 2
-        if pm.get("oled"):
-            feat |= 1  # fitted; the card-name screen is not driven yet
+        self.oled = None
+        o = pm.get("oled")
+        if o:
+            # optional keys (defaults keep older pin maps working): i2c bus id,
+            # addr (0x3C), width (128), height (32 or 64), freq (400 kHz)
+            feat |= 1 | (16 if o.get("height", 32) >= 64 else 0)
+            self.oled = oled_from(o)
+        feat |= 32  # speaks protocol extension 1 (docs/protocol.md section 11)
         self.features = feat
         uid = machine.unique_id()[:8]
         self.board_id = uid + bytes(8 - len(uid))
@@ -120,29 +128,71 @@ class Port:
         return i
 
 
+def oled_from(o):
+    # the SSD1306 of the pin map's "oled" entry (an Oled whose ok is False
+    # when nothing answers on the bus: the pod then behaves as one without)
+    import oled
+
+    Pin = machine.Pin
+    try:
+        i2c = machine.I2C(o.get("i2c", 0), sda=Pin(o["sda"]), scl=Pin(o["scl"]), freq=o.get("freq", 400000))
+    except (ValueError, OSError, AttributeError):
+        return None
+    d = oled.Oled(i2c, o.get("addr", 0x3C), o.get("width", 128), o.get("height", 32))
+    d.init()
+    return d
+
+
 # Piezo beeps and the optional vibration motor, both non-blocking: started
-# now, switched off by tick() when their time is up.
+# now, switched off by tick() when their time is up. Beeps are at the
+# piezo's resonance (the PS1240's 4 kHz: loudest for the current a GPIO
+# gives); what they mean is told by length and count, not pitch.
+RES_HZ = 4000
+
+
 class Sound:
     def __init__(self, pwm=None, vibe=None):
         self.pwm = pwm  # machine.PWM on the piezo pin, or None
         self.vibe = vibe  # machine.Pin driving the motor transistor, or None
         self.beep_off = None
         self.vibe_off = None
+        self.again = 0  # beeps still to come in a pattern
+        self.on_ms = 0
+        self.gap_ms = 0
+        self.freq = RES_HZ
+        self.beeps = 0  # beeps started (tests)
 
-    def beep(self, freq, ms, now, vibe_ms=0):
+    def beep(self, freq, ms, now, vibe_ms=0, count=1, gap=60):
         if self.pwm is not None and ms:
-            self.pwm.freq(freq)
-            self.pwm.duty_u16(32768)
-            self.beep_off = clock.add(now, ms)
+            self.freq = freq
+            self.again = count - 1
+            self.on_ms = ms
+            self.gap_ms = gap
+            self._on(now)
         if self.vibe is not None and vibe_ms:
             self.vibe.value(1)
             self.vibe_off = clock.add(now, vibe_ms)
 
+    def _on(self, now):
+        pwm = self.pwm
+        if pwm is None:
+            return
+        pwm.freq(self.freq)
+        pwm.duty_u16(32768)
+        self.beep_off = clock.add(now, self.on_ms)
+        self.beeps += 1
+
     def tick(self, now, force=False):
         pwm = self.pwm
         if pwm is not None and self.beep_off is not None and (force or clock.diff(now, self.beep_off) >= 0):
-            self.beep_off = None
-            pwm.duty_u16(0)
+            if self.on_ms and not force and self.again > 0 and clock.diff(now, self.beep_off) >= self.gap_ms:
+                self.again -= 1
+                self._on(now)  # the next beep of the pattern
+            elif self.on_ms:
+                pwm.duty_u16(0)
+                if force or self.again <= 0:
+                    self.beep_off = None
+                    self.again = 0
         vibe = self.vibe
         if vibe is not None and self.vibe_off is not None and (force or clock.diff(now, self.vibe_off) >= 0):
             self.vibe_off = None

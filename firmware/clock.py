@@ -4,6 +4,7 @@
 import time
 
 ms = time.ticks_ms
+us = time.ticks_us  # (the same wrap-around arithmetic: diff and add work on both)
 diff = time.ticks_diff
 add = time.ticks_add
 sleep_ms = time.sleep_ms

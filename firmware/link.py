@@ -21,10 +21,13 @@ _OUT_W = const(4)  # room per kept payload (adjust: 3 bytes)
 # message types (proto.py)
 _T_PING = const(0x00)
 _T_HELLO = const(0x01)
+_T_READY = const(0x02)
 _T_EXPIRED = const(0x04)
 _T_ADJUST = const(0x05)
 _T_CLAIM = const(0x06)
 _T_LOG = const(0x07)
+_T_READY_AT = const(0x08)
+_T_TEST = const(0x09)
 _T_WELCOME = const(0x81)
 _T_SERVICE = const(0x8F)
 
@@ -92,7 +95,7 @@ class Link:
         tmp = bytes((code,)) + text[:_MAX_TEXT]
         self._emit(_T_LOG, 0, tmp, 0, len(tmp), now)
 
-    def queue(self, t, a, b, now):
+    def queue(self, t, a, b, now, c=0):
         # A pod decision: kept until acked, across link losses (renumbered on
         # the next welcome). Payload packed by type; nothing allocated.
         if self.o_n == _OUT_N:
@@ -106,6 +109,10 @@ class Link:
         if t == _T_ADJUST:
             p[o + 1] = b >> 8 & 0xFF
             p[o + 2] = b & 0xFF
+            ln = 3
+        elif t == _T_READY_AT or t == _T_TEST:
+            p[o + 1] = b
+            p[o + 2] = c
             ln = 3
         else:
             p[o + 1] = b
@@ -166,10 +173,15 @@ class Link:
         self.ever_up = True
         self.rx_expect = 1
         self.rx_last = 0
-        # decisions made while the link was down go out first, renumbered
+        # decisions made while the link was down go out first, renumbered; a
+        # timed ready as a plain one (this hub may not speak the extension)
         s = 1
         for j in range(self.o_n):
-            self.o_s[(self.o_head + j) % _OUT_N] = s
+            k = (self.o_head + j) % _OUT_N
+            self.o_s[k] = s
+            if self.o_t[k] == _T_READY_AT:
+                self.o_t[k] = _T_READY
+                self.o_len[k] = 2
             s = _next(s)
         self.tx_seq = s
         if self.o_n:

@@ -12,16 +12,19 @@ import link
 import ring
 import selection
 import board
+import selftest
 import views
 
 _FW_MAJOR = const(0)  # firmware version, sent in the hello
-_FW_MINOR = const(4)
+_FW_MINOR = const(5)
 _FW_PATCH = const(0)
 
 # message types (proto.py)
 _T_READY = const(0x02)
 _T_ANSWER = const(0x03)
 _T_EXPIRED = const(0x04)
+_T_READY_AT = const(0x08)
+_T_TEST = const(0x09)
 _T_WELCOME = const(0x81)
 _T_STATE = const(0x82)
 _T_COUNTDOWN = const(0x83)
@@ -29,12 +32,19 @@ _T_REVEAL = const(0x84)
 _T_RESULT = const(0x85)
 _T_NOTICE = const(0x86)
 _T_SETUP = const(0x87)
+_T_EXT = const(0x89)
+_T_STRIP = const(0x8A)
+_T_SELFTEST = const(0x8B)
 _T_SERVICE = const(0x8F)
 _SERVICE_MAGIC = const(0x5AFE)
 _CHOOSING = const(1)  # selection states
 _REVEAL = const(3)
 _RESULT = const(4)
 _BRIGHT = const(3)  # brightness page
+_READY_BTN = const(2)
+_OLED_BUDGET = const(128)  # OLED bytes show() sends a frame when no task does (tests' harness)
+_RES = const(4000)  # board.RES_HZ: the piezo's resonance
+_DEFAULT_BRIGHT = const(6)  # selection.BRIGHT_LEVELS[6] = 144: reads in a lit room
 
 
 def where(e):
@@ -60,7 +70,20 @@ def where(e):
 
 class Pod:
     def __init__(self, hw, port, boot, now):
+        self.hw = hw
         self.ring = ring.Ring(hw.np, hw.ring)
+        self.screen = None
+        if hw.oled is not None:
+            import screen  # (and its built-in words) only on a pod with an OLED
+
+            self.screen = screen.Screen(hw.oled)
+        self.test = selftest.SelfTest(self)
+        self.ext = 0  # the protocol extension the hub said it speaks (0: none)
+        self.hp = 0
+        self.hand = 0
+        self.btn_seen = -1  # no hub: the last button pressed, and when (views.no_hub)
+        self.btn_t = now
+        self.oled_in_show = True  # the OLED's changes sent by show() (app.py: by a task of their own)
         self.buttons = buttons.Buttons(hw.pins, hw.active, hw.irq_off, hw.irq_on)
         self.sel = selection.Selection()
         self.cd = countdown.Countdown()
@@ -80,9 +103,14 @@ class Pod:
         self.faults = 0
         self.on_log = lambda msg: None  # app hook: persist a recovered error
         self.on_bright = lambda idx: None  # app hook: persist the brightness setting
-        self.set_bright(4)
-        self.snd.beep(2000, 80, now, 80)  # boot self-test: piezo and motor; views.py does the ring
+        self.set_bright(_DEFAULT_BRIGHT)
+        self.snd.beep(_RES, 80, now, 80)  # boot check: piezo and motor; views.py does the ring
         self.link.send_hello(now)
+
+    def power_up(self, now):
+        # READY held while plugging in: the builder's self-test, no hub needed
+        if self.buttons.held(_READY_BTN):
+            self.test.start(now)
 
     def set_bright(self, idx):
         self.sel.bright = idx
@@ -110,20 +138,32 @@ class Pod:
                 ev = self.buttons.get()
                 if ev < 0:
                     return
+                if self.test.active:
+                    self.test.button(ev, now)
+                    continue
+                if not self.link.up and ev & 7 == 1:
+                    self.btn_seen = ev >> 3  # no hub: the ring shows which button (views.no_hub)
+                    self.btn_t = now
                 sel.counting = self.cd.active
                 was = sel.page
                 if not sel.button(ev):
                     continue
                 t = sel.out_t
                 if t:
-                    self.link.queue(t, sel.a, sel.b, now)
+                    if t == _T_READY and self.ext:
+                        # the hub judges the ready by its first edge, not by
+                        # when the press was confirmed
+                        age = clock.diff(now, self.buttons.t_press[_READY_BTN])
+                        self.link.queue(_T_READY_AT, sel.a, sel.b, now, 0 if age < 0 else 255 if age > 255 else age)
+                    else:
+                        self.link.queue(t, sel.a, sel.b, now)
                     if t == _T_READY or t == _T_ANSWER:
                         self.cd.active = False
-                        self.snd.beep(3000, 30, now, 40)
+                        self.snd.beep(_RES, 30, now, 40)
                     else:
-                        self.snd.beep(2500, 20, now)
+                        self.snd.beep(_RES, 20, now)
                 else:
-                    self.snd.beep(4000, 5, now)  # a click for each cursor move
+                    self.snd.beep(_RES, 5, now)  # a click for each cursor move
                 self.ring.level = selection.BRIGHT_LEVELS[sel.bright]
                 if was == _BRIGHT and sel.page != _BRIGHT:
                     self.on_bright(sel.bright)
@@ -156,6 +196,8 @@ class Pod:
             sel.on_state(v[0], v[1], v[2], v[3], v[4])
             self.priority = v[5]
             self.fp = v[6]
+            self.hp = v[7]
+            self.hand = v[8]
         elif t == _T_COUNTDOWN:
             ms = b[4] << 8 | b[5]
             if ms == 0:
@@ -172,19 +214,33 @@ class Pod:
             self.result_code = c if c else 255
             self.result_t0 = now
             sel.state = _RESULT
-            # wins high, losses low; a buzz when it hurts
-            self.snd.beep(1800 if 1 <= c <= 4 else 600, 120, now, 150 if c in (7, 8) else 0)
+            # at the piezo's resonance: a win two short beeps, a loss one long,
+            # a draw one short; a buzz when it hurts
+            win = 1 <= c <= 4
+            loss = 5 <= c <= 8 or c == 13
+            self.snd.beep(_RES, 300 if loss else 70, now, 150 if c in (7, 8) else 0, 2 if win else 1)
         elif t == _T_NOTICE:
             c = b[3]
             if c == 2 or c == 9:  # opponent back / resumed
                 c = 0
-            elif c == 6:  # you did not respond in time
-                self.snd.beep(500, 300, now, 300)
+            elif c == 6:  # you did not respond in time: three long beeps
+                self.snd.beep(_RES, 250, now, 300, 3, 120)
             self.notice_code = c
             self.notice_t0 = now
         elif t == _T_SETUP:
             self._setup(b[3], b[4], b[5])
+        elif t == _T_STRIP:
+            if self.screen is not None:
+                self.screen.strips.put(b, self.link.dec.blen)
+        elif t == _T_EXT:
+            self.ext = b[3]
+        elif t == _T_SELFTEST:
+            if b[3]:
+                self.test.start(now, True)
+            elif self.test.active:
+                self.test.stop(now)
         elif t == _T_WELCOME:
+            self.ext = 0  # until this hub says it speaks the extension
             w = self.link.welcome
             self.incompatible = w[0] != proto.PROTO
             if not self.incompatible:
@@ -220,29 +276,46 @@ class Pod:
                 self.result_code = 0  # shown (or missed while the link was down): gone
             if self.link.poll(now):
                 self.cd.active = False  # the hub keeps the deadline; resent on resume
-            ev = self.cd.update(now)
+            bt = self.buttons
+            # a READY press still being confirmed when the time runs out is
+            # judged first (by its first edge): the expiry waits for it
+            ev = 0 if bt.raw[_READY_BTN] and not bt.down[_READY_BTN] else self.cd.update(now)
             if ev == 1:
-                self.snd.beep(2000, 80, now, 80)
+                self.snd.beep(_RES, 80, now, 80)
             elif ev == 2:
                 self.link.queue(_T_EXPIRED, self.cd.prompt, 0, now)
-                self.snd.beep(1000, 400, now, 300)
+                self.snd.beep(_RES, 400, now, 300)
+            if self.test.active:
+                self.test.tick(now)
             self.snd.tick(now)
             d = self.link.dec
             if d.n >= 4 and clock.diff(now, self.rx_t) > 150 and d.tool_request():
                 self.service_request = True  # mpremote is knocking: free the REPL
             views.draw(self, now)
+            if self.screen is not None:
+                self.screen.update(self, now)
         except Exception as e:
             self.fault(e, now)
 
     def show(self):
-        # the drawn frame out to the LEDs (app.py lets waiting input go first)
+        # the drawn frame out to the LEDs (app.py lets waiting input go first),
+        # then a share of what changed on the OLED
         try:
             self.ring.show()
+            if self.screen is not None and self.oled_in_show:
+                self.screen.flush(_OLED_BUDGET)
         except Exception as e:
             self.fault(e, clock.ms())
+
+    def report(self, part, result, now):
+        # a self-test result to the hub (docs/protocol.md section 11)
+        self.link.queue(_T_TEST, part, result, now)
 
     def until_due(self, now):
         # ms the frame loop may sleep: to the next countdown mark or link timer
         d = self.cd.until_event(now)
         u = self.link.until_due(now)
-        return u if u < d else d
+        if u < d:
+            d = u
+        b = self.buttons.until_due(now)
+        return b if b < d else d

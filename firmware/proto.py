@@ -18,10 +18,12 @@ _MAX_TEXT = const(32)
 
 # Fixed payload size per type, indexed by (t & 0x0F) | (0x10 if t & 0x80):
 # 0xFF = unknown type (a newer peer's message: acked if sequenced, then ignored).
-_SIZES = b"\x00\x11\x02\x02\x01\x03\x00\x01\xff\xff\xff\xff\xff\xff\xff\xff" \
-    b"\xff\x07\x0a\x03\x01\x04\x02\x03\x02\xff\xff\xff\xff\xff\xff\x02"
-_SEQUENCED = b"\x02\x03\x04\x05\x06\x82\x83\x84\x85\x86\x87\x88"
-_TEXT = b"\x07\x88"  # a UTF-8 text tail (up to _MAX_TEXT bytes) follows the fixed part
+# 0x08, 0x09, 0x89-0x8B: extension 1 (docs/protocol.md section 11)
+_SIZES = b"\x00\x11\x02\x02\x01\x03\x00\x01\x03\x03\xff\xff\xff\xff\xff\xff" \
+    b"\xff\x07\x0a\x03\x01\x04\x02\x03\x02\x01\x04\x01\xff\xff\xff\x02"
+_SEQUENCED = b"\x02\x03\x04\x05\x06\x08\x09\x82\x83\x84\x85\x86\x87\x88\x89\x8a\x8b"
+_TEXT = b"\x07\x88\x8a"  # a tail (UTF-8 text, or a strip's bytes: up to _MAX_TEXT) follows the fixed part
+EXT = 1  # the protocol extension this firmware speaks (hello features bit 32)
 
 # CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection): a 512-byte
 # table made once, so the per-byte cost is one lookup.

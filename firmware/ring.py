@@ -4,7 +4,7 @@
 # allocates nothing (colours are 0xRRGGBB ints, not tuples).
 from micropython import const
 
-_MAX_LEVEL = const(144)  # the brightest of the 8 user steps (selection.BRIGHT_LEVELS)
+_MAX_LEVEL = const(200)  # the brightest of the 8 user steps (selection.BRIGHT_LEVELS)
 # Current limit, whatever the pixel count: a WS2812B colour channel draws
 # about 20 mA at 255, so a frame's current is sum(bytes) x 20 / 255 mA. Each
 # frame is dimmed as a whole to stay within _LED_MA: with the Pico (25 mA),
@@ -25,7 +25,7 @@ class Ring:
         self.img = bytearray(3 * n)
         self.first = rg.get("first", 0)
         self.reverse = rg.get("reverse", False)
-        self.level = 48
+        self.level = 144
         self.writes = 0
 
     def clear(self):

@@ -37,7 +37,9 @@ _REPEAT = const(4)
 
 # HP quick steps, as on the community phone calculator
 HP_STEPS = (-100, -200, -300, -400, -500, -600, 100, 200)
-BRIGHT_LEVELS = (6, 12, 20, 32, 48, 72, 104, 144)
+# ring levels; the default (index 6) reads in a lit room, and ring.py's frame
+# current cap keeps every step within the USB budget
+BRIGHT_LEVELS = (12, 20, 32, 48, 72, 104, 144, 200)
 
 
 class Selection:
@@ -54,7 +56,7 @@ class Selection:
         self.locked_slot = 0
         self.menu = 0  # cursor on the HP page
         self.fp_pending = 0
-        self.bright = 4  # index into BRIGHT_LEVELS
+        self.bright = 6  # index into BRIGHT_LEVELS
         self.counting = False  # a countdown runs: no menus
         # the message the last input asks for: type (0 = none) and two values
         self.out_t = 0

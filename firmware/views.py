@@ -1,20 +1,30 @@
 # What the ring shows, as a pure function of the pod's state and the time:
-# draw(pod, now) paints pod.ring.img. Patterns, not only colours, carry the
-# meaning (direction for the FP sign, blinking for "not mine", motion for the
-# result kind), so colour-blind players read the same ring.
+# draw(pod, now) paints pod.ring.img. The language is docs/pod-ring.md:
+# every colour has one meaning, and patterns (direction, blinking, motion,
+# solid vs moving) carry it too, so colour-blind players read the same ring.
+# While choosing, the countdown is never hidden: the slots still in the time
+# left are bright, those past it dim, and a yellow head marks its end.
 from micropython import const
 import clock
 import selection
+import selftest
 
-# Okabe-Ito palette: distinguishable with the common colour-vision deficiencies
-_BLUE = const(0x0072B2)  # seat 1P
-_VERMILLION = const(0xD55E00)  # seat 2P, losses, the last 3 s
-_GREEN = const(0x009E73)  # wins, +FP, countdown > 5 s
-_ORANGE = const(0xE69F00)  # -FP, link lost
-_YELLOW = const(0xF0E442)  # draws, countdown 5..3 s
-_SKY = const(0x56B4E9)
-_PURPLE = const(0xCC79A7)  # the "pass" slot
-_WHITE = const(0xFFFFFF)
+# Okabe-Ito palette (distinguishable with the common colour-vision
+# deficiencies), one meaning each:
+_BLUE = const(0x0072B2)  # seat 1P (slots, the lock, the seat marker)
+_VERMILLION = const(0xD55E00)  # seat 2P
+_GREEN = const(0x009E73)  # for you: +FP, a win
+_ORANGE = const(0xE69F00)  # against you: -FP, a loss, no response
+_YELLOW = const(0xF0E442)  # time: the countdown
+_SKY = const(0x56B4E9)  # the link and the hub: waiting, lost, incompatible
+_PURPLE = const(0xCC79A7)  # neither: the pass slot, a draw
+_WHITE = const(0xFFFFFF)  # the cursor, priority, markers, the reveal
+
+# levels in the logical image (ring.py scales them by the brightness step)
+_K_SLOT = const(150)
+_K_SPENT = const(40)  # a slot whose share of the time is gone
+_K_ARC = const(90)  # the time left where no slot is
+_K_LOCK = const(150)
 
 # selection states and pages (selection.py)
 _CHOOSING = const(1)
@@ -26,6 +36,7 @@ _FP = const(2)
 _SELFTEST_MS = const(900)
 _RESULT_MS = const(1500)
 _NOTICE_MS = const(1500)
+_BUTTON_MS = const(400)  # no hub: a press lights its quadrant this long
 
 # result outcome codes (docs/protocol.md "Values")
 _O_HIT = const(1)
@@ -37,6 +48,8 @@ _O_TRADE = const(9)
 _O_OFFSET = const(10)
 _O_BOTH_DEFEND = const(11)
 _O_BOTH_EVADE = const(12)
+
+_KINDS = b"\x00\x01\x02\x03\x02\x03\x01\x00"  # outcome 1..8 -> motion: flash, sparkle, shield, zip
 
 _N_OPP_LOST = const(1)
 _N_WIN = const(3)
@@ -57,19 +70,19 @@ def tri(t, period):
 
 
 def priority(r, p, now):
-    # pixel 0: steady white = I hold priority; slow dim blink = the opponent
+    # pixel 0: steady white = I hold priority; slow blink = the opponent's
     if p.priority == p.sel.seat:
         r.put(0, _WHITE, 200)
     elif p.priority and now % 1000 < 500:
-        r.put(0, _WHITE, 40)
+        r.put(0, _WHITE, 90)
 
 
 def fp_arc(r, fp, seat, now):
     # +FP: solid green clockwise from pixel 1; -FP: orange counter-clockwise
-    # from pixel n-1, every other pixel half bright. Direction alone tells the
-    # sign; the last pixel blinks when the value is more than fits.
+    # from pixel n-1, every other pixel half bright. Exact up to n-1 (11 on a
+    # 12-pixel ring: FP runs to about 9); past that the last pixel blinks.
     n = r.n
-    room = n // 2 - 1
+    room = n - 1
     k = fp if fp >= 0 else -fp
     if k > room:
         k = room if now % 400 < 200 else room - 1
@@ -78,22 +91,17 @@ def fp_arc(r, fp, seat, now):
             r.put(1 + j, _GREEN)
         else:
             r.put(n - 1 - j, _ORANGE, 110 if j & 1 else 255)
-    r.put(n // 2, seat_colour(seat), 60)  # seat marker at 6 o'clock
+    if k < n // 2:
+        r.put(n // 2, seat_colour(seat), 120)  # seat marker at 6 o'clock, where the arc leaves room
 
 
-def countdown(r, cd, now):
-    # the arc drains counter-clockwise, with a smooth partial pixel at its end
+def arc_end(cd, n, now):
+    # pixels 1..A hold the time left (A = 0 when it is up), and how far the
+    # head pixel A has drained (255 = full)
     rem = cd.remaining(now)
-    col = _GREEN if rem > 5000 else _YELLOW if rem > 3000 else _VERMILLION
-    n = r.n
-    x = rem * n * 255 // cd.total
-    full = x // 255
-    for i in range(full):
-        r.put(i, col, 110)
-    if full < n:
-        r.put(full, col, x % 255 * 110 // 255)
-    if rem <= 3000 and rem % 1000 > 850:
-        r.fill(col)  # a flash on each of the last three seconds, with the beep
+    x = rem * (n - 1) * 255 // cd.total
+    a = (x + 254) // 255
+    return a, x - (a - 1) * 255 if a else 0
 
 
 def choosing(r, p, now):
@@ -102,28 +110,50 @@ def choosing(r, p, now):
     per = n - 1  # pixel 0 is the priority indicator
     c = sel.count()
     base = sel.cursor // per * per
-    if p.cd.active:
-        countdown(r, p.cd, now)
     sc = seat_colour(sel.seat)
+    cd = p.cd
+    a = n  # no countdown: every slot bright
+    frac = 0
+    if cd.active:
+        a, frac = arc_end(cd, n, now)
+    rem = cd.remaining(now) if cd.active else 10000
+    flash = rem <= 3000 and rem % 1000 > 850  # a flash on each of the last three seconds, with the beep
     for j in range(per):
         k = base + j
-        if k >= c:
-            break
-        r.put(1 + j, sc if k < sel.options else _PURPLE, 70)  # purple: pass
+        i = 1 + j
+        live = i <= a
+        if k < c:
+            col = sc if k < sel.options else _PURPLE  # purple: pass
+            r.put(i, col, _K_SLOT if live else _K_SPENT)
+        elif cd.active and live:
+            r.put(i, _YELLOW, _K_ARC)
+        if flash and live:
+            r.put(i, _YELLOW)
+    if cd.active and a:
+        r.put(a, _YELLOW, 120 + frac * 135 // 255)  # the head: where the time ends
     if c:
-        r.put(1 + sel.cursor - base, _WHITE)
-    elif not p.cd.active:
-        breathe(r, sc, 30, 4, now)  # bare ready (tracker mode)
+        cur = 1 + sel.cursor - base
+        if not (cd.active and cur == a and now % 300 < 100):
+            r.put(cur, _WHITE)  # on the head, the cursor lets the yellow through a third of the time
+    elif not cd.active:
+        # bare ready (tracker mode): seat-colour dashes that turn, "press READY"
+        h = now // 250
+        for i in range(1, n):
+            if (i + h) % 3 == 0:
+                r.put(i, sc, _K_SLOT)
     if base and now % 600 < 300:
         r.put(0, _SKY, 120)  # a later page of a long option list
     else:
         priority(r, p, now)
 
 
-def breathe(r, col, lo, div, now):
-    k = lo + tri(now, 2000) // div
+def locked(r, p, now):
+    # solid, not breathing, the same for every slot: the lock is confirmed
+    # without showing which
+    sc = seat_colour(p.sel.seat)
     for i in range(1, r.n):
-        r.put(i, col, k)
+        r.put(i, sc, _K_LOCK)
+    priority(r, p, now)
 
 
 def blink2(r, col, t):
@@ -134,8 +164,10 @@ def blink2(r, col, t):
 
 def result(r, code, t):
     n = r.n
-    col = _GREEN if code <= _O_EVADE else _VERMILLION if code <= _O_WAS_HIT else _YELLOW
-    kind = (code - 1) % 4 if code <= _O_WAS_HIT else code  # win and loss share a motion
+    col = _GREEN if code <= _O_EVADE else _ORANGE if code <= _O_WAS_HIT else _PURPLE
+    # a win and its loss share a motion: guarded is guard's, evaded evade's,
+    # countered counter's, was_hit hit's
+    kind = _KINDS[code - 1] if code <= _O_WAS_HIT else code
     if kind == 0:  # hit / was_hit: full flashes
         if t % 250 < 150:
             r.fill(col)
@@ -153,44 +185,50 @@ def result(r, code, t):
         if kind == _O_BOTH_EVADE:
             r.put(-h, col)
             r.put(1 - h, col, 80)
-    elif kind == _O_TRADE:  # halves swap green/red
+    elif kind == _O_TRADE:  # halves swap green/orange: both hit
         sw = t // 250 % 2
         for i in range(n):
-            r.put(i, _GREEN if (i < n // 2) == (sw == 0) else _VERMILLION)
+            r.put(i, _GREEN if (i < n // 2) == (sw == 0) else _ORANGE)
     elif kind == _O_OFFSET:  # two pixels meet at the top, then flash
         h = n // 2 - t * (n // 2) // 700
         if h > 0:
-            r.put(h, _WHITE)
-            r.put(-h, _WHITE)
+            r.put(h, _PURPLE)
+            r.put(-h, _PURPLE)
         elif t % 200 < 100:
-            r.fill(_WHITE)
+            r.fill(_PURPLE)
     elif kind == _O_BOTH_DEFEND:
         k = 60 + tri(t, 500) // 2
         for i in range(n):
             r.put(i, col, k if i & 1 else 20)
     else:  # non-response, and outcomes newer than this firmware
-        blink2(r, _VERMILLION, t)
+        blink2(r, _ORANGE, t)
 
 
 def notice(r, p, code, t, now):
     n = r.n
-    sc = seat_colour(p.sel.seat)
     if code == _N_WIN:
         for i in range(now // 80 % 3, n, 3):
-            r.put(i, sc)
+            r.put(i, _GREEN)
     elif code == _N_LOSE:
-        r.fill(sc, 25)
+        r.fill(_ORANGE, 60)
     elif code == _N_DRAW:
         for i in range(n):
-            r.put(i, _YELLOW if (i + now // 400) & 1 else sc, 80)
+            r.put(i, _PURPLE if (i + now // 400) & 1 else seat_colour(p.sel.seat), 120)
     elif code == _N_OPP_LOST or code == _N_PAUSED:
         for i in range(0, n, n // 4):
-            r.put(i, _WHITE, 50 + tri(now, 2000) // 3)
+            r.put(i, _SKY, 60 + tri(now, 2000) * 2 // 3)
     elif code == _N_SUDDEN_DEATH:
         if t % 300 < 150:
-            r.fill(_VERMILLION)
+            r.fill(_WHITE)
     else:
-        blink2(r, _VERMILLION, t)
+        blink2(r, _ORANGE, t)
+
+
+def marker(r, count, now):
+    # page marker on pixel 0: 1, 2 or 3 white blinks a second (HP, FP, brightness)
+    t = now % 1000
+    if t < count * 200 and t % 200 < 110:
+        r.put(0, _WHITE, 200)
 
 
 def page(r, p, now):
@@ -198,20 +236,25 @@ def page(r, p, now):
     n = r.n
     pg = sel.page
     if pg == _HP:
-        # one pixel per quick step: losses orange, gains green; marker red
+        # one pixel per quick step: losses orange, gains green; the cursor white
         st = selection.HP_STEPS
         for j in range(len(st)):
-            r.put(1 + j, _GREEN if st[j] > 0 else _ORANGE, 60)
+            r.put(1 + j, _GREEN if st[j] > 0 else _ORANGE, 120)
         r.put(1 + sel.menu, _WHITE)
-        r.put(0, _VERMILLION, 120)
+        marker(r, 1, now)
     elif pg == _FP:
         fp_arc(r, p.fp + sel.fp_pending, sel.seat, now)
-        if now % 500 < 250:
-            r.put(0, _GREEN, 120)  # FP page marker: blinking green
+        marker(r, 2, now)
     else:
         for i in range((sel.bright + 1) * (n - 1) // len(selection.BRIGHT_LEVELS)):
             r.put(1 + i, _WHITE, 160)
-        r.put(0, _YELLOW, 160)
+        marker(r, 3, now)
+
+
+def no_hub(r, p, now):
+    # a press with no hub lights its button's quadrant: a builder sees the wiring
+    if p.btn_seen >= 0 and clock.diff(now, p.btn_t) < _BUTTON_MS:
+        selftest.quadrant(r, p.btn_seen, _WHITE, 255)
 
 
 def draw(p, now):
@@ -219,8 +262,11 @@ def draw(p, now):
     r.clear()
     n = r.n
     t = clock.diff(now, p.boot_t0)
+    if p.test.active:
+        p.test.draw(r, now)
+        return
     if t < _SELFTEST_MS:
-        # boot self-test: red, green, blue sweep round the ring, then white
+        # boot check: red, green, blue sweep round the ring, then white
         step = t * 3 * n // (_SELFTEST_MS - 200)
         if step < 3 * n:
             r.put(step % n, 0xFF0000 >> (8 * (step // n)))
@@ -229,15 +275,18 @@ def draw(p, now):
         return
     if p.incompatible:
         if now % 400 < 200:
-            r.fill(_PURPLE)
+            r.fill(_SKY)
         return
     if not p.link.up:
-        if p.link.ever_up:  # link lost: amber pulse on every third pixel
-            k = 30 + tri(now, 1000) * 2 // 3
+        if p.link.ever_up:  # link lost: sky pulse on every third pixel; a lock stays shown
+            if p.sel.state == _LOCKED:
+                locked(r, p, now)
+            k = 60 + tri(now, 1000) * 2 // 3
             for i in range(0, n, 3):
-                r.put(i, _ORANGE, k)
+                r.put(i, _SKY, k)
         else:  # waiting for the hub's welcome
-            r.put(now // 100 % n, _WHITE, 60)
+            r.put(now // 100 % n, _SKY, 200)
+        no_hub(r, p, now)
         return
     if p.result_code:
         t = clock.diff(now, p.result_t0)
@@ -263,9 +312,7 @@ def draw(p, now):
     elif st == _CHOOSING:
         choosing(r, p, now)
     elif st == _LOCKED:
-        # the same for every slot: the lock is confirmed without showing which
-        breathe(r, seat_colour(sel.seat), 40, 3, now)
-        priority(r, p, now)
+        locked(r, p, now)
     elif st == _REVEAL:
         h = now // 60
         r.put(h, _WHITE)
@@ -274,3 +321,4 @@ def draw(p, now):
     else:
         fp_arc(r, p.fp, sel.seat, now)
         priority(r, p, now)
+

@@ -39,9 +39,42 @@ class Pin:
 class PWM:
     def __init__(self, *args, **kw):
         self.duty = 0
+        self.hz = 0
 
     def freq(self, f):
-        pass
+        self.hz = f
+
+    def duty_u16(self, d):
+        self.duty = d
+
+
+class I2C:
+    # the bus of a pin map's OLED: a simulated SSD1306 (ssd1306.py) answers
+    # at 0x3C, unless a test puts another device there or none (I2C.device:
+    # an object with addr and write(buf), or None: nothing answers)
+    device = "sim"
+
+    def __init__(self, *args, **kw):
+        if I2C.device == "sim":
+            import ssd1306
+
+            I2C.device = ssd1306.SSD1306()
+        self.dev = I2C.device
+
+    def scan(self):
+        return [] if self.dev is None else [self.dev.addr]
+
+    def writeto(self, addr, buf):
+        if self.dev is None or addr != self.dev.addr:
+            raise OSError(19)  # ENODEV: no ACK
+        self.dev.write(buf)
+        return len(buf)
+
+    def writevto(self, addr, bufs):
+        if self.dev is None or addr != self.dev.addr:
+            raise OSError(19)
+        self.dev.write(b"".join(bytes(b) for b in bufs))
+        return True
 
     def duty_u16(self, d):
         self.duty = d

@@ -16,7 +16,7 @@ def games(args):
     try:
         store = _open_store(args.db)
         rows = store.games(args.limit)
-    except (StoreError, sqlite3.DatabaseError) as e:
+    except (StoreError, sqlite3.DatabaseError, ValueError) as e:
         print("기록을 읽을 수 없습니다 / the record can't be read: %s: %s (lumen doctor --db %s)" % (args.db, e, args.db),
               file=sys.stderr)
         return 1
@@ -36,17 +36,30 @@ def games(args):
 
 
 def export(args):
-    from hub.sessions.table import Table
-    table = Table(_open_store(args.db))
+    """``lumen export``: a damaged record is an error message naming it, never a traceback
+    (issue 28.12); a game it can't read is named with what is wrong."""
     try:
-        data = table.export(args.game)
-    except Exception as e:
-        print("export failed: %s" % e, file=sys.stderr)
+        from hub.sessions.table import Table
+        store = _open_store(args.db)
+        try:
+            if store.game(args.game) is None:
+                print("기록에 게임 #%d이(가) 없습니다 / no game #%d in %s" % (args.game, args.game, args.db), file=sys.stderr)
+                return 1
+            data = Table(store).export(args.game)
+            text = json.dumps(data, ensure_ascii=False, indent=1)
+        finally:
+            store.close()
+    except Exception as e:       # sqlite3.DatabaseError, DamagedRecord, a garbled cell: all the same to the user
+        print("내보내기 실패 / export failed: %s: %s: %s (lumen doctor --db %s)" % (args.db, type(e).__name__, e, args.db),
+              file=sys.stderr)
         return 1
-    text = json.dumps(data, ensure_ascii=False, indent=1)
     if args.out and args.out != "-":
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            print("%s: cannot write: %s" % (args.out, e.strerror or e), file=sys.stderr)
+            return 1
         print("wrote %s (%s)" % (args.out, "complete" if data["complete"] else "public part only: unfinished"))
     else:
         print(text)

@@ -17,6 +17,7 @@ from hub.sessions.base import SessionError
 from hub.light.statuslight import StatusLight, open_strip
 from hub.record import doctor
 from hub.record.lock import RecordLock
+from hub.record.sqlite import SchemaTooNew
 from hub.record.store import RecordUnwritable, Store, StoreError
 from hub.record.token import TokenKeeper, new_token, token_path
 from hub.sessions.table import Table
@@ -35,10 +36,21 @@ def _deck(ref):
     return decks[ref]
 
 
+def _profile_cards(args):
+    path = getattr(args, "profile_cards", None)
+    if not path:
+        return None
+    from hub.profiles import cards
+    return cards.load(path)
+
+
 #: what a new game of each mode is played with, from the command line: decks (sample deck
-#: ids or files) or roster characters; None: the mode's default
+#: ids or files), roster characters, or a profile's card-data characters; None: the mode's default
 SIDES = {"referee": lambda args: tuple(map(_deck, args.decks or ("serin", "gangcheol"))),
-         "tracker": lambda args: tuple(args.characters or (None, None))}
+         "tracker": lambda args: tuple(args.characters or (None, None)),
+         "profile": lambda args: tuple(args.characters or (None, None))}
+#: and the rest of it: a profile game's profile, seats and card data
+OPTIONS = {"profile": lambda args: {"profile": args.profile, "players": args.players, "card_set": _profile_cards(args)}}
 
 
 def practice(args):
@@ -52,38 +64,68 @@ def practice(args):
     return practice_meta(bot, getattr(args, "level", "strong"), ("a", "b") if coach == "on" else None)
 
 
-def new_game(table, args):
-    """The game a starting hub opens by itself (listed once something is entered in it)."""
+def new_game(table, args, profile=None):
+    """The game a starting hub opens by itself (listed once something is entered in it).
+    ``profile``: a tournament room's game profile, which wins over ``--mode``."""
+    if profile is not None and profile != "lumen":
+        return table.start("profile", profile=profile, players=2, auto=True)
+    extra = dict(OPTIONS[args.mode](args)) if args.mode in OPTIONS else {}
     meta = practice(args)
-    return table.start(args.mode, *SIDES[args.mode](args), auto=True, **({"meta": meta} if meta else {}))
+    if meta:
+        extra["meta"] = meta
+    return table.start(args.mode, *SIDES[args.mode](args), auto=True, **extra)
 
 
-def open_record(path, durable, out):
-    """The record for this hub, checked (issue 11.6): a file that can't be opened as a
-    database is moved aside for ``lumen doctor`` and a fresh record started; SQLite's
-    quick_check and games that can't be read are reported (those games are skipped)."""
-    store = None
+def open_record(path, durable, out, lock=None, cards=None):
+    """The record for this hub, checked (issues 11.6, 28.12): a file that fails SQLite's
+    quick_check, or can't be opened as a database or listed, is salvaged in place (every game
+    that reads back whole, same ids, the table log: the game on the table resumes; the old
+    file kept aside for ``lumen doctor``); only a file of which nothing reads back gives an
+    empty record. Games and card tables that can't be read are reported (those games are
+    skipped). ``lock``: the RecordLock held on ``path``, moved to the salvaged file."""
+    store, why = None, None
     try:
         store = Store(path, durable=durable)
-        problems = doctor.quick_check(store.db)
-        games = store.games(limit=1000)
+        why = "; ".join(doctor.quick_check(store.db)) or None
+        games = store.games(limit=1000) if why is None else []
     except RecordUnwritable:
         raise
+    except SchemaTooNew as e:
+        raise StoreError(str(e)) from None
     except Exception as e:      # sqlite3.DatabaseError, or a corrupt page that garbles even its message
+        why = "%s: %s" % (type(e).__name__, e)
+    if why is not None:
         if store is not None:
             try:
                 store.close()
             except Exception:
                 pass
-        moved = doctor.move_aside(path)
-        out("기록이 손상되어 옆으로 옮겼습니다 / the record is damaged (%s): moved to %s; "
-            "lumen doctor --db %s --salvage NEW.sqlite3 copies out what can be read" % (e, moved, moved))
-        return Store(path, durable=durable)
-    for p in problems:
-        out("기록 무결성 검사 / record integrity check: %s (lumen doctor --db %s)" % (p, path))
+        moved, copied, skipped = doctor.salvage_in_place(path, cards)
+        if lock is not None:
+            lock.follow(path)       # the lock held the old file: hold the new one now
+        if copied:
+            out("기록이 손상되어 읽을 수 있는 게임을 살렸습니다 / the record was damaged (%s): games %s were salvaged "
+                "and go on%s; the damaged file is kept as %s (lumen doctor --db %s)"
+                % (why, ", ".join("#%d" % g for g in copied),
+                   ("; games %s could not be read" % ", ".join("#%d" % g for g in skipped)) if skipped else "",
+                   moved, moved))
+        else:
+            out("기록이 손상되어 옆으로 옮겼습니다 / the record is damaged (%s) and no game could be read from it: "
+                "moved to %s, a new record started (lumen doctor --db %s)" % (why, moved, moved))
+        store = Store(path, durable=durable)
+        games = store.games(limit=1000)
     for g in games:
         if g["status"] == "damaged":
             out("게임 #%d 손상됨, 건너뜀 / game #%d is damaged, skipped: %s" % (g["id"], g["id"], g.get("damage")))
+    try:
+        damaged_tables = store.damaged_card_tables()
+    except Exception as e:       # reported by the games that need them, as they are resumed
+        damaged_tables = []
+        out("카드 표를 확인할 수 없습니다 / the card tables can't be checked: %s" % e)
+    for digest in damaged_tables:
+        out("카드 표 %s 손상됨: 같은 카드로 게임을 시작하면 다시 씁니다 / card table %s is damaged: the games played "
+            "with it resume once a game with the same cards is started (lumen doctor --db %s)"
+            % (digest[:12], digest[:12], path))
     return store
 
 
@@ -132,7 +174,7 @@ def run_hub(args, out=None):
     lock = RecordLock(args.db)
     try:
         lock.acquire()
-        store = open_record(args.db, args.durable, out)
+        store = open_record(args.db, not getattr(args, "fast", False), out, lock=lock, cards=args.cards)
     except StoreError as e:          # another hub holds the record, or it can't be written
         out(str(e))
         lock.release()
@@ -193,7 +235,7 @@ def run_hub(args, out=None):
     async def tournament(_display):
         while True:
             await asyncio.sleep(0.1)
-            bridge.tick()
+            bridge.tick()            # never raises (issue 28.3): a failed tick is logged and tried again
             with hub.lock:           # a new result slip (or a confirmation) shows on the pods
                 hub.push("a")
                 hub.push("b")
@@ -229,6 +271,28 @@ def _bot_and_coach(table, args):
                   defaults={"seat": getattr(args, "bot", None) or "b", "level": getattr(args, "level", "strong"),
                             "coach": getattr(args, "coach", None) != "off"})
     return bot, coach
+def broker_url(args, out):
+    """The broker's address with the table's password (issue 28.13): from
+    ``--broker-password-file`` or ``$LUMEN_BROKER_PASSWORD``, never needed on the command line,
+    where every user of the machine reads it with ps."""
+    from hub.tournament.broker import make_url, parse_url
+    host, port, user, password = parse_url(args.broker)
+    if password:
+        out("경고: 브로커 비밀번호가 명령줄에 있어 ps로 보입니다 / warning: the broker password is on the command line, "
+            "where ps shows it: use --broker-password-file or LUMEN_BROKER_PASSWORD")
+        return args.broker
+    path = getattr(args, "broker_password_file", None)
+    if path:
+        try:
+            with open(path, encoding="utf-8") as f:
+                password = f.readline().strip()
+        except OSError as e:
+            raise SystemExit("lumen hub: cannot read the broker password file %s: %s" % (path, e.strerror or e))
+    else:
+        password = os.environ.get("LUMEN_BROKER_PASSWORD", "").strip()
+    if not password:
+        out("브로커 비밀번호가 없습니다 / no broker password: give --broker-password-file FILE or LUMEN_BROKER_PASSWORD")
+    return make_url(host, port, user, password or None)
 
 
 def _join_event(table, args, out):
@@ -238,8 +302,9 @@ def _join_event(table, args, out):
     from hub.tournament.tablelink import TableLink
     number = int(table.name.rsplit("-", 1)[-1])
     outbox = os.path.splitext(os.path.abspath(args.db))[0] + ".%s.outbox.sqlite3" % args.event
-    link = TableLink(args.broker, args.event, number, outbox).start()
-    bridge = Bridge(table, link, lambda t, match, game_no: new_game(t, args))
+    link = TableLink(broker_url(args, out), args.event, number, outbox).start()
+    # the room names the game its tables play (a profile): each match game is one of it
+    bridge = Bridge(table, link, lambda t, match, game_no: new_game(t, args, profile=(link.room or {}).get("profile")))
     out("대회 %s 테이블 %d / event %s, table %d (broker %s)" % (args.event, number, args.event, number,
                                                               args.broker.split("@")[-1]))
     return bridge, (router(bridge),)

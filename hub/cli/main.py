@@ -49,6 +49,16 @@ def build_parser():
     chk.add_argument("paths", nargs="+", metavar="PATH", help="card set or deck files, or folders of them")
     chk.set_defaults(func=_command("hub.cli.cards", "check"))
 
+    pr = sub.add_parser("profiles", help="game profiles (BattleCON, 요정전승, the Gundam card game, Lumen Condenser's tracker)")
+    prsub = pr.add_subparsers(dest="profiles_command", required=True)
+    pchk = prsub.add_parser("check", help="validate profile files and profile card files; prints file:line errors")
+    pchk.add_argument("paths", nargs="+", metavar="PATH", help="profile or card files, or folders of them")
+    pchk.set_defaults(func=_command("hub.cli.profiles", "check"))
+    prsub.add_parser("list", help="the bundled profiles and card sets").set_defaults(
+        func=_command("hub.cli.profiles", "list_profiles"))
+    prsub.add_parser("keys", help="the profile format's keys as JSON (type, default, meaning)").set_defaults(
+        func=_command("hub.cli.profiles", "keys"))
+
     dp = sub.add_parser("demo", help="the whole table simulated on this machine: hub, two pods running the real "
                                      "firmware under MicroPython, and the display on localhost")
     dp.add_argument("--seed", type=int, default=1, help="seed of the first game (the same seed plays the same game)")
@@ -81,21 +91,41 @@ def build_parser():
                     help="read the settings from this TOML file's [hub] table (keys: these options' long names, "
                          "dashes as underscores); options given here win ($LUMEN_CONFIG)")
     hp.add_argument("--db", default=DEFAULT_DB, help="the game record (SQLite, append-only)")
-    hp.add_argument("--durable", action="store_true", help="fsync every record (power-loss safe on an SD card)")
+    power = hp.add_mutually_exclusive_group()
+    power.add_argument("--durable", action="store_true",
+                       help="fsync every decision before it is shown (the default: a power cut loses nothing shown)")
+    power.add_argument("--fast", action="store_true",
+                       help="no fsync a decision (synchronous=NORMAL): survives any crash of the hub, but a power cut "
+                            "may lose the last decisions shown; for a hub on a UPS or a desk, never an SD card on a "
+                            "wall plug")
     hp.add_argument("--host", default="127.0.0.1", help="display address (0.0.0.0 for phones on the network)")
     hp.add_argument("--port", type=int, default=8000, help="display port")
     hp.add_argument("--serial", action="append", metavar="DEV", help="a pod's serial port (repeat); default: auto-detect")
-    hp.add_argument("--mode", choices=("referee", "tracker"), default=None,
-                    help="mode of new games (referee needs both decks; default tracker, referee with --bot)")
+    hp.add_argument("--mode", choices=("referee", "tracker", "profile"), default=None,
+                    help="mode of new games (referee needs both decks; profile: another game, --profile; "
+                         "default tracker, referee with --bot)")
+    hp.add_argument("--profile", default="battlecon", metavar="ID",
+                    help="profile mode: the game (lumen profiles list: battlecon, yojeong, gundam; default %(default)s)")
+    hp.add_argument("--players", type=int, default=None, choices=(2, 4),
+                    help="profile mode: the seats (4: 2 on 2 with four pods, where the profile allows it)")
+    hp.add_argument("--profile-cards", default=None, metavar="FILE",
+                    help="profile mode: the players' card data (lumen-profile-cards/1; default the bundled sample set); "
+                         "--characters picks from it")
     hp.add_argument("--decks", nargs=2, metavar=("DECK_1P", "DECK_2P"), default=None,
                     help="referee mode: sample deck ids or deck files (default serin gangcheol)")
     hp.add_argument("--characters", nargs=2, metavar=("CHAR_1P", "CHAR_2P"), default=None,
                     help="tracker mode: the two characters (roster ids or Korean names, e.g. 니아 울프; "
-                         "default: the generic character, changed on the display)")
+                         "default: the generic character, changed on the display); profile mode: the card data's "
+                         "characters (default: no card data, the players say who leads)")
     hp.add_argument("--resume", action="store_true",
                     help="resume the game this table was playing (the Pi service uses it); default: start a new game")
-    hp.add_argument("--broker", metavar="URL", help="join a tournament: mqtt://table-N:PASSWORD@host:port "
-                                                    "(the password is in the event's credentials.json)")
+    hp.add_argument("--broker", metavar="URL", help="join a tournament: mqtt://table-N@host:port, the password from "
+                                                    "--broker-password-file or $LUMEN_BROKER_PASSWORD (it is in the "
+                                                    "event's credentials.json; mqtt://table-N:PASSWORD@host:port works "
+                                                    "too, but shows the password in ps)")
+    hp.add_argument("--broker-password-file", metavar="FILE", default=None,
+                    help="the table's broker password, from this file's first line (or $LUMEN_BROKER_PASSWORD); "
+                         "a password in the --broker URL shows in ps to every user of the machine")
     hp.add_argument("--event", metavar="NAME", help="the tournament's name (with --broker)")
     hp.add_argument("--cards", default=CARDS_DIR, metavar="DIR",
                     help="the card library: one folder per card set, edited at /cards (default %(default)s; $LUMEN_CARDS)")
@@ -135,6 +165,8 @@ def build_parser():
                                        "the readable games into a new record")
     dr.add_argument("--db", default=DEFAULT_DB, help="the game record to check (default %(default)s)")
     dr.add_argument("--salvage", metavar="NEW_DB", default=None, help="write the readable games to this new file")
+    dr.add_argument("--cards", default=CARDS_DIR, metavar="DIR",
+                    help="the card library a damaged card table may be rebuilt from (default %(default)s)")
     dr.set_defaults(func=_command("hub.record.doctor", "main"))
 
     ep = sub.add_parser("export", help="export a match as JSON")

@@ -37,6 +37,9 @@ NEEDED_FILES = [
     "./lib/systemd/system/lumen-kiosk.service", "./lib/udev/rules.d/99-lumen-pods.rules",
     "./usr/libexec/lumen-hub/lumen-kiosk", "./usr/share/doc/lumen-hub/README.Debian",
     "./opt/lumen/venv/lib/python3.11/site-packages/hub/web/static/index.html",
+    # the game profiles: the tracker reads Lumen's at import (hub/sessions/tracker.py)
+    "./opt/lumen/venv/lib/python3.11/site-packages/hub/profiles/data/lumen.yaml",
+    "./opt/lumen/venv/lib/python3.11/site-packages/hub/profiles/data/cards/battlecon-sample.yaml",
 ]
 
 

@@ -63,6 +63,12 @@ PATTERNS = [(re.compile("^" + p + "$"), ko) for p, ko in (
     (r"only (\d+) skill cards with (.*)'s mark; at least (\d+) are needed.*", r"\2 마크 카드가 \1장뿐입니다: 최소 \3장 (얼티밋 제외, 가이드 4.5.1)"),
     (r"(\d+) cards named " + _R + r"; (.*) per name however numbered.*", r"이름이 \2인 카드가 \1장입니다: 같은 이름은 번호가 달라도 제한됩니다 (가이드 4.5.1)"),
     (r"unknown card " + _R, r"모르는 카드 \1"),
+    (r"a defense that guards, evades and offsets nothing is always hit.*",
+     "방어·회피·상쇄 위치가 하나도 없는 수비는 늘 히트당합니다 (가이드 3.6.3): 방어, 회피, 상쇄 위치 중 하나를 정하세요"),
+    (r"token " + _R + r" is not a counter of the card's character \(its tokens: (.*)\)",
+     r"토큰 \1은(는) 이 카드 캐릭터의 토큰이 아닙니다 (캐릭터의 토큰: \2)"),
+    (r"token " + _R + r" is not a counter of any character of this set \(its tokens: (.*)\)",
+     r"토큰 \1은(는) 이 세트의 어느 캐릭터의 토큰도 아닙니다 (토큰: \2)"),
     (r"unknown character " + _R + r" \(in the set: (.*)\)", r"모르는 캐릭터 \1 (세트에 있는 캐릭터: \2)"),
     (r"is an ultimate: put it under deck.ultimate.*", "얼티밋 카드입니다: 20장이 아니라 얼티밋 칸에 넣으세요"),
 )]

@@ -24,7 +24,7 @@ from engine.cards import _Checker, parse_card, parse_character
 from engine.decks import SAMPLE_DIR, _cached_cardset_key, check_deck, load_cardset, load_deck
 from engine.effects import plain
 from engine.errors import Problem
-from engine.yamlio import load_yaml
+from engine.yamlio import load_yaml, load_yaml_text
 
 from . import problems_ko
 
@@ -43,6 +43,24 @@ class LibraryError(Exception):
         super().__init__(en)
         self.code, self.en, self.ko = code, en, ko
         self.problems = list(problems)
+
+
+def _token_names(entries, path):
+    """(field, token name) of every ``token`` effect in a list of effect entries, nested ones too."""
+    if not isinstance(entries, list):
+        return
+    for i, e in enumerate(entries):
+        if not isinstance(e, dict):
+            continue
+        here = "%s[%d]" % (path, i)
+        if e.get("do") == "token":
+            yield here + ".name", e.get("name")
+        for key, v in e.items():
+            if isinstance(v, list):
+                yield from _token_names(v, here + "." + key)
+            elif isinstance(v, dict) and key != "if":
+                for opt, sub in v.items():
+                    yield from _token_names(sub, "%s.%s.%s" % (here, key, opt))
 
 
 def problem_json(p):
@@ -136,8 +154,24 @@ class CardLibrary:
 
     def raw(self, set_id):
         """The set file as plain data (what the editor edits; a copy the caller may change)."""
+        return copy.deepcopy(self.view(set_id))
+
+    def view(self, set_id):
+        """The set file as plain data, shared: read it, never change it (no copy: a 4,000-card
+        set deep-copied for every search or export was seconds of a Pi's time, issue 28.10)."""
         path = self._set_path(set_id)
-        return copy.deepcopy(self._cached("raw", path, lambda: plain(load_yaml(path))))
+        return self._cached("raw", path, lambda: plain(load_yaml(path)))
+
+    def set_json(self, set_id):
+        """``GET /api/cards/sets/{id}``'s body as JSON bytes, once per version of the file."""
+        path = self._set_path(set_id)
+
+        def build():
+            raw = self.view(set_id)
+            return json.dumps({"id": set_id, "writable": self.writable(set_id), "hash": self.set_hash(set_id),
+                               "set": raw.get("set") or {}, "characters": raw.get("characters") or [],
+                               "cards": raw.get("cards") or []}, ensure_ascii=False).encode()
+        return self._cached("json", path, build)
 
     def load(self, set_id):
         """The engine's CardSet (or None) and the checker's problems."""
@@ -149,7 +183,7 @@ class CardLibrary:
         path = self._set_path(set_id)
 
         def build():
-            raw = self._cached("raw", path, lambda: plain(load_yaml(path)))
+            raw = self.view(set_id)
             return ({c.get("mark") or c.get("id") for c in raw.get("characters") or []},
                     {c.get("id") for c in raw.get("cards") or [] if isinstance(c, dict) and isinstance(c.get("id"), str)})
         return self._cached("index", path, build)
@@ -165,7 +199,7 @@ class CardLibrary:
         path = self._set_path(set_id)
 
         def build():
-            data = self._cached("raw", path, lambda: plain(load_yaml(path)))
+            data = self.view(set_id)
             return content_hash({k: data.get(k) for k in ("set", "characters", "cards")})
         return self._cached("hash", path, build)
 
@@ -173,7 +207,7 @@ class CardLibrary:
         out = []
         for sid in self.set_ids():
             try:
-                data = self.raw(sid)
+                data = self.view(sid)
                 _, problems = self.load(sid)
             except Exception as e:        # an unreadable file is listed with its problem, not hidden
                 out.append({"id": sid, "problems": [{"message": str(e)}], "writable": self.writable(sid)})
@@ -201,7 +235,8 @@ class CardLibrary:
         """A whole card-set file (YAML or JSON text) as a new set. Its ``set.id`` names the
         folder unless ``set_id`` is given."""
         try:
-            data = cardyaml.load_text(text)
+            # the engine's loader: its node limit refuses an alias bomb (issue 28.10)
+            data = plain(load_yaml_text(text))
         except Exception as e:
             raise LibraryError("invalid", "not valid YAML: %s" % e, "올바른 YAML이 아닙니다: %s" % e) from None
         if not isinstance(data, dict) or "cards" not in data:
@@ -218,8 +253,9 @@ class CardLibrary:
         return sid
 
     def export_set(self, set_id):
-        """The set as one YAML file (the writer's layout)."""
-        return cardyaml.dump_set(self.raw(set_id))
+        """The set as one YAML file (the writer's layout), written once per version of the file."""
+        path = self._set_path(set_id)
+        return self._cached("export", path, lambda: cardyaml.dump_set(self.view(set_id)))
 
     def _write_set(self, set_id, data, new=False):
         if not self.writable(set_id):
@@ -242,9 +278,9 @@ class CardLibrary:
 
     # ------------------------------------------------------------ cards
     def card(self, set_id, card_id):
-        for c in self.raw(set_id).get("cards") or []:
+        for c in self.view(set_id).get("cards") or []:
             if c.get("id") == card_id:
-                return c
+                return copy.deepcopy(c)
         raise LibraryError("not_found", "no card %r in set %r" % (card_id, set_id),
                            "세트 %r에 카드 %r이(가) 없습니다" % (set_id, card_id))
 
@@ -262,7 +298,35 @@ class CardLibrary:
         cid = data.get("id")
         if isinstance(cid, str) and cid != replaces and cid in ids:
             out.append(_problem("duplicate card id %r: another card of this set has it" % cid, "id", cid))
+        if data.get("kind") == "defense" and not any(data.get(j) for j in ("guard", "evade", "offset")):
+            # it could only ever be hit (guide 3.6.3): a slip of the form, not a card
+            out.append(_problem("a defense that guards, evades and offsets nothing is always hit (guide 3.6.3): "
+                                "give it a guard, evade or offset position", "guard", cid))
+        if set_id is not None and isinstance(mark, str):        # (a malformed mark is the checker's problem)
+            known = self._tokens(set_id)
+            mine = known.get(mark) if mark != "neutral" else set().union(*known.values()) if known else set()
+            for field, name in _token_names(data.get("effects"), "effects"):
+                if isinstance(name, str) and name and name not in (mine or set()):
+                    out.append(_problem("token %r is not a counter of %s (its tokens: %s)"
+                                        % (name, "the card's character" if mark != "neutral" else "any character of this set",
+                                           ", ".join(sorted(mine or ())) or "none"), field, cid))
         return out
+
+    def _tokens(self, set_id):
+        """mark -> the token ids of that character (a token effect must name one of them)."""
+        path = self._set_path(set_id)
+
+        def build():
+            raw = self._cached("raw", path, lambda: plain(load_yaml(path)))
+            out = {}
+            for c in raw.get("characters") or []:
+                key = c.get("mark") or c.get("id") if isinstance(c, dict) else None
+                tokens = c.get("tokens") if isinstance(c, dict) else None
+                if isinstance(key, str):
+                    out[key] = {t.get("id") for t in tokens if isinstance(t, dict) and isinstance(t.get("id"), str)} \
+                        if isinstance(tokens, list) else set()
+            return out
+        return self._cached("tokens", path, build)
 
     def save_card(self, set_id, data, replaces=None):
         """Add a card, or replace card ``replaces`` (which may change its id). Returns the
@@ -326,7 +390,7 @@ class CardLibrary:
             cid = data.get("id")
             if not cid:
                 out.append(_problem("a character needs an id", "id"))
-            elif cid != replaces and any(c.get("id") == cid for c in self.raw(set_id).get("characters") or []):
+            elif cid != replaces and any(c.get("id") == cid for c in self.view(set_id).get("characters") or []):
                 out.append(_problem("duplicate character id %r: another character of this set has it" % cid, "id"))
         return out
 
@@ -351,7 +415,7 @@ class CardLibrary:
         out = []
         for sid in ([set_id] if set_id else self.set_ids()):
             try:
-                cards = self.raw(sid).get("cards") or []
+                cards = self.view(sid).get("cards") or []
             except Exception:
                 continue
             for c in cards:

@@ -179,6 +179,11 @@ class HubLink:
             if not n:
                 return
             del outbox[:n]
+            # messages queued past the window go out now that it has room (not a
+            # resend period later: a pod's OLED names come in runs of frames)
+            for m, payload in outbox[WINDOW - n if WINDOW > n else 0:WINDOW]:
+                if self.up:
+                    self._emit(m, now_ms, payload)
         self._resend_at = now_ms + RESEND_MS
         if not outbox:
             self.all_acked += 1

@@ -43,6 +43,7 @@ from engine.errors import IllegalDecision
 
 from hub.pods.channel import HubLink
 from hub.pods.link_thread import LinkThread
+from hub.pods import podext
 from hub.pods.ports import SerialPort, find_pod_ports
 from hub.pods.prompts import SEAT_NUM, Prompt, SeatPrompts, now_ms
 from hub.pods.protocol import ADJUST, MODES, NOTICES, OUTCOMES, PROTO, ProtocolError
@@ -53,6 +54,10 @@ ADJUST_NAMES = {code: name for name, code in ADJUST.items()}
 
 
 # ---------------------------------------------------------------- one pod
+
+HELLO_BURST = 4          # hellos a port is heard at once (a pod says one a second until welcomed)
+HELLO_EVERY_MS = 500     # past those, one every this long
+
 
 class PodConn:
     def __init__(self, port):
@@ -66,6 +71,10 @@ class PodConn:
         self.was_up = False
         self.repl_resets = 0        # seen of link.repl_resets, to say so once each
         self.wlock = threading.Lock()   # held to take the link's output and write it: in order
+        self.hellos = (HELLO_BURST, None)   # the port's hello allowance: (left, at ms), see PodHub._hello
+        self.held_hello = None      # (the latest hello past the allowance, its ms): heard when it is back
+        self.hellos_held = 0
+        self.hellos_heard = 0
 
     @property
     def name(self):
@@ -78,15 +87,15 @@ class PodHub(SeatPrompts):
     def __init__(self, table, mode=None, out=None, brightness=0):
         self.table = table
         self.conns = []
-        self.prompts = {"a": Prompt(), "b": Prompt()}
+        self.prompts = {s: Prompt() for s in SEAT_NUM}
         self.locked_slot = {}           # seat -> slot locked in the current ready (pod-side memory)
         self.countdown = {}             # seat -> monotonic ms deadline being shown
         self.out = out or (lambda text: log.info(text))
         self.brightness = brightness
         self.mode = mode                # the mode code pods hear before any game is on the table
         self._rescan = []               # serial devices to reopen after an unplug
-        self.messages_to = {"a": [], "b": []}   # what each seat was sent (kept for tests)
-        self.pushes = {"a": 0, "b": 0}  # state frames sent per seat
+        self.messages_to = {s: [] for s in SEAT_NUM}   # what each seat was sent (kept for tests)
+        self.pushes = {s: 0 for s in SEAT_NUM}  # state frames sent per seat
         self._current = {}              # seat -> (what it depends on, the last current(seat))
         self._fresh = ()                # seats pushed for the public state just relayed
         self.record = False
@@ -291,7 +300,7 @@ class PodHub(SeatPrompts):
         """A message from a pod, on the table's thread; ``stamp``: when its bytes arrived
         (table clock), the time a ready counts at."""
         if m.type == "hello":
-            self._on_hello(c, m, t)
+            self._hello(c, m, t)
             return
         if m.type == "log":
             self.out("포드 %s 기록 / pod log: %s" % (c.name, m.text))
@@ -299,14 +308,17 @@ class PodHub(SeatPrompts):
         if m.type == "claim":
             self._claim(c, t)
             return
+        if m.type == "test":
+            self.out("포드 %s 자가 진단 / pod self-test: %s" % (c.name, podext.on_test(c, m)))
+            return
         seat = c.seat
         if seat is None:
             return
         pushes = self.pushes[seat]
         try:
-            if m.type == "ready":
+            if m.type == "ready" or m.type == "ready_at":
                 f = m.fields
-                self._on_choice(seat, f["prompt"], f["slot"], ready=True, at_ms=stamp)
+                self._on_choice(seat, f["prompt"], f["slot"], ready=True, at_ms=podext.choice_time(m, stamp))
             elif m.type == "answer":
                 f = m.fields
                 self._on_choice(seat, f["prompt"], f["slot"], ready=False, at_ms=stamp)
@@ -325,6 +337,42 @@ class PodHub(SeatPrompts):
         # is the latest already (every change of the game is pushed as it is relayed)
         if self.pushes[seat] == pushes:
             self.push(seat, force=True)
+
+    # issue 28.11: a port flooding hellos (20 MB in 5 s once delayed a seated pod's ready by
+    # 4.8 s and printed 3,922 lines) is heard HELLO_BURST times, then once per HELLO_EVERY_MS:
+    # the latest hello waiting is the one heard (each says all an older one did), and the
+    # flood is said once a minute
+    def _hello(self, c, m, t):
+        left, at = c.hellos
+        left = HELLO_BURST if at is None else min(HELLO_BURST, left + (t - at) / HELLO_EVERY_MS)
+        if left >= 1 and c.held_hello is None:
+            c.hellos = (left - 1, t)
+            c.hellos_heard += 1
+            self._on_hello(c, m, t)
+            return
+        c.hellos = (left, t)
+        c.held_hello = (m, t)
+        c.hellos_held += 1
+        if c.hellos_held == 1 or t - getattr(c, "flood_said", -1e18) >= 60_000:
+            c.flood_said = t
+            self.out("포드 포트 %s가 hello를 너무 자주 보냅니다: %d개를 묶어 %.1f초마다 하나만 듣습니다 / port %s floods "
+                     "hellos: %d held back, the latest heard every %.1f s" % (
+                         c.port.name, c.hellos_held, HELLO_EVERY_MS / 1000, c.port.name, c.hellos_held,
+                         HELLO_EVERY_MS / 1000))
+        loop = self.links.loop
+        if loop is not None and not getattr(c, "hello_timer", None):
+            c.hello_timer = loop.call_later(max(0.0, (1 - left) * HELLO_EVERY_MS / 1000), self._held, c)
+
+    def _held(self, c):
+        """On the table's loop: hear the hello a flooding port said last, if it may be heard now."""
+        c.hello_timer = None
+        if c.closed or c.held_hello is None:
+            return
+        m, _ = c.held_hello
+        c.held_hello = None
+        with self.lock:
+            self._hello(c, m, now_ms())
+        self.flush()
 
     def _on_hello(self, c, m, t):
         info = c.link.pod
@@ -354,6 +402,7 @@ class PodHub(SeatPrompts):
             seat = None              # the hub's bot plays that seat in this game: this pod may take the other
         c.seat = seat
         c.link.welcome(t, SEAT_NUM.get(seat, 0), self._mode_code(), self.brightness)
+        podext.greet(c.link, t)
         c.was_up = True
         c.sent_state = None
         if first:
@@ -403,14 +452,19 @@ class PodHub(SeatPrompts):
 
     def _mode_code(self):
         s = self.table.session
-        mode = s.mode if s is not None else (self.mode or "unknown")
+        mode = (s.pod_mode or s.mode) if s is not None else (self.mode or "unknown")
         return MODES.get(mode, 0)
+
+    def _seats(self):
+        """The seats of the game on the table (two, or four at a 2-on-2 table)."""
+        s = self.table.session
+        return s.seats if s is not None else ("a", "b")
 
     def _claim(self, c, t):
         if c.seat is not None or c.board_id is None:
             return
         taken = {x.seat for x in self.conns if x.seat and not x.closed and x is not c} | self.table.bot_seats()
-        free = [s for s in ("a", "b") if s not in taken]
+        free = [s for s in self._seats() if s not in taken]
         if not free:
             self.out("빈 좌석 없음 / no free seat for %s" % c.name)
             return
@@ -479,14 +533,14 @@ class PodHub(SeatPrompts):
         fresh = self._fresh
         if fresh:
             self._fresh = ()
-        if audience == "a" or audience == "b":
+        if audience in SEAT_NUM:
             if self.record:
                 self.messages_to[audience].append(msg)
             if t == "you":
                 # a session relays its public state, then each seat's "you" for the same
                 # change: the state push made for the public one already holds it
-                if audience in fresh:       # fresh is ("a", "b"), ("a",) or ("b",): the others
-                    self._fresh = fresh[1:] if fresh[0] == audience else fresh[:1]
+                if audience in fresh:       # fresh: the seats pushed for it that have not heard their "you" yet
+                    self._fresh = fresh[1:] if fresh[0] == audience else tuple(x for x in fresh if x != audience)
                 else:
                     self.push(audience)
             elif t == "opponent_ready":
@@ -494,10 +548,10 @@ class PodHub(SeatPrompts):
                 self._send(audience, "countdown", prompt=self.prompts[audience].id, ms=msg["ms_left"])
             return
         if t == "game":
-            self.prompts = {"a": Prompt(), "b": Prompt()}
+            self.prompts = {s: Prompt() for s in SEAT_NUM}
             self.locked_slot = {}
             self.countdown = {}
-            for seat in ("a", "b"):
+            for seat in SEAT_NUM:
                 c = self.seated(seat)
                 if c is not None and c.link.up:
                     c.link.send("setup", now_ms(), seat=SEAT_NUM[seat], mode=self._mode_code(), brightness=self.brightness)
@@ -510,10 +564,11 @@ class PodHub(SeatPrompts):
         s = self.table.session
         if s is None:
             return
+        seats = s.seats
         for h in s.happenings():
             what = h[0]
             if what == "reveal":
-                for seat in ("a", "b"):
+                for seat in seats:
                     self.countdown.pop(seat, None)
                     self._send(seat, "reveal", prompt=self.prompts[seat].id)
             elif what == "non_response":
@@ -523,15 +578,15 @@ class PodHub(SeatPrompts):
                 self._send(seat, "result", outcome=OUTCOMES.get(outcome, 0),
                            fp_delta=max(-128, min(127, fp_delta)), hp_delta=max(-32768, min(32767, hp_delta)))
             elif what == "sudden_death":
-                for seat in ("a", "b"):
+                for seat in seats:
                     self._send(seat, "notice", code=NOTICES["sudden_death"], arg=0)
             elif what == "game_over":
-                for seat in ("a", "b"):
-                    code = "draw" if h[1] == "draw" else ("win" if h[1] == seat else "lose")
+                for seat in seats:
+                    code = "draw" if h[1] == "draw" else ("win" if h[1] == s.side_of(seat) else "lose")
                     self._send(seat, "notice", code=NOTICES[code], arg=0)
-        for seat in ("a", "b"):
+        for seat in seats:
             self.push(seat)
-        self._fresh = ("a", "b")
+        self._fresh = tuple(seats)
 
     def _send(self, seat, msg_type, text="", **fields):
         c = self.seated(seat)
@@ -543,8 +598,10 @@ class PodHub(SeatPrompts):
             log.warning("cannot send %s to %s: %s", msg_type, seat, e)
 
     def _notice_other(self, seat, code):
-        other = "b" if seat == "a" else "a"
-        self._send(other, "notice", code=NOTICES[code], arg=SEAT_NUM[seat])
+        """Tell the other seats' pods (the opponent, at a four-seat table everybody else)."""
+        for other in self._seats():
+            if other != seat:
+                self._send(other, "notice", code=NOTICES[code], arg=SEAT_NUM[seat])
 
 
 async def while_serving(hub, awaitable):

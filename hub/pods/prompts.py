@@ -12,10 +12,12 @@ Card names (for an OLED) go to the seat's own pod only.
 import time
 from collections import Counter
 
+from hub.pods import podext
 from hub.pods.protocol import FEATURE_OLED, PROMPT_KINDS, SCHEMA, STATE_FLAG_LOCKED, STATE_FLAG_PASS
 from hub.sessions.base import NO_PROMPT, PASS_WORDS  # noqa: F401  (PASS_WORDS: imported from here by older callers)
 
-SEAT_NUM = {"a": 1, "b": 2}
+#: seat -> the seat number pods hear (the setup frame's seat byte): 3 and 4 at a four-seat table
+SEAT_NUM = {"a": 1, "b": 2, "c": 3, "d": 4}
 STATE_FIELDS = SCHEMA["state"][2]
 CHOOSE = PROMPT_KINDS["choose"]      # the pod's kind for a question it has no kind of its own for
 
@@ -52,6 +54,8 @@ class SeatPrompts:
         question changed), the state frame's flag bits (``STATE_FLAG_*``) and the slot the
         seat locked (0: none, or a bare ready)."""
         s = self.table.session
+        if s is not None and seat not in s.seats:
+            s = None            # a seat this game does not have (3P, 4P after a 2-on-2 game): asked nothing
         pr = self.prompts[seat]
         if s is None or self.side is not None:
             return self._current_now(s, seat, pr)
@@ -118,6 +122,8 @@ class SeatPrompts:
         if not link.up:
             return
         s = self.table.session
+        if s is not None and seat not in s.seats:
+            s = None
         pr, flags, locked = self.current(seat)
         if s is None:
             fp = hp = hand = priority = 0
@@ -135,11 +141,9 @@ class SeatPrompts:
         t = now_ms()
         link.send_fields("state", t, dict(zip(STATE_FIELDS, key)))
         pod = link.pod
-        if pod is not None and pod.features & FEATURE_OLED and not flags & STATE_FLAG_LOCKED:
-            # card names for an OLED: to this seat's own pod only
-            names = self._labels(pr)
-            for i, name in enumerate(names, 1):
-                link.send("label", t, text=name, prompt=pr.id, slot=i)
+        if pod is not None and pod.features & FEATURE_OLED:
+            # card names for an OLED: to this seat's own pod only (hub/pods/podext.py)
+            podext.send_names(c, link, t, pr.id, self._labels(pr), pr.pass_value)
         if resume and seat in self.countdown:
             left = self.countdown[seat] - t
             if left > 0:

@@ -46,8 +46,10 @@ REPL_RESET = b"\r\x03\x03\x02\x04"
 REPL_RESET_MS = 5000
 REPL_RESETS = 3
 
-# name -> (code, struct format, fields, sequenced, has text tail)
-SCHEMA: dict[str, tuple[int, str, tuple[str, ...], bool, bool]] = {
+# name -> (code, struct format, fields, sequenced, tail: False none, True UTF-8 text,
+# BYTES a binary tail in fields["data"])
+BYTES = 2
+SCHEMA: dict[str, tuple[int, str, tuple[str, ...], bool, int]] = {
     "ping": (0x00, "", (), False, False),
     "hello": (
         0x01,
@@ -77,7 +79,15 @@ SCHEMA: dict[str, tuple[int, str, tuple[str, ...], bool, bool]] = {
     "setup": (0x87, ">BBB", ("seat", "mode", "brightness"), True, False),
     "label": (0x88, ">BB", ("prompt", "slot"), True, True),
     "service": (0x8F, ">H", ("magic",), False, False),
+    # extension 1 (docs/protocol.md section 11): a pod says it speaks it in its hello
+    # (features & FEATURE_EXT), the hub in an `ext` message after its welcome
+    "ready_at": (0x08, ">BBB", ("prompt", "slot", "age"), True, False),
+    "test": (0x09, ">BBB", ("part", "result", "value"), True, False),
+    "ext": (0x89, ">B", ("version",), True, False),
+    "strip": (0x8A, ">BBBB", ("prompt", "slot", "width", "part"), True, BYTES),
+    "selftest": (0x8B, ">B", ("action",), True, False),
 }
+EXT = 1  # the extension this hub speaks
 BY_CODE = {v[0]: k for k, v in SCHEMA.items()}
 _STRUCTS = {k: struct.Struct(v[1]) for k, v in SCHEMA.items()}
 # a message's field values in its struct's order (a tuple also for one field)
@@ -106,6 +116,11 @@ ADJUST = {"hp_add": 0, "fp_add": 1, "fp_set": 2}
 STATE_FLAG_PASS = 1  # the prompt accepts "pass" (answer slot 0)
 STATE_FLAG_LOCKED = 2  # this pod's answer to this prompt is already in
 FEATURE_OLED, FEATURE_VIBE, FEATURE_PIEZO, FEATURE_SIM = 1, 2, 4, 8
+FEATURE_OLED64 = 16  # the OLED has 64 rows (else 32)
+FEATURE_EXT = 32  # the pod speaks extension 1
+# self-test parts and results (the `test` message)
+TEST_PARTS = {"ring": 1, "piezo": 2, "motor": 3, "oled": 4, "prev": 5, "next": 6, "ready": 7, "back": 8}
+TEST_RESULTS = {"pending": 0, "ok": 1, "shown": 2, "failed": 3, "absent": 4}
 
 
 class ProtocolError(ValueError):
@@ -127,7 +142,7 @@ class Message:
         out: dict[str, Any] = {"type": self.type, "seq": self.seq, "ack": self.ack}
         for k, v in self.fields.items():
             out[k] = v.hex() if isinstance(v, bytes) else v
-        if SCHEMA[self.type][4]:
+        if SCHEMA[self.type][4] is True:
             out["text"] = self.text
         return out
 
@@ -139,6 +154,8 @@ class Message:
         for n in names:
             v = d[n]
             fields[n] = bytes.fromhex(v) if n == "board_id" else v
+        if SCHEMA[kind][4] == BYTES:
+            fields["data"] = bytes.fromhex(d["data"])
         return cls(kind, fields, d.get("seq", 0), d.get("ack", 0), d.get("text", ""))
 
 
@@ -211,7 +228,12 @@ def payload_of(msg: Message) -> bytes:
     if sequenced != (msg.seq != 0) or not 0 <= msg.seq <= 255 or not 0 <= msg.ack <= 255:
         raise ProtocolError(f"{msg.type}: bad seq {msg.seq}")
     payload = pack_fields(msg.type, msg.fields)
-    if has_text:
+    if has_text == BYTES:
+        data = bytes(msg.fields.get("data", b""))
+        if len(data) > MAX_TEXT or msg.text:
+            raise ProtocolError(f"{msg.type}: {len(data)} bytes of data, at most {MAX_TEXT}")
+        payload += data
+    elif has_text:
         t = msg.text.encode("utf-8")[:MAX_TEXT]
         while True:  # never cut a UTF-8 sequence in half
             try:
@@ -262,6 +284,10 @@ def decode_body(body: bytes) -> Message:
     if len(payload) < size or (not has_text and len(payload) != size) or len(payload) > size + MAX_TEXT:
         raise ProtocolError(f"{kind}: bad length {len(payload)}")
     values = unpack.unpack(payload[:size]) if fmt else ()
+    if has_text == BYTES:
+        fields = dict(zip(names, values))
+        fields["data"] = payload[size:]
+        return Message(kind, fields, seq, ack)
     text = payload[size:].decode("utf-8", "replace") if has_text else ""
     return Message(kind, dict(zip(names, values)), seq, ack, text)
 

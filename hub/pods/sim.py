@@ -20,6 +20,7 @@ pod is the same code a board runs, compiled to .mpy with ``mpy-cross`` (as
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import select
 import shutil
@@ -37,6 +38,10 @@ ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 # 80 KB: the 64-bit port doubles every object; a Pico has 234 KB (docs/performance.md)
 HEAP = "80K"
+# a pod whose pin map has an OLED also holds the screen, its driver, the built-in words
+# and the simulated SSD1306 (~17 KB more on the 64-bit port; the board's figure is
+# bench/pod.py --target rp2040's)
+HEAP_OLED = "112K"
 _PRESSES: dict[tuple[tuple[str, ...], int], bytes] = {}  # (buttons, ms) -> their control commands
 
 
@@ -129,13 +134,20 @@ def _raw_pty() -> tuple[int, int]:
     return master, slave
 
 
+def _has_oled(pinmap: Path) -> bool:
+    try:
+        return bool(json.loads(Path(pinmap).read_text()).get("oled"))
+    except (OSError, ValueError):
+        return False
+
+
 class SimPod:
     """One simulated pod process with its link and control ptys."""
 
     def __init__(
         self,
         board_id: str = "e660583883000001",
-        heap: str = HEAP,
+        heap: str | None = None,
         build_dir: Path | None = None,
         pinmap: Path | None = None,
         stderr: int | None = subprocess.DEVNULL,
@@ -144,6 +156,8 @@ class SimPod:
         extra_path: tuple[Path, ...] = (),
     ) -> None:
         self.board_id = board_id
+        if heap is None:
+            heap = HEAP_OLED if pinmap is not None and _has_oled(pinmap) else HEAP
         self.build_dir = build_dir or build()
         self.master, self._slave = _raw_pty()
         self.ctl_master, self._ctl_slave = _raw_pty()
@@ -153,7 +167,7 @@ class SimPod:
         if control:  # without it the pod has no simulator code loaded at all
             args += ["--ctl", os.ttyname(self._ctl_slave)]
         if pinmap is not None:
-            args += ["--pinmap", str(pinmap)]
+            args += ["--pinmap", str(Path(pinmap).resolve())]  # (the pod runs in its build folder)
         self.proc = subprocess.Popen(args, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      preexec_fn=die_with_parent(),
                                      stderr=stderr, cwd=self.build_dir)
@@ -259,6 +273,14 @@ class SimPod:
     def ring(self) -> bytes:
         """The ring's logical image: RGB per pixel, pixel 0 at 12 o'clock."""
         return bytes.fromhex(self.ctl("ring").split()[1])
+
+    def screen(self) -> list[str] | None:
+        """The simulated OLED as text rows ('#' lit), or None for a pod without one."""
+        words = self.ctl("screen").split()
+        if words[1] == "0":
+            return None
+        h, ram = int(words[1]), bytes.fromhex(words[2])
+        return ["".join("#" if ram[(y >> 3) * 128 + x] >> (y & 7) & 1 else "." for x in range(128)) for y in range(h)]
 
     def stats(self) -> dict[str, int]:
         return {k: int(v) for k, v in (w.split("=") for w in self.ctl("stats").split()[1:])}

@@ -1,21 +1,32 @@
-"""Checking and salvaging a game record (issue 11.6): ``lumen doctor`` and the hub's start.
+"""Checking and salvaging a game record (issues 11.6, 28.5, 28.12): ``lumen doctor`` and the
+hub's start.
 
 A record can be damaged by a dying SD card or a flipped bit. The hub must not crash-loop on
-it: at start it runs SQLite's ``quick_check``, lists games it can't read (they are skipped,
-the rest stay playable), and if the file can't be opened as a database at all it is moved
-aside (``DB.damaged-<time>``) and a fresh record is started, with the command that salvages
-the old one. ``lumen doctor --db DB [--salvage NEW]`` reports, and copies every game whose
-records all read back into a new record, under the same ids.
+it, nor throw away what can still be read: at start it runs SQLite's ``quick_check``; a file
+that fails it (or can't be opened as a database, or listed) is salvaged in place: every game
+that reads back whole is copied into a new record under the same ids (with the table log, so
+the game on the table resumes), the damaged file is kept aside (``DB.damaged-<time>``) and
+the hub goes on with the salvaged one. Only a file of which nothing reads back is replaced
+by an empty record. Games it can't read are listed (skipped, the others stay playable).
+
+Card tables (the cards a referee game is played with, stored once by content hash) are
+checked against their hash: a damaged one is reported, with the games that need it;
+salvage copies every sound one and rebuilds a damaged one from the bundled sample set or
+the card library when their cards hash to its name.
+
+``lumen doctor --db DB [--salvage NEW]`` reports, and copies into a new record.
 """
 
 import hashlib
+import itertools
 import json
 import os
 import shutil
 import sqlite3
 import time
 
-from hub.record.store import Record, Store, StoreError
+from hub.record.cardtables import hashes_to
+from hub.record.store import Record, Store, StoreError, table_text
 
 
 class Report:
@@ -23,6 +34,7 @@ class Report:
         self.path = path
         self.problems = []       # SQLite's integrity findings, or why the file can't be opened
         self.games = []          # (id, status, detail) for every game row found
+        self.tables = []         # (hash, [game ids]) of every damaged card table
         self.unopenable = False
 
     @property
@@ -31,7 +43,7 @@ class Report:
 
     @property
     def ok(self):
-        return not self.problems and not self.damaged and not self.unopenable
+        return not self.problems and not self.damaged and not self.unopenable and not self.tables
 
     def lines(self):
         out = []
@@ -43,6 +55,10 @@ class Report:
         for gid, status, detail in self.games:
             if status == "damaged":
                 out.append("게임 #%d 손상됨 / game #%d damaged: %s" % (gid, gid, detail))
+        for digest, games in self.tables:
+            who = ", ".join("#%d" % g for g in games) or "none"
+            out.append("카드 표 %s 손상됨 (게임 %s) / card table %s damaged (games %s): lumen doctor --salvage NEW "
+                       "rebuilds it if its card set is here" % (digest[:12], who, digest[:12], who))
         if self.ok:
             out.append("기록 정상 / record ok: %s (%d games)" % (self.path, len(self.games)))
         return out
@@ -55,16 +71,48 @@ def quick_check(db, full=False):
     return [] if rows == ["ok"] else rows
 
 
+_COLUMNS = "game_id, seq, kind, wall_ms, mono_ms, seat, hidden, body"
+
+
 def _read_game(db, gid):
-    """Every record of a game, parsed; raises on any damage."""
-    rows = db.execute("SELECT game_id, seq, kind, wall_ms, mono_ms, seat, hidden, body FROM records "
-                      "WHERE game_id = ? ORDER BY seq", (gid,)).fetchall()
+    """Every record of a game, parsed, and the rows as stored; raises on any damage."""
+    try:
+        rows = db.execute("SELECT %s FROM records WHERE game_id = ? ORDER BY seq" % _COLUMNS, (gid,)).fetchall()
+    except sqlite3.DatabaseError:      # a damaged index: the table itself may read whole
+        rows = db.execute("SELECT %s FROM records NOT INDEXED WHERE game_id = ? ORDER BY seq" % _COLUMNS,
+                          (gid,)).fetchall()
     recs = [Record(r) for r in rows]
     if not recs or recs[0].seq != 0 or recs[0].kind != "start":
         raise StoreError("game #%d has no start record" % gid)
     if [r.seq for r in recs] != list(range(len(recs))):
         raise StoreError("game #%d has gaps in its records" % gid)
-    return recs
+    return recs, rows
+
+
+def _stored_tables(db):
+    """hash -> [stored texts] of every card table (its rewritten copies included)."""
+    out = {}
+    for sql in ("SELECT hash, body FROM card_tables", "SELECT hash, body FROM card_table_copies ORDER BY seq"):
+        try:
+            for digest, body in db.execute(sql).fetchall():
+                out.setdefault(digest, []).append(body)
+        except (sqlite3.DatabaseError, ValueError):
+            continue
+    return out
+
+
+def _table_users(db, ids):
+    """hash -> ids of the games whose start record names that card table."""
+    users = {}
+    for gid in ids:
+        try:
+            row = db.execute("SELECT body FROM records WHERE game_id = ? AND seq = 0", (gid,)).fetchone()
+            start = Record((gid, 0, "start", 0, None, None, 0, row[0])).body if row else {}
+        except (StoreError, sqlite3.DatabaseError, ValueError, TypeError):
+            continue
+        if isinstance(start.get("card_table"), str):
+            users.setdefault(start["card_table"], []).append(gid)
+    return users
 
 
 def examine(path):
@@ -86,11 +134,16 @@ def examine(path):
             return rep
         for gid in ids:
             try:
-                recs = _read_game(db, gid)
+                recs, _ = _read_game(db, gid)
                 done = any(r.kind == "finish" for r in recs)
                 rep.games.append((gid, "finished" if done else "in_progress", "%d records" % len(recs)))
             except (StoreError, sqlite3.DatabaseError, ValueError) as e:
                 rep.games.append((gid, "damaged", str(e)))
+        users = _table_users(db, ids)
+        stored = _stored_tables(db)
+        for digest in sorted(set(stored) | set(users)):
+            if not any(hashes_to(b, digest) for b in stored.get(digest, ())):
+                rep.tables.append((digest, sorted(users.get(digest, []))))
         db.close()
     except (sqlite3.DatabaseError, ValueError) as e:
         rep.unopenable = True
@@ -98,9 +151,11 @@ def examine(path):
     return rep
 
 
-def salvage(path, dest):
-    """Copy every readable game (and the seats and spent action ids that read back) of the
-    record at ``path`` into a new record at ``dest``. Returns (copied ids, skipped ids)."""
+def salvage(path, dest, card_sources=None):
+    """Copy every readable game of the record at ``path`` into a new record at ``dest``, with
+    the card tables they name, the seats, the spent action ids, the table log and the hub's
+    own games that read back. Records are copied as stored (the same text, the same
+    compressed bytes). Returns (copied ids, skipped ids)."""
     if os.path.exists(dest):
         raise StoreError("%s exists: salvage writes a new record" % dest)
     src = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
@@ -111,62 +166,134 @@ def salvage(path, dest):
             games = src.execute("SELECT id, created_ms, mode, table_name FROM games ORDER BY id").fetchall()
         except (sqlite3.DatabaseError, ValueError):
             games = []
-        _copy_card_tables(src, out)
+        _copy_card_tables(src, out, [g[0] for g in games], card_sources)
         for gid, created, mode, table in games:
             try:
-                recs = _read_game(src, gid)
+                _, rows = _read_game(src, gid)
             except (StoreError, sqlite3.DatabaseError, ValueError):
                 skipped.append(gid)
                 continue
             with out._tx():
                 out.db.execute("INSERT INTO games (id, created_ms, mode, table_name) VALUES (?, ?, ?, ?)",
                                (gid, created, mode, table))
-                for r in recs:
-                    out.db.execute("INSERT INTO records (game_id, seq, kind, wall_ms, mono_ms, seat, hidden, body) "
-                                   "VALUES (?,?,?,?,?,?,?,?)", (gid, r.seq, r.kind, r.wall_ms, r.mono_ms, r.seat,
-                                                                int(r.hidden), json.dumps(r.body, ensure_ascii=False,
-                                                                                          sort_keys=True)))
+                out.db.executemany("INSERT INTO records (%s) VALUES (?,?,?,?,?,?,?,?)" % _COLUMNS, rows)
             copied.append(gid)
-        for table_sql, cols in (("pod_seats", "table_name, board_id, seat"),
-                                ("actions", "action_id, table_name, game_id, wall_ms")):
-            try:
-                rows = src.execute("SELECT %s FROM %s" % (cols, table_sql)).fetchall()
-            except (sqlite3.DatabaseError, ValueError):
-                continue
-            with out._tx():
-                for row in rows:
-                    out.db.execute("INSERT OR IGNORE INTO %s (%s) VALUES (%s)" % (table_sql, cols, ",".join("?" * len(row))),
-                                   row)
+        _copy_rows(src, out, "pod_seats", "table_name, board_id, seat")
+        _copy_rows(src, out, "actions", "action_id, table_name, game_id, wall_ms",
+                   lambda row: row[2] is None or row[2] in copied)
+        _copy_rows(src, out, "auto_games", "game_id", lambda row: row[0] in copied)
+        _copy_rows(src, out, "table_log", "table_name, seq, wall_ms, kind, body", _readable_text(4))
     finally:
         src.close()
         out.close()
     return copied, skipped
 
 
-def _copy_card_tables(src, out):
-    """The card tables games name by hash (issue 16): each one whose body still hashes to
-    its name. A game whose table is lost fails its resume with that table's name."""
+def _readable_text(i):
+    def ok(row):
+        try:
+            json.loads(row[i])
+            return True
+        except (TypeError, ValueError):
+            return False
+    return ok
+
+
+def _copy_rows(src, out, table_sql, cols, keep=None):
     try:
-        rows = src.execute("SELECT hash, body FROM card_tables").fetchall()
+        rows = src.execute("SELECT %s FROM %s" % (cols, table_sql)).fetchall()
     except (sqlite3.DatabaseError, ValueError):
         return
-    for digest, body in rows:
-        try:
-            cards = json.loads(body)
-        except (TypeError, ValueError):
+    rows = [r for r in rows if keep is None or keep(r)]
+    with out._tx():
+        out.db.executemany("INSERT OR IGNORE INTO %s (%s) VALUES (%s)" % (table_sql, cols, ",".join("?" * len(cols.split(",")))),
+                           rows)
+
+
+def _copy_card_tables(src, out, ids, card_sources=None):
+    """The card tables games name by hash (issue 16): the first stored copy of each that still
+    hashes to its name; a table with none is rebuilt from the card sets at hand (the sample
+    set, the card library) when some pair of them gives the same text (issue 28.5). A game
+    whose table is lost still copies, and fails its resume naming that table."""
+    stored = _stored_tables(src)
+    wanted = set(stored) | set(_table_users(src, ids))
+    missing = []
+    for digest in sorted(wanted):
+        body = next((b for b in stored.get(digest, ()) if hashes_to(b, digest)), None)
+        if body is None:
+            missing.append(digest)
             continue
-        if hashlib.sha256(body.encode()).hexdigest() == digest:
-            out.put_card_table(cards)
+        out._put_table(digest, body)
+    if missing:
+        for digest, body in rebuilt_tables(missing, card_sources).items():
+            out._put_table(digest, body)
+
+
+def rebuilt_tables(digests, card_sources=None):
+    """hash -> text, for those of ``digests`` that the cards of the sample set or of the card
+    library (``card_sources``: a folder of set folders) rebuild exactly: a game's table is its
+    first deck's set with the second's laid over it (Table.start_referee)."""
+    sets = _card_sets(card_sources)
+    found, want = {}, set(digests)
+    for a, b in itertools.product(sets, repeat=2):
+        cards = dict(a.cards)
+        cards.update(b.cards)
+        text = table_text([c.to_json() for c in cards.values()])
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        if digest in want:
+            found[digest] = text
+            if len(found) == len(want):
+                break
+    return found
+
+
+def _card_sets(folder):
+    from engine.decks import load_cardset, load_sample
+    out = []
+    try:
+        out.append(load_sample()[0])
+    except Exception:        # a broken install: the library's sets may still do
+        pass
+    if folder and os.path.isdir(folder):
+        for name in sorted(os.listdir(folder))[:64]:
+            path = os.path.join(folder, name, "cards.yaml")
+            if os.path.isfile(path):
+                try:
+                    cs, _ = load_cardset(path)
+                except Exception:
+                    cs = None
+                if cs is not None:
+                    out.append(cs)
+    return out
 
 
 def move_aside(path):
-    """Move a record that can't be opened (and its WAL) out of the way; returns the new name."""
+    """Move a record that can't be used (and its WAL) out of the way; returns the new name."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     dest = "%s.damaged-%s" % (path, stamp)
+    n = 1
+    while os.path.exists(dest):
+        n += 1
+        dest = "%s.damaged-%s-%d" % (path, stamp, n)
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(path + suffix):
             shutil.move(path + suffix, dest + suffix)
     return dest
+
+
+def salvage_in_place(path, card_sources=None):
+    """The hub's start on a record that fails its checks: move it aside, salvage what reads
+    back into a new record at ``path``. Returns (where the old one is now, copied ids,
+    skipped ids); copied is empty when nothing could be read (``path`` is then a new record)."""
+    moved = move_aside(path)
+    try:
+        copied, skipped = salvage(moved, path, card_sources)
+    except (StoreError, sqlite3.DatabaseError, OSError, ValueError):
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.unlink(path + suffix)
+        return moved, [], []
+    return moved, copied, skipped
 
 
 def main(args, out=print):
@@ -176,11 +303,15 @@ def main(args, out=print):
         out(line)
     if args.salvage:
         try:
-            copied, skipped = salvage(args.db, args.salvage)
+            copied, skipped = salvage(args.db, args.salvage, getattr(args, "cards", None))
         except (StoreError, sqlite3.DatabaseError) as e:
             out("살리기 실패 / salvage failed: %s" % e)
             return 2
         out("살린 게임 / salvaged games: %s -> %s (%s)%s" % (
             args.db, args.salvage, ", ".join("#%d" % g for g in copied) or "none",
             ("; 건너뜀 / skipped: " + ", ".join("#%d" % g for g in skipped)) if skipped else ""))
+        after = examine(args.salvage)
+        for digest, games in after.tables:
+            out("카드 표 %s를 되살리지 못했습니다 (게임 %s) / card table %s could not be rebuilt (games %s): "
+                "put its card set in --cards" % (digest[:12], games, digest[:12], games))
     return 0 if rep.ok else 1

@@ -23,7 +23,6 @@ must restore the lock. It is marked ``hidden`` and only the hub reads it;
 ``public_records`` leaves hidden bodies out until the reveal record exists.
 """
 
-import hashlib
 import json
 import sqlite3
 import time
@@ -32,12 +31,13 @@ import zlib
 import orjson
 
 from hub.record import sqlite
+from hub.record.cardtables import CardTables
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id          INTEGER PRIMARY KEY,
     created_ms  INTEGER NOT NULL,      -- wall clock, for people
-    mode        TEXT NOT NULL,         -- referee | tracker
+    mode        TEXT NOT NULL,         -- referee | tracker | profile
     table_name  TEXT NOT NULL DEFAULT 'table-1'
 );
 CREATE TABLE IF NOT EXISTS records (
@@ -100,12 +100,21 @@ CREATE TRIGGER IF NOT EXISTS games_no_delete BEFORE DELETE ON games
 """
 
 
+#: 2 (issue 28.5): a card table whose stored text no longer hashes to its name (a damaged
+#: byte) is stored again here by the next game that saves the same cards; ``card_tables``
+#: itself stays append-only, and a reader takes the first copy that hashes right
+CARD_TABLE_COPIES = """
+CREATE TABLE IF NOT EXISTS card_table_copies (
+    hash        TEXT NOT NULL,         -- the name games use: SHA-256 of body
+    seq         INTEGER NOT NULL,
+    body        TEXT NOT NULL,
+    created_ms  INTEGER NOT NULL,
+    PRIMARY KEY (hash, seq)
+);
+""" + sqlite.append_only("card_table_copies", "the game record is append-only")
+
 #: the record's schema, one migration a version (hub/record/sqlite.py: ``PRAGMA user_version``)
-MIGRATIONS = [SCHEMA]
-
-#: ids of a game's Card objects -> (those objects, their card table's hash, its JSON text): see put_cards
-_TABLES_OF: dict[tuple, tuple] = {}
-
+MIGRATIONS = [SCHEMA, CARD_TABLE_COPIES]
 
 class StoreError(Exception):
     pass
@@ -158,7 +167,7 @@ class Record:
                 "seat": self.seat, "hidden": self.hidden, "body": self.body}
 
 
-class Store:
+class Store(CardTables):
     """One SQLite file holding every game of a table (or of several tables).
 
     ``durable=True`` uses ``synchronous=FULL`` (survives power loss on the Pi's SD
@@ -177,10 +186,10 @@ class Store:
             try:
                 sqlite.migrate(self.db, MIGRATIONS, "game record")
             except sqlite3.OperationalError:
-                if probe or sqlite.version(self.db) != 0:
+                if probe:
                     raise
-                # a reader (probe=False) of a read-only record from before the schema was
-                # numbered: its tables are the first version's; reading needs no migration
+                # a reader (probe=False) of a read-only record at an older version: what it
+                # has reads as it is (a table a later migration adds is read as empty)
             if probe and path != ":memory:":
                 self._probe()
         except (sqlite3.OperationalError, OSError) as e:
@@ -202,8 +211,8 @@ class Store:
     def new_game(self, mode, start_body, table_name="table-1", action=None, items=()):
         """Create a game with its ``start`` record (and ``items``, as for append_many: what
         the start produced) in one transaction. Returns its id."""
-        if mode not in ("referee", "tracker"):
-            raise StoreError("mode must be referee or tracker, not %r" % (mode,))
+        if mode not in MODES:
+            raise StoreError("mode must be one of %s, not %r" % (", ".join(MODES), mode))
         now = int(time.time() * 1000)
         with self._tx():
             cur = self.db.execute("INSERT INTO games (created_ms, mode, table_name) VALUES (?, ?, ?)",
@@ -277,51 +286,6 @@ class Store:
 
     def _insert(self, gid, seq, kind, seat, mono_ms, hidden, body, now):
         self.db.execute(_INSERT, (gid, seq, kind, now, mono_ms, seat, 1 if hidden else 0, stored_body(kind, body)))
-
-    # ------------------------------------------------------------ card tables (each stored once)
-    def put_card_table(self, cards):
-        """Store a card table (a JSON list of card definitions) unless the same one is
-        stored already; returns its content hash, which a start record names. The hash is of
-        the json module's text (``table_text``), as it always was: a table's hash never moves."""
-        body = table_text(cards)
-        return self._put_table(hashlib.sha256(body.encode()).hexdigest(), body)
-
-    def _put_table(self, digest, body):
-        if digest in self._card_tables:
-            return digest
-        # a write only when it is new: a game start costs no extra transaction once the table is in
-        if self.db.execute("SELECT 1 FROM card_tables WHERE hash = ?", (digest,)).fetchone() is None:
-            with self._tx():
-                self.db.execute("INSERT OR IGNORE INTO card_tables (hash, body, created_ms) VALUES (?, ?, ?)",
-                                (digest, body, int(time.time() * 1000)))
-        self._card_tables[digest] = None      # stored; parsed on first read
-        return digest
-
-    def put_cards(self, cards):
-        """``put_card_table`` for Card objects (a game's ``cards.values()``). Cards are immutable
-        and a card set is parsed once per file version (engine/decks.py), so the same objects
-        come back game after game: their table's text and hash are kept by the objects (held
-        in ``_TABLES_OF``, so their ids stay theirs) and the next game costs no serialization
-        (the ~24 KB table serialized and hashed was ~5 M instructions)."""
-        cards = list(cards)
-        key = tuple(map(id, cards))
-        hit = _TABLES_OF.get(key)
-        if hit is None:
-            body = table_text([c.to_json() for c in cards])
-            if len(_TABLES_OF) >= 8:        # a few card sets in play at once: keep it small
-                _TABLES_OF.clear()
-            hit = _TABLES_OF[key] = (cards, hashlib.sha256(body.encode()).hexdigest(), body)
-        return self._put_table(hit[1], hit[2])
-
-    def card_table(self, digest):
-        """The card table stored under ``digest`` (a JSON list)."""
-        cards = self._card_tables.get(digest)
-        if cards is None:
-            row = self.db.execute("SELECT body FROM card_tables WHERE hash = ?", (digest,)).fetchone()
-            if row is None:
-                raise StoreError("no card table %r in this record" % (digest,))
-            cards = self._card_tables[digest] = json.loads(row[0])
-        return cards
 
     # ------------------------------------------------------------ pod seats (not part of the game record)
     def seat_of(self, table_name, board_id):
@@ -471,6 +435,8 @@ class Store:
         return out
 
 
+#: the modes a game's record may have (hub/sessions/table.py SESSIONS plays each)
+MODES = ("referee", "tracker", "profile")
 _INSERT = "INSERT INTO records (game_id, seq, kind, wall_ms, mono_ms, seat, hidden, body) VALUES (?,?,?,?,?,?,?,?)"
 
 
@@ -597,4 +563,10 @@ def public_start(body):
     out["ultimates"] = {seat: d.get("ultimate") for seat, d in decks.items()}
     if "tracker" in body:
         out["tracker"] = body["tracker"]
+    if "profile" in body:           # a profile game: which profile (its id and hash), how many seats, who plays what
+        p = body["profile"]
+        out["profile"] = {"id": p.get("id"), "hash": p.get("hash"), "name": (p.get("body") or {}).get("name")}
+        out["players"] = body.get("players")
+        out["characters"] = {seat: (c or {}).get("name") for seat, c in (body.get("characters") or {}).items()}
+        out["card_set"] = body.get("card_set")
     return out

@@ -15,6 +15,11 @@ READY_MS = 10_000
 LINK_ALLOWANCE_MS = 250   # latency a pod's ready may take to reach the hub and still count
 
 
+def _lumen():
+    from hub.profiles import profile as profiles
+    return profiles.get("lumen")
+
+
 class _Unbuilt:
     """What a lazy message's key holds until it is built: no serializer knows it, so a
     reader that bypasses the dict's methods (orjson reads a dict subclass's C storage)
@@ -190,12 +195,20 @@ class SessionBase:
     - ``check_display_decision(seat, kind, value)``: whether the display may give it
     - ``narrate(msg, lang)``: a public message as lines of the game's story (the demo)
     - ``log_tail(n)``: the last public log entries, explained
+    - ``display_log()``: the whole game's display log lines (the display state keeps the
+      last ones; a learner scrolls back through all of them: issue 22 point 10)
     - ``engine_state``: the engine's state when the session is a referee, else None
     - ``version``: counts the changes; anything above answers the same until it moves
+    - ``seats``, ``side_of(seat)``: the game's seats (four at a 2-on-2 profile game); the side
+      (team, named by its first seat) a seat plays for, as ``winner`` names it
+    - ``pod_mode``, ``clock_defaults``: the mode the pods are told (None: ``mode``); the match
+      clock's (duration_ms, extra_turns) from the game's profile (hub/profiles/)
     """
 
     mode: str | None = None
-    seats = ("a", "b")
+    seats: tuple[str, ...] = ("a", "b")
+    #: the mode the pods are told (hub/pods/protocol.py MODES): a game whose pods work as a tracker's says so
+    pod_mode: str | None = None
     #: the session takes tracker commands (``submit(None, "action", {...})``)
     takes_actions = False
 
@@ -265,6 +278,16 @@ class SessionBase:
     def happenings(self) -> list:
         return list(self._happened)
 
+    @property
+    def clock_defaults(self) -> tuple[int, int]:
+        """(duration_ms, extra_turns) of the match clock for this game: its profile's (Lumen
+        Condenser's, hub/profiles/data/lumen.yaml, unless a session says otherwise)."""
+        return _lumen().clock_defaults()
+
+    def side_of(self, seat) -> str:
+        """The side a seat plays for (its team, named by its first seat): who won is a side."""
+        return seat
+
     def adjust_command(self, seat, what, value):
         raise SessionError("this game takes no health or FP entries from the pods")
 
@@ -275,4 +298,7 @@ class SessionBase:
         return []
 
     def log_tail(self, n) -> list:
+        return []
+
+    def display_log(self) -> list:
         return []

@@ -35,7 +35,7 @@ from engine.state import GameState, other
 
 from hub.sessions.base import (LINK_ALLOWANCE_MS, LOCKED_READY, NO_PROMPT, PASS_WORDS, READY_MS, DecisionRefused,
                                LazyMessage, SeatPrompt, SeatStatus, SessionBase, SessionError)
-from hub.sessions.display.referee import RefereeDisplay
+from hub.sessions.display.referee import RefereeDisplay, all_lines
 
 #: decisions the table display (a judge's phone) may give in a referee game; the others are
 #: answered on the player's own pod
@@ -380,6 +380,9 @@ class RefereeSession(SessionBase):
 
     def log_tail(self, n):
         return self.log[-n:]
+
+    def display_log(self):
+        return all_lines(self.log)
 
     def _standings(self):
         return {seat: (pl.fp, pl.health) for seat, pl in self.state.players.items()}

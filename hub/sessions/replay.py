@@ -3,8 +3,11 @@ and check that it ends the way the record says."""
 
 from hub.record.export import EXPORT_FORMAT
 from hub.record.store import Store
+from hub.sessions.profile import ProfileSession
 from hub.sessions.referee import RefereeSession
 from hub.sessions.tracker import TrackerSession
+
+SESSIONS = {"referee": RefereeSession, "tracker": TrackerSession, "profile": ProfileSession}
 
 
 def replay_export(data, out=print, lang="ko"):
@@ -21,7 +24,9 @@ def replay_export(data, out=print, lang="ko"):
     for r in recs[1:]:
         if r["kind"] == "input":
             store.append(gid, "input", r["body"], seat=r["seat"], mono_ms=r["mono_ms"], hidden=r["hidden"])
-    cls = RefereeSession if mode == "referee" else TrackerSession
+    cls = SESSIONS.get(mode)
+    if cls is None:
+        return False, "a %r game, which this hub does not know" % (mode,)
     s = cls.resume(store, gid)
     if mode == "referee":
         for e in s.log:

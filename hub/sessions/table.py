@@ -21,15 +21,26 @@ from hub.record.export import export_game
 from hub.record.store import RecordUnwritable, public_start
 from hub.record.token import TokenKeeper
 from hub.sessions import roster
+from hub.profiles import cards as profile_cards
+from hub.profiles import profile as profiles
 from hub.sessions.base import LINK_ALLOWANCE_MS, MonotonicClock, NotFound, SessionError
+from hub.sessions.profile import ProfileSession, card_set_for, start_characters
 from hub.sessions.referee import RefereeSession
+from hub.sessions.summary import game_summary, session_summary
 from hub.sessions.timer import MatchTimer, TimerError
 from hub.sessions.tracker import TrackerSession
 
 #: the session classes by the mode a game's record names
-SESSIONS: dict[str, type[RefereeSession] | type[TrackerSession]] = {"referee": RefereeSession, "tracker": TrackerSession}
+SESSIONS: dict[str, type[RefereeSession] | type[TrackerSession] | type[ProfileSession]] = {
+    "referee": RefereeSession, "tracker": TrackerSession, "profile": ProfileSession}
 TIMER_UNDO_LIMIT = 20
+#: the same clock action again this soon, or a pause answered by a resume (or back), is a
+#: double tap on one button (the mini bar's pause turns into resume under the finger), not
+#: two decisions: the second is ignored (issue 22 point 3; "next turn" has its own guard)
+CLOCK_GUARD_MS = 1000
+_CLOCK_TWINS = {"pause": "resume", "resume": "pause"}
 SNAPSHOT_LOG = 40           # log entries in a snapshot (/api/state)
+CLOSED_LOOKAHEAD = 30       # closed games the recent list may skip to fill its slots
 _ANCHOR = attrgetter(*MatchTimer.KEYS)
 log = logging.getLogger("lumen.table")      # the clock's fields: what a stopped clock's view shows
 
@@ -53,9 +64,13 @@ class Table:
         self.wall = wall or clock or WallClock()
         self.clock = clock or MonotonicClock()
         self.tokens = tokens or TokenKeeper(override=admin_token)
-        self.timer = MatchTimer()
+        self.timer = MatchTimer(*profiles.get("lumen").clock_defaults())
+        self._timer_from_td = False     # the TD's round clock set it: a new game keeps its length
+        self._clock_for = profiles.get("lumen").clock_defaults()    # the game whose defaults the clock has
         self._timer_undo = []           # [{"action", "before"}]: the judge's clock actions, newest last
         self._timer_seen = None         # (what a stopped clock's view was built from, the view)
+        self._last_clock = None         # (action, monotonic ms) of the judge's last clock action
+        self._summaries = {}            # game id -> ((id, record count), its summary): see games()
         self.session = None
         self.names = {}                 # seat -> the player's name, as the game's start record keeps it
         self.meta = {}                  # the current game's start meta (decks, a bot's seat, coached seats)
@@ -72,6 +87,8 @@ class Table:
         self._openings = {}             # seat -> the registered opening of the game on the table
         self._table_setups = False      # the table answers this game's setups (it was started from registered decks)
         self.registered = store.seat_decks(name)     # seat -> the deck registered for it (the card page)
+        # the profile games' card data this table knows: the bundled sets and the players' own files
+        self.card_sets = dict(profile_cards.bundled())
 
     @property
     def admin_token(self):
@@ -132,6 +149,12 @@ class Table:
             # a new game never inherits the last round's TIME: the clock waits for a round start
             self.timer = MatchTimer(self.timer.duration_ms, self.timer.extra_turns)
             self._timer_undo = []
+        defaults = session.clock_defaults
+        if new and self.timer.state == "idle" and not self._timer_from_td and defaults != self._clock_for:
+            # another game: a clock that is not running takes the length of its profile (a judge's
+            # length for the same game's last round stays)
+            self.timer = MatchTimer(*defaults)
+        self._clock_for = defaults
         if carry and (self._timer_undo or self.timer.to_json() != MatchTimer().to_json()):
             # the table's clock goes on with the table: the new game's record holds it from now
             self._record_timer("carry", None, history=True)
@@ -152,16 +175,26 @@ class Table:
         self.registered = dict(self.registered, **{seat: dict(entry)})
         return self.registered
     # ------------------------------------------------------------ games
-    def start(self, mode, a=None, b=None, seed=None, priority=None, names=None, auto=False, meta=None):
+    def start(self, mode, a=None, b=None, seed=None, priority=None, names=None, auto=False, profile=None,
+              players=None, sides=None, card_set=None, meta=None):
         """A new game in ``mode`` (``referee``: sample deck ids, default serin vs gangcheol;
-        ``tracker``: roster characters, default the generic one). Unknown decks or
+        ``tracker``: roster characters, default the generic one; ``profile``: the game
+        ``profile`` (an id, hub/profiles/data/) with ``players`` seats, ``sides`` seat ->
+        card-data character (``a``/``b`` too), ``priority``: who goes first). Unknown decks or
         characters raise :class:`NotFound` before anything is written. ``meta``: kept in a
         referee game's start record (a bot's seat and level, the coached seats: hub/bot)."""
+        if meta and mode != "referee":
+            raise SessionError("a bot and the coach play referee games only (they need the cards)")
+        if mode == "profile":
+            sides = dict(sides or {})
+            for seat, v in (("a", a), ("b", b)):
+                if v is not None:
+                    sides.setdefault(seat, v)
+            return self.start_profile(profile or "battlecon", players=players, sides=sides, seed=seed, first=priority,
+                                      names=names, auto=auto, card_set=card_set)
         if mode == "referee":
             return self.start_referee(a or "serin", b or "gangcheol", seed=seed, priority=priority, names=names,
                                       auto=auto, meta=meta)
-        if meta:
-            raise SessionError("a bot and the coach play referee games only (they need the cards)")
         if mode == "tracker":
             return self.start_tracker(a or "generic", b or "generic", seed=seed, priority=priority, names=names,
                                       auto=auto)
@@ -207,6 +240,33 @@ class Table:
             raise SessionError(str(e)) from None
         return self._attach(s, new=True, auto=auto)
 
+    def start_profile(self, profile_id, players=None, sides=None, seed=None, first=None, names=None, auto=False,
+                      card_set=None):
+        """A game of another game's profile (hub/profiles/: ``battlecon``, ``yojeong``,
+        ``gundam``). ``sides``: seat -> a character of the profile's card set (``card_set``:
+        its id, or a CardSet; default the first bundled one of the profile's kind), for the
+        names and priorities of the cards; none: the profile's own options."""
+        try:
+            prof = profiles.get(profile_id) if isinstance(profile_id, str) else profile_id
+        except KeyError as e:
+            raise NotFound(str(e.args[0])) from None
+        if prof.rules != "profile":
+            raise SessionError("profile %s is played in %s mode, not as a profile game" % (prof.id, prof.rules))
+        players = players or prof.players[0]
+        if players not in prof.players:
+            raise SessionError("%s is played by %s seats, not %r" % (prof.id, " or ".join(map(str, prof.players)), players))
+        cs = card_set if card_set is None or not isinstance(card_set, str) else None
+        if cs is not None:
+            self.card_sets.setdefault(cs.id, cs)        # the players' own file: listed from now on
+        elif any(v is not None for v in (sides or {}).values()):
+            cs = card_set_for(prof, card_set if isinstance(card_set, str) else None, self.card_sets)
+        chars = start_characters(cs, {k: v for k, v in (sides or {}).items() if k in prof.seats(players)})
+        seed = secrets.randbits(32) if seed is None else seed
+        self._openings, self._table_setups = {}, False
+        s = ProfileSession.new(self.store, prof, players, chars, seed=seed, first=first, clock=self.clock,
+                               table=self.name, names=_names(names), card_set=cs)
+        return self._attach(s, new=True, auto=auto)
+
     def resume(self, game_id):
         g = self.store.game(game_id)
         if g is None:
@@ -215,6 +275,8 @@ class Table:
         if cls is None:
             raise SessionError("game %s is a %r game, which this hub does not know" % (game_id, g["mode"]))
         s = cls.resume(self.store, game_id, clock=self.clock)
+        if self._closed(game_id):
+            self.store.append(game_id, "note", {"event": "reopened", "by": "judge"}, mono_ms=self.clock.now_ms())
         self._openings = self._registered_openings(game_id)
         self._table_setups = bool(self._openings)
         restart = self.session is None
@@ -263,8 +325,45 @@ class Table:
     resume_latest = resume_current
 
     def games(self, limit=10):
+        """The recent games, newest first, each with what was played (``summary``: characters
+        as played, names, health, turn); a game the judge closed is left out (issue 22 point 8),
+        unless it is the one on the table."""
         keep = (self.session.game_id,) if self.session is not None else ()
-        return [dict(g, start=public_start(g["start"] or {})) for g in self.store.games(limit, self.name, keep=keep)]
+        out = []
+        for g in self.store.games(limit + CLOSED_LOOKAHEAD, self.name, keep=keep):
+            if g["id"] not in keep and self._closed(g["id"]):
+                continue
+            out.append(dict(g, start=public_start(g["start"] or {}), summary=self._summary(g)))
+            if len(out) == limit:
+                break
+        return out
+
+    def _summary(self, g):
+        if self.session is not None and g["id"] == self.session.game_id:
+            return session_summary(self.session, self.names)
+        key = (g["id"], g["records"])
+        hit = self._summaries.get(g["id"])
+        if hit is None or hit[0] != key:
+            hit = self._summaries[g["id"]] = (key, game_summary(self.store, g))
+        return hit[1]
+
+    def _closed(self, game_id):
+        """Whether the judge closed the game (a ``note`` record) and did not resume it since."""
+        closed = False
+        for r in self.store.records(game_id, kinds=("note",)):
+            if r.body.get("event") in ("closed", "reopened"):
+                closed = r.body["event"] == "closed"
+        return closed
+
+    def close_game(self, game_id):
+        """Close a game nobody will finish (it leaves the recent games; its record stays, and
+        resuming it opens it again). Not the one on the table: start or resume another first."""
+        if self.store.game(game_id) is None:
+            raise NotFound("no game %r" % (game_id,))
+        if self.session is not None and self.session.game_id == game_id:
+            raise SessionError("game %s is on the table: start or resume another game before closing it" % game_id)
+        if not self._closed(game_id):
+            self.store.append(game_id, "note", {"event": "closed", "by": "judge"}, mono_ms=self.clock.now_ms())
 
     # ------------------------------------------------------------ input
     def submit(self, seat, kind, value=True, source="pod", at_ms=None):
@@ -348,8 +447,14 @@ class Table:
         return v
 
     def timer_action(self, action, by="judge", **kw):
-        """A clock action; a judge's is an undo step (``undo`` reverts the newest one)."""
+        """A clock action; a judge's is an undo step (``undo`` reverts the newest one). A judge's
+        double tap (CLOCK_GUARD_MS) changes nothing and returns the clock as it is."""
         now = self.wall.now_ms()
+        mono = self.clock.now_ms()
+        if by == "judge" and action != "undo" and self._last_clock is not None:
+            last, at = self._last_clock
+            if 0 <= mono - at < CLOCK_GUARD_MS and action in (last, _CLOCK_TWINS.get(last)):
+                return self.timer_view()
         t = self.timer
         before = t.to_json()
         try:
@@ -376,6 +481,7 @@ class Table:
         if action != "undo" and by == "judge":
             self._timer_undo.append({"action": action, "before": before})
             del self._timer_undo[:-TIMER_UNDO_LIMIT]
+            self._last_clock = (action, mono)
         self._timer_changed(action, by=by, before=before)
         return self.timer_view()
 
@@ -400,6 +506,7 @@ class Table:
         else:
             t.state, t.started_ms, t.paused_ms, t.paused_since = "idle", None, 0, None
             t.budget_ms, t.turns_left = t.duration_ms, None
+        self._timer_from_td = True
         self._timer_changed("follow", by="td")
 
     def _timer_changed(self, action, by="judge", before=None):
@@ -455,7 +562,7 @@ def _names(names):
     """Player names per seat: trimmed, empty ones left out; None when there are none."""
     if not names:
         return None
-    if not isinstance(names, dict) or set(names) - {"a", "b"}:
-        raise SessionError("names map seats a and b to player names")
+    if not isinstance(names, dict) or set(names) - {"a", "b", "c", "d"}:
+        raise SessionError("names map seats (a, b, and c, d at a four-seat table) to player names")
     out = {s: " ".join(str(n).split())[:40] for s, n in names.items() if n and str(n).strip()}
     return out or None

@@ -8,18 +8,31 @@ the fact of the pick itself is private until both are locked); the first lock
 starts the opponent's 10-second deadline (guide 3.10); when both are locked the
 players reveal their physical cards, resolve the battle themselves and enter
 the results; "next turn" opens the next ready.
+
+Undo reaches the ready too (issue 22 point 5): a ready tapped on the display for the
+wrong seat, or a non-response the hub collected, is the newest step when nothing was
+entered after it, and "undo" takes it back (the seat is unlocked; a seat that must
+answer a lock gets a fresh 10 seconds) instead of the health entry before it. A ready
+from a pod is the player's own and stays.
 """
 
 from engine.state import other
 
-from hub.sessions.base import (LINK_ALLOWANCE_MS, NO_PROMPT, READY_MS, DecisionRefused, MonotonicClock, SeatPrompt,
+from hub.profiles import profile as profiles
+from hub.sessions.base import (LINK_ALLOWANCE_MS, NO_PROMPT, DecisionRefused, MonotonicClock, SeatPrompt,
                                SeatStatus, SessionBase, SessionError)
-from hub.sessions.display.tracker import tracker_display
+from hub.sessions.display.tracker import tracker_display, tracker_line
 from hub.sessions.tracker_game import TrackerError, TrackerGame
 
 #: a second "next turn" this soon after one is a double tap, not a turn (issue 12, point 8)
 NEXT_TURN_GUARD_MS = 1000
-SEAT_LABEL = {"a": "1P", "b": "2P"}
+PROFILE = profiles.get("lumen")
+SEAT_LABEL = {s: PROFILE.seat_info(s)["label"] for s in PROFILE.seats(2)}
+#: guide 3.10's 10 seconds, as the profile's pick deadline
+READY_MS = PROFILE.picks["deadline_s"] * 1000
+#: a pod's HP and FP page units (the profile's pod_scale: 1 for Lumen's health as entered)
+HP_SCALE = PROFILE.pod_counter("hp")["pod_scale"]
+FP_SCALE = PROFILE.pod_counter("fp")["pod_scale"]
 BARE_READY = SeatPrompt("ready", bare=True, hidden=True)
 LOCKED_BARE_READY = SeatPrompt("ready", locked=True, bare=True, hidden=True)
 #: a pod's HP/FP page entries (hub/pods/protocol.py ADJUST names) as tracker commands
@@ -37,6 +50,9 @@ class TrackerSession(SessionBase):
         self._deferred = None
         self._last_next_turn = None     # monotonic ms of the last accepted "next turn"
         self._revealed = False          # the input being applied revealed the readies
+        # this turn's readies that undo may take back: {"kind": "ready"|"timeout", "seat", "seq"}
+        # (seq: the tracker log's last entry then; a tracker step after it is newer)
+        self._steps = []
 
     @classmethod
     def new(cls, store, a="generic", b="generic", seed=0, priority=None, clock=None, table="table-1", names=None):
@@ -58,7 +74,8 @@ class TrackerSession(SessionBase):
         s = cls(store, game_id, game, clock)
         for r in recs[1:]:
             if r.kind == "input":
-                s._apply(r.seat, r.body["kind"], r.body.get("value"), r.mono_ms or 0, replay=True)
+                s._apply(r.seat, r.body["kind"], r.body.get("value"), r.mono_ms or 0, replay=True,
+                         source=r.body.get("source", "pod"))
         s.deadline = {}
         if s.phase == "ready" and len(s.locked) == 1:
             o = other(next(iter(s.locked)))
@@ -88,10 +105,10 @@ class TrackerSession(SessionBase):
         # state back), then the input and what it caused are committed together, then people
         # hear. A record that can't be written undoes the application (issue 11.4): only what
         # was committed is ever shown.
-        before = (self.game.checkpoint(), self.phase, dict(self.locked), dict(self.deadline))
+        before = (self.game.checkpoint(), self.phase, dict(self.locked), dict(self.deadline), list(self._steps))
         self._deferred = []
         try:
-            entries = self._apply(seat, kind, value, now)
+            entries = self._apply(seat, kind, value, now, source=source)
             records, self._deferred = self._deferred, None
             self.store.append_many(self.game_id, list(pre) + [
                 ("input", {"kind": kind, "value": value, "source": source}, seat, now, False)]
@@ -99,7 +116,7 @@ class TrackerSession(SessionBase):
         except BaseException:
             self._deferred = None
             self.game.rollback(before[0])
-            self.phase, self.locked, self.deadline = before[1], before[2], before[3]
+            self.phase, self.locked, self.deadline, self._steps = before[1], before[2], before[3], before[4]
             raise
         if next_turn:
             self._last_next_turn = now
@@ -109,10 +126,13 @@ class TrackerSession(SessionBase):
         self._notify(entries)
         return entries
 
-    def _apply(self, seat, kind, value, now, replay=False):
+    def _apply(self, seat, kind, value, now, replay=False, source="pod"):
         entries = []
         winner_before, turn_before = self.game.winner, self.game.turn
-        if kind == "ready":
+        undo_ready = kind == "action" and isinstance(value, dict) and value.get("action") == "undo" and self._ready_step()
+        if undo_ready:
+            entries = self._undo_ready(undo_ready, now, replay)
+        elif kind == "ready":
             if self.phase == "over":
                 raise SessionError("the game is over: undo the last entry or start a new game")
             if seat in self.locked:
@@ -121,6 +141,8 @@ class TrackerSession(SessionBase):
                 raise SessionError("both players have readied: enter the battle, then press next turn")
             self.locked[seat] = now
             self.deadline.pop(seat, None)
+            if source == "display":
+                self._steps.append({"kind": "ready", "seat": seat, "seq": self.game.log[-1]["seq"]})
             o = other(seat)
             if not replay:
                 self._later("send", "public", {"t": "ready_locked", "seat": seat})
@@ -140,6 +162,7 @@ class TrackerSession(SessionBase):
             except TrackerError as e:
                 raise SessionError(str(e)) from None
             self.locked[seat] = now
+            self._steps.append({"kind": "timeout", "seat": seat, "seq": self.game.log[-1]["seq"]})
             self._reveal(replay)
         else:
             if not isinstance(value, dict):
@@ -152,6 +175,8 @@ class TrackerSession(SessionBase):
                 self.phase = "ready"
                 self.locked = {}
                 self.deadline = {}
+        if self.game.turn != turn_before:
+            self._steps = []            # a ready of another turn is not undone from here
         if self.game.turn > turn_before and self.phase != "over":
             # a new turn (next turn, or sudden death starting from a double KO) opens the ready
             self.phase = "ready"
@@ -169,6 +194,53 @@ class TrackerSession(SessionBase):
                 self._later("reopen", {"turn": self.game.turn, "was": winner_before,
                                        "sudden_death": self.game.sudden_death})
         return entries
+
+    def _ready_step(self):
+        """This turn's newest ready step if nothing was entered in the tracker after it."""
+        if not self._steps:
+            return None
+        step = self._steps[-1]
+        undo = self.game._undo
+        newest = undo[-1]["seqs"][-1] if undo else 0
+        return step if step["seq"] >= newest else None
+
+    def _undo_ready(self, step, now, replay):
+        """Take back a ready tapped on the display (or a non-response the hub collected, with
+        its lock): the seat is unlocked; if the other seat has locked, this one gets a fresh
+        10 seconds (the old deadline may have run out meanwhile)."""
+        seat = step["seat"]
+        entries = []
+        if step["kind"] == "timeout":
+            try:
+                entries = self.game.undo(now)       # the non-response itself
+            except TrackerError as e:
+                raise SessionError(str(e)) from None
+        self._steps.pop()
+        self.locked.pop(seat, None)
+        self.phase = "ready"
+        o = other(seat)
+        self.deadline.pop(o, None)
+        if o in self.locked:
+            self.deadline[seat] = now + READY_MS
+        if not replay:
+            self._later("judge", {"event": "ready_undone", "seat": seat, "step": step["kind"], "mono_ms": now,
+                                  "deadline_start": seat if seat in self.deadline else None}, seat, now)
+            if seat in self.deadline:
+                self._later("send", seat, {"t": "opponent_ready", "deadline_ms": self.deadline[seat], "ms_left": READY_MS})
+        if step["kind"] == "ready":
+            entries = self.game.note(None, "undo_ready", {"seat": seat},
+                                     "되돌리기: %s 레디" % SEAT_LABEL[seat], "undo: %s ready" % SEAT_LABEL[seat], now)
+        return entries
+
+    def undo_text(self):
+        """What "undo" takes back now, for its button (the tracker's step, or a ready)."""
+        step = self._ready_step()
+        if step is None:
+            return self.game.view()["undo_text"]
+        label = SEAT_LABEL[step["seat"]]
+        if step["kind"] == "timeout":
+            return {"ko": "%s 대응하지 않음 (10초 초과)" % label, "en": "%s did not respond (10 s passed)" % label}
+        return {"ko": "%s 레디" % label, "en": "%s ready" % label}
 
     def _later(self, kind, *args):
         """A record or a message caused by the input being applied: written or sent after it."""
@@ -212,7 +284,8 @@ class TrackerSession(SessionBase):
     def public_view(self):
         v = self.game.view()
         v.update(mode="tracker", phase=self.phase, ready=self.ready_status(), game_id=self.game_id,
-                 log=self.game.log[-10:])
+                 log=self.game.log[-10:], can_undo=v["can_undo"] or bool(self._ready_step()),
+                 undo_text=self.undo_text())
         return v
 
     def view_for(self, seat):
@@ -253,9 +326,9 @@ class TrackerSession(SessionBase):
         """A pod's HP/FP page entry as a tracker command: ``hp_add`` and ``fp_add`` add
         ``value``, ``fp_set`` sets the FP (0: tap-to-zero)."""
         if what == "hp_add":
-            return {"action": "adjust_health", "seat": seat, "delta": value}
+            return {"action": "adjust_health", "seat": seat, "delta": value // HP_SCALE}
         if what == "fp_add":
-            return {"action": "adjust_fp", "seat": seat, "delta": value}
+            return {"action": "adjust_fp", "seat": seat, "delta": value // FP_SCALE}
         if what == "fp_set":
             return {"action": "reset_fp", "seat": seat} if value == 0 else \
                 {"action": "adjust_fp", "seat": seat, "delta": value - self.game.seat(seat).fp}
@@ -275,4 +348,7 @@ class TrackerSession(SessionBase):
 
     def log_tail(self, n):
         return self.game.log[-n:]
+
+    def display_log(self):
+        return [tracker_line(e) for e in self.game.log]
 

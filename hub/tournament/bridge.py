@@ -15,9 +15,12 @@ table, so the table is only ever touched from one thread. It
 Only the table's public view is read: nothing hidden can reach the broker from here.
 """
 
+import logging
 import time
 
 from .clock import end_of_round
+
+log = logging.getLogger("lumen.tournament")
 
 
 def table_status(session, timer_view=None):
@@ -73,6 +76,9 @@ class Bridge:
         self.reported = []         # result bodies sent (for simulators' bookkeeping)
         self.counted = set()       # table game ids already counted in this match
         self.started = set()       # table game ids started for this match
+        self.time_called = False   # a game of this match ended at time: the match ends with it
+        self.errors = 0            # ticks that failed (logged, never fatal)
+        self.last_error, self.last_error_at = None, -1e18
 
     # ------------------------------------------------------------ the match
     def _need(self):
@@ -80,17 +86,41 @@ class Bridge:
         return best_of // 2 + 1, best_of
 
     def tick(self):
-        m = self.link.match
+        """One pass (on the table's loop). No error ends it, nor the loop that calls it (issue
+        28.3: a slip the event refused once killed the bridge's loop): an error is logged (once
+        per kind a minute) and the next tick tries again."""
+        m = None
+        try:
+            m = self.link.match
+            self._tick(m)
+        except Exception as e:
+            self._failed(e)
+        try:
+            self._status(m)
+        except Exception as e:
+            self._failed(e)
+
+    def _failed(self, e):
+        self.errors += 1
+        kind = "%s: %s" % (type(e).__name__, e)
+        now = self.mono()
+        if kind != self.last_error or now - self.last_error_at >= 60:
+            self.last_error, self.last_error_at = kind, now
+            log.exception("the tournament bridge: %s", kind)
+
+    def _tick(self, m):
         if m is not None and m["round"] != self.round_no:
             self._new_match(m)
         self._follow_clock()
         if m is None or not m["started"] or self.done:
-            self._status(m)
             return
         s = self.table.session
         if self.game_id is None:
-            if s is not None and winner_of(s) is None and s.game_id in self.started and s.game_id not in self.counted:
-                self.game_id = s.game_id          # this match's game, resumed by a restarted hub
+            if s is not None and s.game_id in self.started and s.game_id not in self.counted:
+                self.game_id = s.game_id          # this match's game, resumed by a restarted hub (ended or not)
+            elif self._decided():
+                self._finish(m, *self._score())   # never a game for a decided match
+                return
             else:
                 self.game_id = self.new_game(self.table, m, len(self.games) + 1).game_id
                 self.link.outbox.note_start(m["round"], self.game_id)
@@ -107,16 +137,28 @@ class Bridge:
                 self._game_over(w, m, time_called=True)
             elif w is not None:
                 self._game_over(w, m, time_called=timer.finished)
-        self._status(m)
 
     def _new_match(self, m):
-        """A new round for this table; after a restart, what the outbox says of it."""
+        """A new round for this table; after a restart, what the outbox says of it: the games
+        counted, the slip and its confirmations (issue 28.3), or the result."""
         self.round_no, self.game_id = m["round"], None
         played = self.link.outbox.games(m["round"])
-        self.games = [g["winner"] for g in played]
+        self.games = [g["winner"] for g in played if not (g["winner"] == "draw" and m["stage"] == "cut")]
+        self.time_called = any(g.get("time_called") for g in played)
         self.counted = {g["game_id"] for g in played}
         self.started = {g["game_id"] for g in self.link.outbox.games(m["round"], "start")}
-        self.done = self.link.outbox.result_for(m["round"]) is not None
+        self.done = self.link.restore_slip(m["round"])
+
+    def _score(self):
+        need, _ = self._need()
+        return self.games.count("a"), self.games.count("b"), self.games.count("draw")
+
+    def _decided(self):
+        """Whether the games counted decide the match (a restarted hub that counted the last
+        game but was killed before its slip was written)."""
+        need, best_of = self._need()
+        a, b, d = self._score()
+        return a >= need or b >= need or self.time_called or len(self.games) >= best_of
 
     def _count_turns(self, s):
         turn = s.public_view().get("turn")
@@ -125,16 +167,15 @@ class Bridge:
         self.last_turn = turn
 
     def _game_over(self, w, m, time_called):
-        self.link.outbox.note_game(m["round"], self.game_id, w)
+        self.link.outbox.note_game(m["round"], self.game_id, w, time_called)
         self.counted.add(self.game_id)
         if w == "draw" and m["stage"] == "cut":
             self.game_id = None               # an elimination match needs a winner: play again
             return
         self.games.append(w)
-        need, best_of = self._need()
-        a, b, d = self.games.count("a"), self.games.count("b"), self.games.count("draw")
-        if a >= need or b >= need or time_called or len(self.games) >= best_of:
-            self._finish(m, a, b, d)
+        self.time_called = self.time_called or time_called
+        if self._decided():
+            self._finish(m, *self._score())
         else:
             self.game_id = None           # the next game of the match on the next tick
 

@@ -3,9 +3,11 @@ existing one.
 
 ``lumen tournament run`` starts ``mosquitto -c <event dir>/broker/mosquitto.conf``:
 one listener, no anonymous clients, a password per user (the TD, one per table,
-a read-only spectator), an ACL so that only table N can publish table N's
-result and only the TD publishes the room's state, and persistence on (retained
-state and queued QoS 1 messages survive a broker restart).
+read-only spectators, each their own), every client's id bound to its user name
+(``use_username_as_clientid``: nobody takes another's session), an ACL so that only
+table N can publish under table N's name and only the TD publishes the room's state, a
+message size limit, and persistence on (retained state and queued QoS 1 messages survive
+a broker restart).
 """
 
 import os
@@ -63,24 +65,35 @@ def free_port(host="127.0.0.1"):
         return s.getsockname()[1]
 
 
-ACL = """# written by lumen tournament: who may publish and read what
-# the TD publishes the room (pairings, clock, standings, acknowledgements)
-user td
-topic readwrite lumen/#
+#: spectator accounts made for an event (one per screen or person watching: each its own
+#: user, since a user's client id is its name: two sharing one would take turns)
+SPECTATORS = ("spectator", "spectator-2", "spectator-3", "spectator-4")
+#: the largest message the broker passes on (a room's standings of 200 players is ~40 KB):
+#: a table retaining 16 MB of "status" once made the TD's page poll 16.8 MB a second
+MESSAGE_LIMIT = 256 * 1024
 
-# spectators only read
-user spectator
-topic read lumen/#
 
-# every table reads the room and writes only under its own name (lumen/EVENT/table-N/...)
-pattern read lumen/#
-pattern readwrite lumen/+/%u/#
-"""
+def acl(users):
+    """The ACL: who may publish and read what (issue 28.2/28.9: no patterns, which apply to
+    every user, spectators included; each table its own lines)."""
+    out = ["# written by lumen tournament: who may publish and read what",
+           "# the TD publishes the room (pairings, clock, standings, acknowledgements)",
+           "user td", "topic readwrite lumen/#", ""]
+    for u in sorted(users):
+        if u in SPECTATORS:
+            out += ["# a spectator only reads", "user %s" % u, "topic read lumen/#", ""]
+    tables = sorted((u for u in users if u.startswith("table-")), key=lambda u: int(u.split("-")[1]))
+    for u in tables:
+        # a table reads the room and writes only under its own name (lumen/EVENT/table-N/...)
+        out += ["user %s" % u, "topic read lumen/#", "topic readwrite lumen/+/%s/#" % u, ""]
+    return "\n".join(out)
 
 
 def make_credentials(tables):
-    """Passwords for the TD, tables 1..tables and the spectator."""
-    creds = {"td": secrets.token_urlsafe(16), "spectator": secrets.token_urlsafe(9)}
+    """Passwords for the TD, tables 1..tables and the spectators."""
+    creds = {"td": secrets.token_urlsafe(16)}
+    for u in SPECTATORS:
+        creds[u] = secrets.token_urlsafe(9)
     for t in range(1, tables + 1):
         creds[table_user(t)] = secrets.token_urlsafe(12)
     return creds
@@ -129,7 +142,7 @@ class LocalBroker:
         if r.returncode:
             raise BrokerError("mosquitto_passwd failed: %s" % (r.stderr or r.stdout).strip())
         with open(os.path.join(self.folder, "acl"), "w") as f:
-            f.write(ACL)
+            f.write(acl(self.credentials))
         with open(self.conf, "w") as f:
             f.write("\n".join([
                 "# written by lumen tournament for this event",
@@ -141,6 +154,10 @@ class LocalBroker:
                 "password_file %s" % pw,
                 "acl_file %s" % os.path.join(self.folder, "acl"),
                 "listener %d %s" % (self.port, self.host),
+                # a client's id is its user name, whatever it asks for (issue 28.2): a spectator's
+                # password can't take the TD's session or kick a table's hub off
+                "use_username_as_clientid true",
+                "message_size_limit %d" % MESSAGE_LIMIT,
                 "persistence true",
                 "persistence_location %s/" % os.path.join(self.folder, "data"),
                 "autosave_interval 2",

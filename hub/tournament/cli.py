@@ -22,8 +22,11 @@ def build(p):
     n.add_argument("name", help="the event's name (its folder is events/NAME unless --dir)")
     n.add_argument("--players", required=True, help="a CSV with a name column, or one name a line")
     n.add_argument("--rounds", type=int, help="Swiss rounds (default: enough for one undefeated player)")
-    n.add_argument("--round-minutes", type=int, default=30, help="length of a round's clock (default 30)")
-    n.add_argument("--best-of", type=int, choices=(1, 3, 5), default=1, help="games per match (default 1)")
+    n.add_argument("--profile", default="lumen", help="the game the tables play (lumen profiles list; default lumen)")
+    n.add_argument("--round-minutes", type=int, default=None,
+                   help="length of a round's clock (default: the profile's, 30 for Lumen Condenser)")
+    n.add_argument("--best-of", type=int, choices=(1, 3, 5), default=None,
+                   help="games per match (default: the profile's: 1, BattleCON's duel 3)")
     n.add_argument("--cut", type=int, choices=(0, 2, 4, 8, 16), default=0, help="single-elimination top cut")
     n.add_argument("--extra-turns", type=int, default=3, help="turns played after time")
     n.add_argument("--seed", type=int, help="pairing seed (default: random, stored in the record)")
@@ -50,6 +53,11 @@ def build(p):
     d.add_argument("--dir", help="event folder (default: a temporary one)")
     d.add_argument("--no-browser", action="store_true", help="do not open the TD page in a browser")
     d.add_argument("--exit", action="store_true", help="exit when the event is over")
+    d.add_argument("--hold", type=float, default=15.0,
+                   help="seconds the autopilot waits after a round's last result before pairing the next, and again "
+                        "before starting it: results can be corrected until a round starts (default 15; the TD page counts down)")
+    d.add_argument("--manual", action="store_true",
+                   help="the autopilot never pairs or starts a round: the TD does, on the TD page (the tables still play)")
     return p
 
 
@@ -61,7 +69,8 @@ def run(args, out=print):
             players = load_players(args.players)
             folder = args.dir or os.path.join("events", args.name)
             creds = new_event(folder, args.name, players, rounds=args.rounds, round_minutes=args.round_minutes,
-                              best_of=args.best_of, cut=args.cut, extra_turns=args.extra_turns, seed=args.seed)
+                              best_of=args.best_of, cut=args.cut, extra_turns=args.extra_turns, seed=args.seed,
+                              profile=args.profile)
             out("event %s: %d players, folder %s" % (args.name, len(players), folder))
             out("tables 1-%d have broker passwords in %s/credentials.json"
                 % (len([k for k in creds if k.startswith("table-")]), folder))
@@ -102,7 +111,7 @@ def run_td(args, out=print, ready=None, stop=None):
         host, port = "127.0.0.1", broker.port
     td = TD(os.path.join(args.dir, "event.sqlite"), make_url(host, port, "td", creds["td"])).start()
     out("TD %s: broker mqtt://%s:%d (pid %s)" % (td.name, host, port, broker.pid if broker else "external"))
-    out("tables join with: lumen hub --broker mqtt://table-N:PASSWORD@HOST:%d --event %s --table N "
+    out("tables join with: LUMEN_BROKER_PASSWORD=PASSWORD lumen hub --broker mqtt://table-N@HOST:%d --event %s --table N "
         "(`lumen tournament tables --dir %s` prints each one)" % (port, _quote(td.name), args.dir))
     stop = stop or threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
@@ -139,8 +148,9 @@ def print_tables(args, out=print):
     rec.close()
     tables = sorted(int(k.split("-")[1]) for k in creds if k.startswith("table-"))
     for n in tables:
-        out("lumen hub --broker %s --event %s --table %d"
-            % (make_url(args.host, port, "table-%d" % n, creds["table-%d" % n]), _quote(name), n))
+        # the password in the environment, not the command line (ps shows that to everyone)
+        out("LUMEN_BROKER_PASSWORD=%s lumen hub --broker %s --event %s --table %d"
+            % (creds["table-%d" % n], make_url(args.host, port, "table-%d" % n), _quote(name), n))
     return 0
 
 

@@ -4,9 +4,19 @@ A local Mosquitto, the TD service and its page, and one simulated table per pair
 (a real hub table with its record, two bots playing referee games, joined through
 the broker like a real hub). An autopilot plays the TD: pairs each round, starts it,
 and pairs the next when every result is in, through the Swiss rounds and the top cut.
+
+Corrections: an override of round N's results is refused once round N+1 has started
+(hub/tournament/event.py). The autopilot therefore holds (``--hold``, 15 s by default)
+after the last result before pairing, and again after pairing before starting, and the
+TD page counts down to each step ("results can be corrected until ..."); ``--manual``
+leaves pairing and starting to the TD altogether.
+
+A clean stop (Ctrl+C, or SIGTERM from a service manager or ``kill``) stops the tables,
+the TD and the demo's own Mosquitto: nothing of it keeps running.
 """
 
 import os
+import signal
 import tempfile
 import threading
 import time
@@ -29,25 +39,43 @@ def demo_players(n):
 
 
 class Autopilot:
-    """Pairs and starts rounds by itself, a short pause after the last result."""
+    """Pairs and starts rounds by itself, ``pause_s`` after the last result (pairing) and
+    again after pairing (starting): the time a TD has to correct a result. It tells the TD
+    page when it will act (``td.autopilot``: {"next": "pair"|"start", "at_ms"} in the TD's
+    clock). ``manual``: it does neither; the TD pairs and starts on the page."""
 
-    def __init__(self, td, out=print, pause_s=3.0):
-        self.td, self.out, self.pause_s = td, out, pause_s
+    def __init__(self, td, out=print, pause_s=3.0, manual=False):
+        self.td, self.out, self.pause_s, self.manual = td, out, pause_s, manual
         self.complete_at = None
+        self.paired_at = None
+        td.autopilot = None
+
+    def _due(self, next_step, since, now):
+        self.td.autopilot = {"next": next_step, "at_ms": self.td.now() + (since + self.pause_s - now) * 1000}
+        return now - since >= self.pause_s
 
     def step(self, now):
         ev = self.td.event
         cur = ev.current()
         if ev.finished():
+            self.td.autopilot = None
             return "over"
+        if self.manual:
+            return "running"
         if cur is not None and not cur["started"]:
+            self.paired_at = self.paired_at or now
+            if cur["number"] > 1 and not self._due("start", self.paired_at, now):
+                return "holding"
+            self.paired_at = None
+            self.td.autopilot = None
             self.td.start_round()
             self.out("라운드 %d 시작 / round %d started" % (cur["number"], cur["number"]))
             return "started"
         if cur is None or ev.complete(cur):
             self.complete_at = self.complete_at or now
-            if cur is None or now - self.complete_at >= self.pause_s:
+            if cur is None or self._due("pair", self.complete_at, now):
                 self.complete_at = None
+                self.td.autopilot = None
                 try:
                     r = self.td.pair_next()
                 except TDError as e:
@@ -62,24 +90,34 @@ def run_demo(args, out=print):
     why = available()
     if why:
         raise BrokerError(why)
-    folder = args.dir or tempfile.mkdtemp(prefix="lumen-event-")
-    creds = new_event(folder, "데모 대회", demo_players(args.players), rounds=args.rounds,
-                      round_minutes=args.round_minutes, best_of=1, cut=args.cut, seed=args.seed)
-    broker = LocalBroker(os.path.join(folder, "broker"), {k: v for k, v in creds.items() if k != "admin_token"}).start()
-    td = TD(os.path.join(folder, "event.sqlite"), broker.url("td")).start()
-    server = serve(td, creds["admin_token"], port=args.port)
-    url = "http://127.0.0.1:%d/" % args.port
-    out("TD page / 운영 화면: %s   projector / 프로젝터: %sprojector" % (url, url))
-    out("admin token / 관리자 토큰: %s   (event folder %s, broker port %d)" % (creds["admin_token"], folder, broker.port))
-    n_tables = (args.players + 1) // 2
-    sims = [SimTable(make_url("127.0.0.1", broker.port, "table-%d" % n, creds["table-%d" % n]), td.name, n,
-                     os.path.join(folder, "tables", str(n)), seed=args.seed + n, pace=args.pace).start()
-            for n in range(1, n_tables + 1)]
-    if not args.no_browser:
-        threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    pilot = Autopilot(td, out)
-    due = [0.0] * len(sims)
+
+    def stop_on_sigterm(signum, frame):
+        raise KeyboardInterrupt     # the same clean stop as Ctrl+C: the finally below runs
+    # from before anything starts: a SIGTERM at any moment (even while the tables start) stops
+    # what was started, the Mosquitto last
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, stop_on_sigterm) if main else None
+    broker = td = server = None
+    sims = []
     try:
+        folder = args.dir or tempfile.mkdtemp(prefix="lumen-event-")
+        creds = new_event(folder, "데모 대회", demo_players(args.players), rounds=args.rounds,
+                          round_minutes=args.round_minutes, best_of=1, cut=args.cut, seed=args.seed)
+        broker = LocalBroker(os.path.join(folder, "broker"), {k: v for k, v in creds.items() if k != "admin_token"})
+        broker.start()
+        td = TD(os.path.join(folder, "event.sqlite"), broker.url("td")).start()
+        server = serve(td, creds["admin_token"], port=args.port)
+        url = "http://127.0.0.1:%d/" % args.port
+        out("TD page / 운영 화면: %s   projector / 프로젝터: %sprojector" % (url, url))
+        out("admin token / 관리자 토큰: %s   (event folder %s, broker port %d)" % (creds["admin_token"], folder, broker.port))
+        n_tables = (args.players + 1) // 2
+        for n in range(1, n_tables + 1):
+            sims.append(SimTable(make_url("127.0.0.1", broker.port, "table-%d" % n, creds["table-%d" % n]), td.name, n,
+                                 os.path.join(folder, "tables", str(n)), seed=args.seed + n, pace=args.pace).start())
+        if not args.no_browser:
+            threading.Timer(1.0, lambda: webbrowser.open(url)).start()
+        pilot = Autopilot(td, out, pause_s=args.hold, manual=args.manual)
+        due = [0.0] * len(sims)
         while True:
             now = time.monotonic()
             if pilot.step(now) == "over":
@@ -101,9 +139,19 @@ def run_demo(args, out=print):
     except KeyboardInterrupt:
         pass
     finally:
-        for s in sims:
-            s.stop()
-        server.should_exit = True
-        td.stop()
-        broker.stop()
+        # a second SIGTERM while stopping must not cut the stop short: ignore it until done
+        if main:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        try:
+            for s in sims:
+                s.stop()
+            if server is not None:
+                server.should_exit = True
+            if td is not None:
+                td.stop()
+        finally:
+            if broker is not None:
+                broker.stop()       # whatever else failed to stop, the demo's Mosquitto does
+            if main:
+                signal.signal(signal.SIGTERM, previous)
     return 0

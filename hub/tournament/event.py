@@ -6,9 +6,11 @@ Pairings are stored in their record (not recomputed on replay), so a resumed
 event never depends on the matching library giving the same answer twice.
 
 Record kinds and bodies:
-  event       {name, rounds, round_minutes, best_of, seed, cut, extra_turns, players: [{id, name}]}
+  event       {name, rounds, round_minutes, best_of, seed, cut, extra_turns, players: [{id, name}],
+               profile}                      the game played (hub/profiles/; absent: lumen)
   player_add  {id, name}                     a late entry (0 points, paired from the next round)
   drop        {player, reason}
+  reinstate   {player, reason}               a dropped player comes back (from the next round)
   pair        {round, stage, pairings: [{table, a, b}], bye}
   unpair      {round, reason}                re-pair before the round starts
   round_start {round}
@@ -21,6 +23,8 @@ changes nothing, and its error names what was wrong.
 """
 
 import copy
+
+from hub.profiles import profile as profiles
 
 from . import pairing
 from . import standings as st
@@ -191,6 +195,9 @@ class Event:
             if body.get("cut") not in (0, 2, 4, 8, 16):
                 raise EventError("cut must be 0, 2, 4, 8 or 16, got %r" % (body.get("cut"),))
             _int(body, "extra_turns", 0, 10)
+            if body.get("profile", "lumen") not in profiles.bundled():
+                raise EventError("profile must be one of %s, got %r" % (", ".join(sorted(profiles.bundled())),
+                                                                        body.get("profile")))
             ids = [p.get("id") for p in body.get("players") or []]
             if len(ids) < 2 or len(set(ids)) != len(ids) or not all(isinstance(i, str) and i for i in ids):
                 raise EventError("players must be at least 2 entries with distinct non-empty ids")
@@ -211,6 +218,12 @@ class Event:
                 raise EventError("no player %r" % (body.get("player"),))
             if p["dropped"]:
                 raise EventError("%s has already dropped" % p["name"])
+        elif kind == "reinstate":
+            p = self.players.get(body.get("player"))
+            if p is None:
+                raise EventError("no player %r" % (body.get("player"),))
+            if not p["dropped"]:
+                raise EventError("%s has not dropped" % p["name"])
         elif kind == "pair":
             if body.get("round") != len(self.rounds) + 1:
                 raise EventError("the next round is %d, not %r" % (len(self.rounds) + 1, body.get("round")))
@@ -274,12 +287,15 @@ class Event:
         if kind == "event":
             self.settings = {k: body[k] for k in ("name", "rounds", "round_minutes", "best_of", "seed", "cut",
                                                   "extra_turns")}
+            self.settings["profile"] = body.get("profile", "lumen")    # the game played (an event made before: Lumen)
             for p in body["players"]:
                 self._add(p["id"], p.get("name") or p["id"], 0)
         elif kind == "player_add":
             self._add(body["id"], body["name"], len(self.rounds))
         elif kind == "drop":
             self.players[body["player"]]["dropped"] = True
+        elif kind == "reinstate":
+            self.players[body["player"]]["dropped"] = False
         elif kind == "pair":
             self.rounds.append({"number": body["round"], "stage": body["stage"], "pairings": body["pairings"],
                                 "bye": body.get("bye"), "started": False, "results": {}})

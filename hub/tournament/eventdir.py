@@ -52,9 +52,18 @@ def load_players(path):
     return players
 
 
-def new_event(folder, name, players, rounds=None, round_minutes=30, best_of=1, cut=0, extra_turns=3, seed=None,
-              tables=None):
-    """Write a new event folder; returns the credentials. Refuses to overwrite one."""
+def new_event(folder, name, players, rounds=None, round_minutes=None, best_of=None, cut=0, extra_turns=3, seed=None,
+              tables=None, profile="lumen"):
+    """Write a new event folder; returns the credentials. Refuses to overwrite one.
+    ``profile``: the game the tables play (hub/profiles/); the round clock's length and the
+    games a match has default to its match settings (BattleCON: best of 3)."""
+    from hub.profiles import profile as profiles
+    try:
+        prof = profiles.get(profile)
+    except KeyError as e:
+        raise SetupError(str(e.args[0])) from None
+    round_minutes = prof.match["minutes"] if round_minutes is None else round_minutes
+    best_of = prof.match["best_of"] if best_of is None else best_of
     rec_path = os.path.join(folder, "event.sqlite")
     if os.path.exists(rec_path):
         raise SetupError("%s already holds an event (%s)" % (folder, rec_path))
@@ -62,7 +71,7 @@ def new_event(folder, name, players, rounds=None, round_minutes=30, best_of=1, c
         rounds = max(1, (len(players) - 1).bit_length())
     body = {"name": name, "rounds": rounds, "round_minutes": round_minutes, "best_of": best_of,
             "seed": random.SystemRandom().randrange(2 ** 31) if seed is None else seed, "cut": cut,
-            "extra_turns": extra_turns, "players": players}
+            "extra_turns": extra_turns, "players": players, "profile": prof.id}
     from .event import Event
     try:
         Event().check("event", body)

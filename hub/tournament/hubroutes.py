@@ -20,7 +20,7 @@ def tournament_view(bridge):
     slip = link.slip
     return {"event": link.event, "table": link.table, "connected": link.link.connected.is_set(),
             "match": link.match, "clock": link.clock, "clock_left_ms": link.clock_left(), "td_now_ms": link.td_now(),
-            "td_error_ms": link.estimator.error_bound, "games": list(bridge.games),
+            "td_error_ms": link.estimator.error_bound, "games": list(bridge.games), "game_id": bridge.game_id,
             "slip": None if slip is None else dict(slip.body, confirmed=sorted(slip.confirmed)),
             "unsent": len(link.pending())}
 

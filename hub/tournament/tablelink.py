@@ -28,13 +28,16 @@ class SlipError(ValueError):
 class ResultSlip:
     """A match result waiting for confirmation: both players (on their pods) or the judge."""
 
-    def __init__(self, round_no, a_wins, b_wins, draws=0, best_of=1, detail=None, source="table"):
-        try:
-            check_score({"a_wins": a_wins, "b_wins": b_wins, "draws": draws}, best_of)
-        except EventError as e:
-            raise SlipError(str(e)) from None
+    def __init__(self, round_no, a_wins, b_wins, draws=0, best_of=1, detail=None, source="table", slip_id=None,
+                 check=True):
+        if check:
+            try:
+                check_score({"a_wins": a_wins, "b_wins": b_wins, "draws": draws}, best_of)
+            except EventError as e:
+                raise SlipError(str(e)) from None
         self.body = {"round": round_no, "a_wins": a_wins, "b_wins": b_wins, "draws": draws,
                      "detail": dict(detail or {}), "source": source}
+        self.id = slip_id
         self.confirmed = set()
 
     def confirm(self, who):
@@ -71,7 +74,8 @@ class TableLink:
                          will=(self.t(self.user, "online"), {"online": False, "table": self.table}))
         self.link.subscribe(self.t("room", "+"), self._on_room)
         self.link.subscribe(self.t("td", self.user, "time"), self._on_time)
-        self.link.subscribe(self.t("td", self.user, "ack"), self._on_ack)
+        self.link.subscribe(self.t("td", self.user, "ack", "+"), self._on_ack)     # one answer per result
+        self.link.subscribe(self.t("td", self.user, "ack"), self._on_ack)          # a TD of before issue 28
         self.link.on_connect.append(self._connected)
         self._stop = threading.Event()
         self._wake = threading.Event()
@@ -190,18 +194,55 @@ class TableLink:
         if m is None:
             raise SlipError("table %d has no match in the current round" % self.table)
         best_of = (self.room or {}).get("best_of", 1)
-        self.slip = ResultSlip(m["round"], a_wins, b_wins, draws, best_of, detail, source)
+        slip = ResultSlip(m["round"], a_wins, b_wins, draws, best_of, detail, source)
+        with self.lock:          # on disk before anyone is asked to confirm it (issue 28.3)
+            slip.id = self.outbox.add_slip(slip.body)
+        self.slip = slip
         self._notify("slip")
         return self.slip
 
-    def confirm(self, who):
-        """A player (or the judge) confirms the slip; a final slip is stored and sent."""
-        if self.slip is None:
-            raise SlipError("there is no result to confirm")
-        if self.slip.confirm(who):
-            body = dict(self.slip.body, table=self.table, confirmed_by=sorted(self.slip.confirmed))
+    def restore_slip(self, round_no):
+        """After a restart: the round's slip as it was left (its confirmations too), unless
+        its result was stored; a slip that was final is stored and sent now. Returns whether
+        the round's match has a slip or a result (it is decided)."""
+        with self.lock:
+            kept = self.outbox.slip_for(round_no)
+            if kept is None:
+                return self.outbox.result_for(round_no) is not None
+            body, who = kept
+            if self.outbox.has(body["slip_id"]):
+                self.slip = None
+                return True
+            slip = ResultSlip(round_no, body["a_wins"], body["b_wins"], body.get("draws", 0), detail=body.get("detail"),
+                              source=body.get("source", "table"), slip_id=body["slip_id"], check=False)
+            slip.confirmed = set(who)
+        if slip.final:              # killed between the last confirmation and the result
             self.slip = None
-            return self.report(body)
+            self.report(self._final_body(slip))
+        else:
+            self.slip = slip
+            self._notify("slip")
+        return True
+
+    def _final_body(self, slip):
+        body = dict(slip.body, table=self.table, confirmed_by=sorted(slip.confirmed))
+        if slip.id is not None:
+            body["result_id"] = slip.id         # the same result, however often a restart sends it
+        return body
+
+    def confirm(self, who):
+        """A player (or the judge) confirms the slip (kept on disk); a final slip is stored and sent."""
+        slip = self.slip
+        if slip is None:
+            raise SlipError("there is no result to confirm")
+        if who not in ("a", "b", "judge"):
+            raise SlipError("a result is confirmed by player a, player b or the judge, not %r" % (who,))
+        if slip.id is not None and who not in slip.confirmed:
+            with self.lock:
+                self.outbox.confirmed(slip.id, who)
+        if slip.confirm(who):
+            self.slip = None
+            return self.report(self._final_body(slip))
         self._notify("slip")
         return None
 

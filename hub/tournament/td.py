@@ -12,7 +12,7 @@ Topics (``lumen/<event>/...``):
   table-N/online (will) table-N/status                      table N -> all, retained
   table-N/result                                            table N -> TD, QoS 1
   table-N/time/req  td/table-N/time                         the clock-offset exchange, QoS 0
-  td/table-N/ack                                            TD -> table N, QoS 1, retained
+  td/table-N/ack/RESULT_ID                                  TD -> table N, QoS 1, retained (one per result)
 """
 
 import re
@@ -20,6 +20,7 @@ import threading
 import time
 import uuid
 
+from . import intake
 from . import standings as st
 from .broker import table_user
 from .clock import ClockError, RoundClock
@@ -33,6 +34,10 @@ TABLE_RE = re.compile(r"^table-(\d{1,4})$")
 def td_now_ms():
     """The TD's clock: wall time, so a restarted TD continues the same round clock."""
     return time.time_ns() / 1e6
+
+
+def _short(v, n=16):
+    return v[:n] if isinstance(v, str) else "table"
 
 
 class TDError(ValueError):
@@ -191,6 +196,12 @@ class TD:
             self._commit("drop", {"player": player, "reason": reason})
             self.publish_room()
 
+    def reinstate(self, player, reason="reinstated"):
+        """A dropped player comes back (a drop by mistake, or a player back from a break)."""
+        with self.lock:
+            self._commit("reinstate", {"player": player, "reason": reason})
+            self.publish_room()
+
     def fix_table(self, player, table):
         """Seat a player at the same table every round (an accessible place); None undoes it."""
         with self.lock:
@@ -242,7 +253,7 @@ class TD:
             return
         with self.lock:
             tab = self.tables.setdefault(table, {"online": True})
-            tab["status"] = obj
+            tab["status"] = intake.clean_status(obj)     # the tile's fields only (issue 28.9)
             tab["seen_ms"] = self.now()
         self._changed("tables")
 
@@ -258,7 +269,7 @@ class TD:
         table = self._table_of(t)
         if table is None:
             return
-        if obj is None or not isinstance(obj.get("result_id"), str):
+        if obj is None or not isinstance(obj.get("result_id"), str) or not intake.RESULT_ID.match(obj["result_id"]):
             return                  # not a result: nothing to acknowledge, nothing changes
         with self.lock:
             self.handle_result(table, obj)
@@ -268,11 +279,15 @@ class TD:
         known = self.answers.setdefault(table, {})
         if rid in known:
             self.stats["duplicates"] += 1
+        elif sum(1 for a in known.values() if a["status"] != "ok") >= intake.MAX_PROBLEMS_PER_TABLE:
+            # a table sending result after refused result (issue 28.9): counted, not kept
+            self.stats["dropped"] = self.stats.get("dropped", 0) + 1
+            return
         else:
             body = {"round": obj.get("round"), "table": table, "result_id": rid,
                     "a_wins": obj.get("a_wins"), "b_wins": obj.get("b_wins"), "draws": obj.get("draws", 0),
-                    "source": obj.get("source", "table"), "confirmed_by": obj.get("confirmed_by") or [],
-                    "detail": obj.get("detail") or {}}
+                    "source": _short(obj.get("source", "table")), "confirmed_by": intake.clean_confirmed(obj.get("confirmed_by")),
+                    "detail": intake.clean_detail(obj.get("detail"))}
             try:
                 seq = self._commit("result", body)
                 known[rid] = {"status": "ok", "seq": seq}
@@ -289,13 +304,16 @@ class TD:
                 self.record.append("note", {"what": "result_" + answer["status"], "table": table,
                                             "result_id": rid, "answer": answer, "body": body})
                 known[rid] = answer
-        self.publish_ack(table)
+        self.publish_ack(table, rid)
         self._changed("result")
 
     # ------------------------------------------------------------ publishing
-    def publish_ack(self, table):
-        if self.link:
-            self.link.publish(self.t("td", table_user(table), "ack"), {"answers": self.answers.get(table, {})},
+    def publish_ack(self, table, rid):
+        """The answer to one result, retained on a topic of its own (issue 28.9: one message
+        that repeated every answer grew with each result: quadratic)."""
+        answer = self.answers.get(table, {}).get(rid)
+        if self.link and answer is not None:
+            self.link.publish(self.t("td", table_user(table), "ack", rid), {"answers": {rid: answer}},
                               qos=1, retain=True)
 
     def publish_clock(self):
@@ -308,7 +326,8 @@ class TD:
                 "started": bool(cur and cur["started"]), "complete": bool(cur and self.event.complete(cur)),
                 "finished": self.event.finished(), "players": len(self.event.active()),
                 "rounds": self.event.settings["rounds"], "cut": self.event.settings["cut"],
-                "best_of": self.event.settings["best_of"], "version": self.version}
+                "best_of": self.event.settings["best_of"], "profile": self.event.settings.get("profile", "lumen"),
+                "version": self.version}
 
     def standings_json(self):
         return {"version": self.version, "rows": st.to_json(self.event.standings())}
@@ -325,5 +344,6 @@ class TD:
             self.link.publish(self.t("room", "td"), {"online": True}, retain=True)
             self.publish_room()
             self.publish_clock()
-            for table in self.answers:
-                self.publish_ack(table)
+            for table, answers in self.answers.items():
+                for rid in answers:
+                    self.publish_ack(table, rid)

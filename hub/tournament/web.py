@@ -7,7 +7,6 @@ checked before the body is read. A refused action changes nothing and says why.
 """
 
 import os
-import secrets
 import threading
 from typing import Annotated, Optional
 
@@ -18,6 +17,9 @@ from fastapi.security import HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
+from hub.web.limits import RequestLimits, WrongTokens
+
+from . import human
 from . import standings as st
 from .td import TDError
 
@@ -58,6 +60,11 @@ class Drop(Body):
     reason: Annotated[str, Field(max_length=200)] = "dropped"
 
 
+class Reinstate(Body):
+    player: Annotated[str, Field(min_length=1, max_length=80)]
+    reason: Annotated[str, Field(max_length=200)] = "reinstated"
+
+
 class FixTable(Body):
     player: Annotated[str, Field(min_length=1, max_length=80)]
     table: Optional[Annotated[int, Field(ge=1, le=9999)]] = None
@@ -67,8 +74,10 @@ class AddPlayer(Body):
     name: Annotated[str, Field(min_length=1, max_length=80)]
 
 
-def _err(status, error, detail):
-    return JSONResponse({"error": error, "detail": detail}, status_code=status)
+def _err(status, error, detail, errors=None):
+    """An error as JSON: ``detail`` for developers, ``message`` {ko, en} for the TD (human.py)."""
+    return JSONResponse({"error": error, "detail": detail, "message": human.message(status, error, detail, errors)},
+                        status_code=status)
 
 
 def room_view(td):
@@ -88,7 +97,10 @@ def room_view(td):
         return {"room": td.room_state(), "problems": problems, "round": rnd, "clock": dict(td.clock.to_json(), td_ms=now),
                 "tiles": tiles, "standings": st.to_json(ev.standings()),
                 "players": [dict(p) for p in ev.players.values()], "by_name": pairings_by_name(ev),
-                "stats": dict(td.stats)}
+                "stats": dict(td.stats),
+                # the demo's autopilot: when it will pair or start the next round (the TD page says
+                # until when results can still be corrected); None when a person runs the event
+                "autopilot": getattr(td, "autopilot", None)}
 
 
 def pairings_by_name(ev):
@@ -110,25 +122,24 @@ def pairings_by_name(ev):
 def create_app(td, admin_token):
     app = FastAPI(title="Lumen Condenser tournament (TD)", version="1")
     token = {"value": admin_token}
+    wrong_tokens = WrongTokens()
     bearer = HTTPBearer(auto_error=False, description="the event's admin token (printed by lumen tournament run)")
 
     @app.middleware("http")
     async def _auth(request: Request, call_next):
         if request.url.path.startswith("/api/control/"):
-            given = request.headers.get("authorization", "")
-            if not given:
-                return _err(401, "unauthorized", "this is a control action: send Authorization: Bearer <admin token>")
-            scheme, _, value = given.partition(" ")
-            if scheme.lower() != "bearer" or not value.strip():
-                return _err(401, "unauthorized", "the Authorization header must be: Bearer <admin token>")
-            if not secrets.compare_digest(value.strip().encode(), token["value"].encode()):
-                return _err(403, "forbidden", "wrong admin token: the room view is read-only")
+            refused = wrong_tokens.refusal(request, token["value"], _err, "the room view is read-only")
+            if refused is not None:
+                return refused
         return await call_next(request)
+
+    # bodies limited before they are read, and no framing by other sites (hub/web/limits.py)
+    app.add_middleware(RequestLimits, refuse=_err)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request, exc):
         where = "; ".join("%s: %s" % (".".join(str(x) for x in e["loc"][1:]) or "body", e["msg"]) for e in exc.errors())
-        return _err(422, "invalid_request", where)
+        return _err(422, "invalid_request", where, exc.errors())
 
     @app.exception_handler(TDError)
     async def _refused(request, exc):
@@ -221,6 +232,11 @@ def create_app(td, admin_token):
         td.drop(body.player, body.reason)
         return {"ok": True}
 
+    @ctl.post("/reinstate", summary="A dropped player comes back (paired again from the next round)")
+    def reinstate(body: Reinstate):
+        td.reinstate(body.player, body.reason)
+        return {"ok": True}
+
     @ctl.post("/fix", summary="Seat a player at the same table every round (null: no more)")
     def fix(body: FixTable):
         td.fix_table(body.player, body.table)
@@ -238,7 +254,8 @@ def create_app(td, admin_token):
 def serve(td, admin_token, host="127.0.0.1", port=8100):
     """Serve the page in a daemon thread; returns the uvicorn server (``should_exit`` stops it)."""
     import uvicorn
-    config = uvicorn.Config(create_app(td, admin_token), host=host, port=port, log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
+
+    from hub.web.guard import server_config
+    server = uvicorn.Server(server_config(create_app(td, admin_token), host, port, lifespan="off"))
     threading.Thread(target=server.run, name="td-web", daemon=True).start()
     return server

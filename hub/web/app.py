@@ -25,7 +25,6 @@ routers (``hub/web/routers/``). Entry points for the CLI: :func:`create_app` her
 """
 
 import logging
-import secrets
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
@@ -34,11 +33,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hub.record.store import RecordUnwritable
-from hub.web import reach
+from hub.web import guard, reach
+from hub.web.limits import RequestLimits, WrongTokens
 from hub.library.sets import CardLibrary
 from hub.web.broadcast import DisplayHub
 from hub.web.common import _HTTP_CODES, STATIC_DIR, ApiError, Controls, _err, make_bearer
-from hub.web.routers import admin, bot, cards, display, games, timer, tracker
+from hub.web.routers import admin, bot, cards, display, games, profile, rules, timer, tracker
 
 log = logging.getLogger("lumen.web")
 
@@ -56,6 +56,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
 
     @asynccontextmanager
     async def lifespan(app):
+        guard.install_loop_quieting()      # an error a connection is logged once a minute, not once each
         await hub.start()
         try:
             yield
@@ -72,6 +73,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
     app.state.hub = hub
     app.state.table = table
     bearer = make_bearer()
+    wrong_tokens = WrongTokens()
 
     # -- errors as JSON
     @app.exception_handler(ApiError)
@@ -105,14 +107,9 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
     async def _auth(request: Request, call_next):
         path = request.url.path
         if path.startswith("/api/control/") or path.startswith("/api/admin/"):
-            header = request.headers.get("authorization", "")
-            scheme, _, given = header.partition(" ")
-            if not header:
-                return _err(401, "unauthorized", "this is a control action: send Authorization: Bearer <admin token>")
-            if scheme.lower() != "bearer" or not given.strip():
-                return _err(401, "unauthorized", "the Authorization header must be: Bearer <admin token>")
-            if not secrets.compare_digest(given.strip().encode(), table.admin_token.encode()):
-                return _err(403, "forbidden", "wrong admin token: spectators are read-only")
+            refused = wrong_tokens.refusal(request, table.admin_token, _err, "spectators are read-only")
+            if refused is not None:
+                return refused
         response = await call_next(request)
         if path.startswith("/api/"):
             response.headers["Cache-Control"] = "no-store"
@@ -120,13 +117,19 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
             response.headers["Cache-Control"] = "no-cache"      # revalidate (ETag): a hub update shows at once
         return response
 
+    # -- bodies limited per route before they are read, frame headers (hub/web/limits.py): the outermost
+    app.state.body_limits = {}
+    app.add_middleware(RequestLimits, refuse=_err, stats=app.state.body_limits)
+
     ctl = Controls(table, hub, bearer)
     app.include_router(display.router(ctl))
+    app.include_router(rules.router(ctl))
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.include_router(reach.router)
     app.include_router(games.router(ctl))
     app.include_router(admin.router(ctl))
     app.include_router(tracker.router(ctl))
+    app.include_router(profile.router(ctl))
     app.include_router(timer.router(ctl))
     app.include_router(bot.router(ctl))
     cards.install(app, ctl, library if library is not None else CardLibrary())

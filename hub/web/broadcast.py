@@ -24,10 +24,24 @@ log = logging.getLogger("lumen.web")
 #: don't share this loop, but the table's CPU does.
 #: The longest the ticker sleeps with nothing due (a safety net for a change nobody announced).
 MAX_SLEEP_S = 1.0
-WS_MAX_CLIENTS = 64          # open WebSocket connections in all
+WS_MAX_CLIENTS = 64          # open WebSocket connections from the network
+WS_LOCAL_SLOTS = 8           # beside those, for the hub's own screen (127.0.0.1, ::1: the table's TV)
 WS_MAX_PER_HOST = 8          # from one address
 WS_OPENS_PER_S = 4           # new connections per address per second (burst WS_MAX_PER_HOST)
 WS_MESSAGES_PER_S = 10       # a client sends pings; more than this per second is closed
+LOCAL_HOSTS = ("127.0.0.1", "::1")
+
+
+class Slot:
+    """One admitted WebSocket: its address, whether it is the hub's own screen, and how to
+    close it (set by the route) when it must make room for another address."""
+
+    __slots__ = ("host", "local", "close", "gone")
+
+    def __init__(self, host):
+        self.host, self.local = host, host in LOCAL_HOSTS
+        self.close = None
+        self.gone = False
 
 
 class DisplayHub:
@@ -44,6 +58,8 @@ class DisplayHub:
         self.auto_turn_end = auto_turn_end
         self.clients = set()
         self.hosts = {}                 # address -> open connections
+        self.slots = []                 # admitted WebSockets (Slot), oldest first
+        self.evicted = 0                # connections closed to make room for another address
         self.opens = {}                 # address -> [tokens, last refill] of the connection rate bucket
         self.loop = None
         self.loop_thread = None
@@ -57,31 +73,59 @@ class DisplayHub:
         self.feed = DisplayFeed(table)
         table.subscribe(self.on_table)
 
-    # -- who may connect (issue 11.1: limits on connections and their rate)
+    # -- who may connect (issue 11.1: limits on connections and their rate; 28.8: room kept)
     def admit(self, host):
-        """None if a WebSocket from ``host`` may open now (and counts it), else why not."""
+        """A Slot if a WebSocket from ``host`` may open now (counted), else why not (a string).
+        The hub's own screen has slots of its own, so the network can't fill them; when the
+        network's slots are full, an address with fewer connections than the one holding the
+        most takes that one's newest (closed: "make room"), so eight addresses can't shut a
+        ninth out."""
         now = time.monotonic()
         tokens, last = self.opens.get(host, (WS_MAX_PER_HOST, now))
         tokens = min(WS_MAX_PER_HOST, tokens + (now - last) * WS_OPENS_PER_S)
-        if sum(self.hosts.values()) >= WS_MAX_CLIENTS:
-            return "too many live connections"
-        if self.hosts.get(host, 0) >= WS_MAX_PER_HOST:
+        slot = Slot(host)
+        mine = sum(1 for s in self.slots if s.host == host)
+        if mine >= WS_MAX_PER_HOST:
             return "too many live connections from %s" % host
+        pool = [s for s in self.slots if s.local == slot.local]
+        victim = None
+        if len(pool) >= (WS_LOCAL_SLOTS if slot.local else WS_MAX_CLIENTS):
+            counts = {}
+            for s in pool:
+                counts[s.host] = counts.get(s.host, 0) + 1
+            top = max(counts, key=counts.get)
+            if mine + 1 >= counts[top]:
+                return "too many live connections"
+            victim = [s for s in pool if s.host == top][-1]
         if tokens < 1:
             self.opens[host] = (tokens, now)
             return "too many new connections from %s" % host
         self.opens[host] = (tokens - 1, now)
         if len(self.opens) > 4 * WS_MAX_CLIENTS:      # forget quiet addresses
             self.opens = {h: v for h, v in self.opens.items() if h in self.hosts}
+        if victim is not None:
+            self.evicted += 1
+            self.leave(victim)
+            if victim.close is not None:
+                victim.close()
+        self.slots.append(slot)
         self.hosts[host] = self.hosts.get(host, 0) + 1
-        return None
+        return slot
 
-    def leave(self, host):
-        n = self.hosts.get(host, 0) - 1
+    def leave(self, slot):
+        """A slot is free again (its connection ended, or it made room): once."""
+        if slot.gone:
+            return
+        slot.gone = True
+        try:
+            self.slots.remove(slot)
+        except ValueError:
+            pass
+        n = self.hosts.get(slot.host, 0) - 1
         if n > 0:
-            self.hosts[host] = n
+            self.hosts[slot.host] = n
         else:
-            self.hosts.pop(host, None)
+            self.hosts.pop(slot.host, None)
 
     # -- table -> clients
     def on_table(self, audience, msg):

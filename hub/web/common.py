@@ -35,12 +35,14 @@ def _err(status, error, detail, **extra):
 
 _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
                405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media_type",
-               422: "invalid_request"}
+               422: "invalid_request", 429: "too_many_attempts"}
 
 
 # ---------------------------------------------------------------- request bodies
 
 Seat = Literal["a", "b"]
+#: a seat at any table: c and d at a four-seat (2 on 2) profile game
+AnySeat = Literal["a", "b", "c", "d"]
 GameId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="a game's id (the record's 64-bit row id)")]
 ActionId = Annotated[str, StringConstraints(min_length=8, max_length=80, pattern=r"^[A-Za-z0-9._:\-]+$")]
 Delta = Annotated[int, Field(ge=-99_999, le=99_999)]

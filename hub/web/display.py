@@ -41,11 +41,11 @@ def display_state(table):
     out["record_error"] = err.to_json() if err is not None else None   # "the record can't be written: ..."
     out["pod_conflicts"] = _pod_conflicts(table)
     if s is None:
-        out.update(seats=None, log=[], ready={}, pending=[], cards={}, last_battle=None, coach=None)
+        out.update(seats=None, log=[], log_total=0, ready={}, pending=[], cards={}, last_battle=None, coach=None)
         return out
     out["game_id"] = s.game_id
     out.update(s.display_state(table.names))
-    out["ahead"] = _ahead(out["seats"]) if timer["state"] == "time" else None
+    out["ahead"] = _ahead(out["seats"], out.get("totals")) if timer["state"] == "time" else None
     # the coach (hub/bot/coach.py): public after a reveal only, None when the game is not coached
     coach = getattr(table, "coach", None)
     out["coach"] = coach.view() if coach is not None else None
@@ -59,10 +59,13 @@ def seat_change(table, old, new):
     return s.seat_change(old, new) if s is not None else None
 
 
-def _ahead(seats):
+def _ahead(seats, totals=None):
     """At TIME: who is ahead on health (guide: the game goes on for the extra turns, then
-    health decides), "even" when level."""
-    ha, hb = seats["a"]["health"], seats["b"]["health"]
+    health decides), "even" when level. ``totals``: side -> what a profile game compares
+    at time (its ``match.at_time`` counter, a team's seats added up); ``{}``: nothing."""
+    if totals == {}:
+        return None
+    ha, hb = (totals["a"], totals["b"]) if totals else (seats["a"]["health"], seats["b"]["health"])
     return {"seat": "a" if ha > hb else "b" if hb > ha else "even", "health": {"a": ha, "b": hb}}
 
 

@@ -67,6 +67,9 @@ REFUSALS = [
      "Wrong number of cards to discard: pick as many as shown."),
     (r"unknown character", "없는 캐릭터입니다. 목록에서 고르세요.", "Unknown character: pick one from the list."),
     (r"unknown deck", "없는 덱입니다. 목록에서 고르세요.", "Unknown deck: pick one from the list."),
+    (r"is on the table: start or resume another game before closing it",
+     "지금 테이블에서 하는 게임은 닫을 수 없습니다. 다른 게임을 시작하거나 이어한 뒤 닫으세요.",
+     "The game on the table cannot be closed: start or resume another game first."),
     (r"no game \d+|no game '?\d+", "그 게임은 기록에 없습니다.", "That game is not in the record."),
 ]
 
@@ -100,6 +103,15 @@ def message(status, error, detail, errors=None):
     if status == 403 and error == "forbidden" and "token" in detail:
         return {"ko": "관리자 토큰이 맞지 않습니다(바뀌었거나 오래된 토큰). " + LOGIN_KO,
                 "en": "The admin token is wrong (changed or out of date). " + LOGIN_EN}
+    if status == 429:
+        return {"ko": "틀린 관리자 토큰이 너무 많았습니다. 잠시 뒤 올바른 토큰으로 다시 시도하세요.",
+                "en": "Too many wrong admin tokens: wait a little, then try again with the right one."}
+    if error == "busy":
+        return {"ko": "허브가 카드 작업으로 바쁩니다. 잠시 뒤 다시 시도하세요.",
+                "en": "The hub is busy with card work: try again in a moment."}
+    if status == 413:
+        return {"ko": "보낸 내용이 너무 큽니다. 더 작은 파일로 나누어 보내세요.",
+                "en": "What was sent is too large: send it in smaller parts."}
     if error == "invalid_request" and errors:
         return validation(errors)
     if error == "replayed":

@@ -4,7 +4,7 @@ import logging
 import threading
 import time
 
-from hub.web import lan
+from hub.web import guard, lan
 from hub.web.app import create_app
 
 log = logging.getLogger("lumen.web")
@@ -59,7 +59,10 @@ def serve(table, host="127.0.0.1", port=8000, *, bots=False, tick_interval=0.1, 
     if out:
         announce(table, host, port, out, mdns=announcer.name if announcer else None)
     try:
-        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto")
+        try:
+            uvicorn.Server(guard.server_config(app, host, port, log_level=log_level)).run()
+        except KeyboardInterrupt:
+            pass
     finally:
         if announcer is not None:
             announcer.stop()
@@ -89,11 +92,13 @@ class ServerHandle:
         self.stop()
 
 
-def start_in_thread(table, port=0, host="127.0.0.1", *, tick_interval=0.1, bots=False, timeout=15, **kw):
-    """Start the server in a daemon thread; port 0 picks a free port. Returns a ServerHandle."""
+def start_in_thread(table, port=0, host="127.0.0.1", *, tick_interval=0.1, bots=False, timeout=15, conn_guard=None,
+                    **kw):
+    """Start the server in a daemon thread; port 0 picks a free port. Returns a ServerHandle.
+    ``conn_guard``: the front guard's caps (hub.web.guard.ConnectionGuard), for tests."""
     import uvicorn
     app = create_app(table, tick_interval=tick_interval, bots=bots, **kw)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="auto", lifespan="on")
+    config = guard.server_config(app, host, port, lifespan="on", guard=conn_guard)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="lumen-web", daemon=True)
     thread.start()

@@ -3,6 +3,7 @@
 from collections import Counter
 
 from engine.state import GameState
+from engine.windows import effect_running
 
 
 def owned_everywhere(st, p):
@@ -22,7 +23,7 @@ def check(st, deck_cards):
             assert st.cards[cid].kind != "special", "special %s in hand/list of %s" % (cid, p)
         # hand within the limit whenever the engine waits (excess is discarded right after the effect
         # that caused it, guide 3.3.1: a card effect still resolving may wait with the hand over)
-        if st.winner is None and not st.tasks and not (st.fx is not None and st.fx["cur"] is not None):
+        if st.winner is None and not st.tasks and not effect_running(st):
             assert len(pl.hand) <= pl.hand_limit, "hand of %s is %d over limit %d" % (p, len(pl.hand), pl.hand_limit)
         if st.phase not in ("battle",) and st.winner is None and st.pending and st.pending[0]["kind"] != "setup":
             if st.phase != "ready":

@@ -121,6 +121,9 @@ def param_value(p):
         return st.lists(st.sampled_from(POSITIONS), max_size=3, unique=True)
     if t == "cond":
         return conditions()
+    if t == "cards":      # a card filter (a ready prohibition's cards, issue 23)
+        return st.fixed_dictionaries({"kind": st.sampled_from(["attack", "defense"])},
+                                     optional={"position": st.sampled_from(POSITIONS), "grab": st.booleans()})
     if t == "effects":
         return st.lists(entry(top=False), min_size=1, max_size=2)
     if t == "options":

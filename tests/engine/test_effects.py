@@ -3,7 +3,6 @@ generated JSON Schema, the sample set's coverage, hidden triggers, and effect st
 Rule behaviour itself is pinned by tests/scenarios/effects/*.yaml."""
 
 import json
-import os
 import pathlib
 from collections import Counter
 

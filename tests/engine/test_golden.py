@@ -47,9 +47,9 @@ GAMES = {
 }
 
 DIGESTS = {
-    "referee": "2ab074e01991d4689c06b97bccd83a633ca4197cfccb38b47f30e51e3aad6e0f",
-    "random": "c6b924c192b7f83d7a22571f43c2b1319ed356d8476ef4f4afbf04c52a00f2d8",
-    "swapped": "94def57cabcdb681e3d2e6bec94d4df7e5acdc0170db0ff67120a2c6d48b05a9",
+    "referee": "636b14eb75762a2b59c400fe3eb498e18d2f97c93df7002d6e6b069310d39325",
+    "random": "0b61fb93d06ea46d03d60974681698e358553b144af7ca28ec0b0a84dd0d8c31",
+    "swapped": "c7defee47864e4c4255083be06c88394c45e26609cd7b05aa54ec6b093bab807",
     "vanilla": "037aa04c737ba8583ca985d4429278e3e7c3fa6515b0732e85f1d2e54821f93e",
     "greedy-vanilla": "979268437b4a4c243317920dd2a22bb9b79f68ea92b8ac99573cbbfcc8ac8d36",
 }

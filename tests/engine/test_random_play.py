@@ -98,18 +98,23 @@ ZONE_FUNCTIONS = [
 ]
 
 
-def with_zone_functions(cs):
-    """The sample card table with one zone function added to each of the first attack/defense cards."""
+def with_functions(cards, functions, start=0, step=3):
+    """The card table with ``functions`` added, one to each ``step``-th attack/defense from ``start``."""
     from engine.cards import parse_card
-    cards = dict(cs.cards)
+    cards = dict(cards)
     skills = sorted(cid for cid, c in cards.items() if c.kind in ("attack", "defense"))
-    for cid, extra in zip(skills[::3], ZONE_FUNCTIONS * 3):
+    for cid, extra in zip(skills[start::step], functions * 3):
         d = cards[cid].to_json()
         d["effects"] = list(d.get("effects") or []) + [extra]
         card, problems = parse_card(d)
         assert card is not None and not problems, problems
         cards[cid] = card
     return cards
+
+
+def with_zone_functions(cs):
+    """The sample card table with one zone function added to each of the first attack/defense cards."""
+    return with_functions(cs.cards, ZONE_FUNCTIONS)
 
 
 def test_random_games_with_functions_in_every_zone_keep_invariants(sample):

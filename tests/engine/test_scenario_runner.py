@@ -246,3 +246,72 @@ def test_a_trait_allowing_two_of_a_name_allows_two(tmp_path):
     assert run(build(scenario(lambda d: two(d, 2)))).passed
     line = failing(tmp_path, scenario(lambda d: two(d, 3)))
     assert "is there 3 times" in line and "at most 2 cards of one name" in line and "deck_rule" in line
+
+
+# ------------------------------------------------------------------ ordered events (issue 23)
+
+def test_events_are_a_subsequence_in_order():
+    def ordered(d):
+        d["expect"]["events"] = ["reveal", {"e": "judgment", "a": "hit"}, {"e": "damage", "p": "b", "amount": 400},
+                                 {"e": "move", "p": "a", "card": "low-kick", "dst": "hand"},
+                                 {"e": "move", "p": "b", "card": "high-guard", "dst": "hand"}, "battle_end"]
+        d["expect"]["no_events"] = [{"e": "result_fp", "p": "b"}]
+    assert run(build(scenario(ordered))).passed
+
+
+def test_events_out_of_order_fail_naming_the_item(tmp_path):
+    def swapped(d):
+        # guide 5.3.4: the priority holder's card (a) returns first; asking b's first fails
+        d["expect"]["events"] = [{"e": "move", "p": "b", "card": "high-guard"}, {"e": "move", "p": "a", "card": "low-kick"}]
+    line = failing(tmp_path, scenario(swapped))
+    assert 'events[1] {"e": "move", "card": "low-kick", "p": "a"} did not happen after events[0]' in line
+    assert "out of order" in line
+
+
+def test_an_event_that_never_happens_shows_the_events_of_that_kind(tmp_path):
+    def wrong(d):
+        d["expect"]["events"] = [{"e": "damage", "p": "b", "amount": 500}]
+    line = failing(tmp_path, scenario(wrong))
+    assert 'events[0] {"e": "damage", "amount": 500, "p": "b"} did not happen in the run' in line
+    assert '"amount": 400' in line
+
+
+def test_no_events_fails_with_the_event_that_happened(tmp_path):
+    def none(d):
+        d["expect"]["no_events"] = [{"e": "result_fp", "p": "a"}]
+    line = failing(tmp_path, scenario(none))
+    assert 'no_events[0] {"e": "result_fp", "p": "a"} happened' in line and '"delta": 1' in line
+
+
+@pytest.mark.parametrize("value, message", [
+    ("reveal", "expect.events must be a non-empty list"),
+    ([{"e": "revael"}], "expect.events[0]: unknown event kind 'revael'"),
+    ([3], "expect.events[0] must be an event kind or {e: kind, ...}"),
+])
+def test_a_bad_events_expectation_is_a_schema_error(tmp_path, value, message):
+    def bad(d):
+        d["expect"]["events"] = value
+    assert message in failing(tmp_path, scenario(bad))
+
+
+# ------------------------------------------------------------------ the ultimate is a property of the card (issue 23)
+
+def _ult(cid):
+    return {"id": cid, "kind": "attack", "ultimate": True, "speed": 9, "position": "mid", "damage": 900}
+
+
+def test_a_card_marked_ultimate_is_the_players_ultimate_wherever_it_is():
+    def marked(d):
+        d["cards"].append(_ult("a-ult"))
+        d["players"]["a"]["list"] = ["a-ult"]
+    sc = build(scenario(marked))
+    assert sc.state.players["a"].ultimate is None and sc.state.players["a"].ultimate_card == "a-ult"
+
+
+def test_two_ultimates_for_one_player_are_an_error(tmp_path):
+    def two(d):
+        d["cards"] += [_ult("a-ult"), _ult("a-ult2")]
+        d["players"]["a"]["list"] = ["a-ult"]
+        d["players"]["a"]["ultimate"] = "a-ult2"
+    line = failing(tmp_path, scenario(two))
+    assert "players.a: a-ult2, a-ult are all ultimate cards; a deck holds 0 or 1 ultimate (guide 3.3.4)" in line

@@ -146,3 +146,27 @@ def test_a_views_battle_and_effect_window_share_what_the_last_view_had_equal():
             req = st.pending[0]
             apply_checked(st, check(st, req["player"], *bots[req["player"]].answer(st, req)))
     assert shared > 20 and changed > 20
+
+
+def test_the_unusable_skills_of_a_ready_are_hidden_like_its_options():
+    """Issue 23: a ready request names the hand skills whose use condition fails (``unusable``);
+    like the options of any hidden decision they are only in the asker's own view."""
+    from engine.scenario import build
+    sc = build({"name": "unusable", "priority": "a", "cards": [
+        {"id": "a-need", "kind": "attack", "speed": 6, "position": "mid", "damage": 900,
+         "effects": [{"do": "use_condition", "if": {"health_max": 2000}}]},
+        {"id": "a-jab", "kind": "attack", "speed": 4, "position": "high", "damage": 300},
+        {"id": "b-guard", "kind": "defense", "guard": ["high"]}],
+        "players": {"a": {"character": {"health": [5000, 4000, 3000, 2000, 1000], "hand_limit": [6, 7, 8, 9, 9]},
+                          "hand": ["a-need", "a-jab"]},
+                    "b": {"character": {"health": [5000, 4000, 3000, 2000, 1000], "hand_limit": [6, 7, 8, 9, 9]},
+                          "hand": ["b-guard"]}}})
+    from engine.game import advance
+    st, _ = advance(sc.state)
+    req = next(r for r in st.pending if r["player"] == "a")
+    assert req["options"] == ["a-jab"] and req["unusable"] == ["a-need"]
+    mine = next(r for r in public_view(st, "a")["pending"] if r["player"] == "a")
+    theirs = next(r for r in public_view(st, "b")["pending"] if r["player"] == "a")
+    spectator = next(r for r in public_view(st, None)["pending"] if r["player"] == "a")
+    assert mine["unusable"] == ["a-need"]
+    assert "unusable" not in theirs and "unusable" not in spectator and theirs["options"] == 1

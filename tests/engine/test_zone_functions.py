@@ -4,7 +4,7 @@ what the scenarios cannot see (hidden names, purity of the what-if computation).
 import json
 import os
 
-from engine.cardfx import hand_speeds
+from engine.livefx import hand_speeds
 from engine.events import explain
 from engine.scenario import load, run
 

@@ -57,8 +57,10 @@ class Table10s:
         return self.server.call(lambda: self.table.session)
 
     def stamped(self, seat, kind="ready"):
+        # a pod that speaks protocol extension 1 sends its ready as ready_at (issue 20)
+        kinds = ("ready", "ready_at") if kind == "ready" else (kind,)
         board = BOARD_IDS[seat]
-        return [st for b, t, st in list(self.hub.links.stamped) if b == board and t == kind]
+        return [st for b, t, st in list(self.hub.links.stamped) if b == board and t in kinds]
 
     def a_readies(self):
         self.sims["a"].press("ready")

@@ -37,6 +37,21 @@ def wait_for_line(p, needle, timeout=120):
     return False, lines
 
 
+def wait_listening(port, host="127.0.0.1", timeout=120):
+    """Wait until a server accepts connections on ``port`` (the hub prints its address just
+    before it listens). The bound only stops a broken test."""
+    import socket
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection((host, port), timeout=5):
+                return
+        except OSError:
+            if time.monotonic() > end:
+                raise AssertionError("nothing listens on %s:%d" % (host, port))
+            time.sleep(0.05)
+
+
 def stop(p):
     if p.poll() is None:
         p.kill()

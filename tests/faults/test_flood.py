@@ -22,7 +22,10 @@ def _ruled_on_time(t10, deadline):
     inputs = t10.inputs()
     assert ("b", "timeout") not in [(s, k) for s, k, _ in inputs], inputs
     b_ready = [m for s, k, m in inputs if (s, k) == ("b", "ready")]
-    assert b_ready == [deadline - 200], "2P's ready counts at its arrival stamp: %s" % inputs
+    # at its arrival stamp, less the ms the pod says its first edge came before its frame
+    # (ready_at, issue 20: a simulated tap's frame leaves within a ms or two of its edge)
+    assert len(b_ready) == 1 and deadline - 205 <= b_ready[0] <= deadline - 200, \
+        "2P's ready counts at its arrival stamp less its age: %s" % inputs
     lost = [line for line in t10.lines if "link lost" in line or "disconnected" in line]
     assert not lost, lost
 

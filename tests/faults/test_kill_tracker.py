@@ -96,3 +96,4 @@ def test_sigkill_at_every_store_call_of_a_tracker_game(tmp_path):
         kills += 1
     assert kills >= n
     assert _final(killed) == (want, n)
+    print("kill -9 (tracker): %d kills at every store call, %d inputs" % (kills, n))

@@ -4,8 +4,10 @@ vectors, plus properties and the HubLink's reliability rules."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -126,6 +128,26 @@ def test_an_ack_drops_only_what_it_covers() -> None:
     assert link.unacked == 1
     link.feed(P.encode(P.Message("ping", {}, 0, 3)), 7)
     assert link.unacked == 0 and link.all_acked == 1
+
+
+def test_what_waited_past_the_window_goes_out_when_an_ack_makes_room() -> None:
+    # a run of strip frames (an OLED's names, extension 1) longer than the window of 8: the
+    # ones past it go out on the ack that makes room, not a resend period later
+    link = HubLink()
+    link.feed(_hello(), 0)
+    link.welcome(0, seat=1, mode="referee")
+    link.take_output()
+    for n in range(20):
+        link.send_fields("strip", 0, {"prompt": 1, "slot": 1 + n // 4, "width": 64, "part": n % 4,
+                                      "data": bytes(range(n, n + 32))})
+    first = P.Decoder().feed(link.take_output())
+    assert [m.seq for m in first] == list(range(1, 9))
+    link.feed(P.encode(P.Message("ping", {}, 0, 3)), 5)
+    assert [m.seq for m in P.Decoder().feed(link.take_output())] == [9, 10, 11]
+    link.feed(P.encode(P.Message("ping", {}, 0, 11)), 6)
+    got = P.Decoder().feed(link.take_output())
+    assert [m.seq for m in got] == list(range(12, 20)) and got[0]["data"] == bytes(range(11, 43))
+    assert link.resends == 0
 
 
 @settings(max_examples=200, deadline=None)
@@ -299,3 +321,25 @@ def test_the_decoder_splits_like_the_byte_by_byte_deframer(pieces, chunk) -> Non
         want += slow.feed(wire[i:i + chunk])
     assert [m.to_json() for m in got] == [m.to_json() for m in want]
     assert (fast.errors, fast.frames, bytes(fast.garbage)) == (slow.errors, slow.frames, bytes(slow.garbage))
+
+
+def test_strip_vectors_are_the_hubs_rendering() -> None:
+    # extension 1: the hub renders each name with Noto Sans CJK (Pillow) into the strip the
+    # pod blits; the vectors hold the bytes and rows both sides check (mp_vectors.py too)
+    from hub.pods import glyphs
+
+    try:
+        glyphs.font_path()
+    except glyphs.GlyphError as e:
+        if os.environ.get("CI") == "true":
+            raise
+        pytest.skip(str(e))
+    for sv in VECTORS["strips"]:
+        w, data = glyphs.render(sv["text"])
+        assert (w, data.hex()) == (sv["width"], sv["data"]), sv["text"]
+        assert glyphs.to_rows(w, data) == sv["rows"]
+        parts = glyphs.strip_messages(sv["prompt"], sv["slot"], sv["text"])
+        frames = [f for f in VECTORS["frames"] if f["message"]["type"] == "strip"
+                  and f["message"]["slot"] == sv["slot"]]
+        assert [p["data"].hex() for p in parts] == [f["message"]["data"] for f in frames]
+        assert b"".join(p["data"] for p in parts) == data and all(len(p["data"]) <= 32 for p in parts)

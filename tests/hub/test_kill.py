@@ -78,6 +78,7 @@ def test_sigkill_at_every_store_call_resumes_the_same_game(tmp_path):
     else:
         raise AssertionError("the game never finished")
     assert kills > n_inputs, "killed at every store call (%d kills, %d inputs)" % (kills, n_inputs)
+    print("kill -9 (referee): %d kills at every store call, %d inputs" % (kills, n_inputs))
 
     store, g, s = _game(killed)
     try:

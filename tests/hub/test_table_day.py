@@ -186,7 +186,8 @@ def test_a_stopped_clock_shows_the_same_view_until_it_changes(table):
              lambda: table.timer_action("extend", ms=30_000), lambda: table.timer_action("undo"),
              lambda: table.timer_action("resume"), lambda: table.clock.advance(2_000),
              lambda: table.timer_action("call_time", extra_turns=2), lambda: table.clock.advance(2_000),
-             lambda: table.timer_action("turn_ended"), lambda: table.timer_action("turn_ended"),
+             lambda: table.timer_action("turn_ended"), lambda: table.clock.advance(1_000),
+                 lambda: table.timer_action("turn_ended"),
              lambda: table.timer_action("undo")]
     for step in steps:
         step()
@@ -195,3 +196,145 @@ def test_a_stopped_clock_shows_the_same_view_until_it_changes(table):
     assert table.timer_view()["finished"] is False and table.timer.turns_left == 1
     table.timer.turns_left = 0          # changed in place: the view follows
     assert table.timer_view()["finished"] is True
+
+
+# ---------------------------------------------------------------- issue 22: a tired judge's slips
+
+def test_a_double_ko_entered_seconds_apart_is_a_trade_into_sudden_death(table):
+    """Issue 22 point 2 (guide 5.1.2): the second seat's lethal entry 4 s after the first
+    one's, before "next turn", is the same processing unit: sudden death, not 2P's win."""
+    table.start_tracker()
+    act(table, action="adjust_health", seat="a", delta=-5000)
+    assert status(table)[:2] == ("finished", "b")
+    table.clock.advance(4000)
+    act(table, action="adjust_health", seat="b", delta=-5000)
+    view = table.session.public_view()
+    assert view["sudden_death"] and view["winner"] is None and table.session.phase == "ready"
+    assert status(table) == ("in_progress", None, "in_progress")
+    assert view["undo_text"]["ko"].endswith("→ 서든 데스")
+
+
+def test_a_clock_double_tap_is_one_action(table):
+    """Issue 22 point 3: pause then resume 105 ms later (the button turned into resume under
+    the finger) leaves the clock paused; resume then pause leaves it running; a second
+    extension or "turn ended" in the same second is the same tap."""
+    table.start_tracker()
+    table.timer_action("round_start", duration_ms=600_000)
+    table.clock.advance(5_000)
+    table.timer_action("pause")
+    table.clock.advance(105)
+    view = table.timer_action("resume")
+    assert view["state"] == "paused" and table.timer.state == "paused"
+    table.clock.advance(2_000)
+    table.timer_action("resume")
+    table.clock.advance(105)
+    table.timer_action("pause")
+    assert table.timer.state == "running"
+    left = table.timer_view()["ms_left"]
+    table.timer_action("extend", ms=60_000)
+    table.clock.advance(300)
+    table.timer_action("extend", ms=60_000)
+    assert table.timer_view()["ms_left"] == left + 60_000 - 300
+    table.clock.advance(1_000)          # a second later it is a decision again
+    table.timer_action("pause")
+    assert table.timer.state == "paused"
+    # the ignored taps are no undo steps: undo takes back the pause, then the one extension
+    table.timer_action("undo")
+    table.timer_action("undo")
+    assert table.timer_view()["ms_left"] == left - 1_300
+
+
+def test_a_ready_on_the_wrong_seat_is_undone_not_the_health_before_it(table):
+    """Issue 22 point 5: the judge taps 2P's ready meaning 1P's: undo unlocks 2P and stops
+    1P's countdown, the -300 before it stays; the record replays to the same."""
+    table.start_tracker()
+    gid = table.session.game_id
+    act(table, action="adjust_health", seat="a", delta=-300)
+    table.clock.advance(3000)
+    table.submit("b", "ready", True, source="display")
+    s = table.session
+    assert "b" in s.locked and "a" in s.deadline
+    assert s.public_view()["undo_text"] == {"ko": "2P 레디", "en": "2P ready"}
+    act(table, action="undo")
+    assert not s.locked and not s.deadline and s.phase == "ready"
+    assert s.game.seat("a").health == 4700
+    assert s.public_view()["undo_text"]["ko"].startswith("1P 체력 -300")
+    # 1P's countdown never runs out into a non-response
+    table.clock.advance(20_000)
+    table.tick()
+    assert s.game.seat("a").non_responses == 0
+    judge = [r.body["event"] for r in table.store.records(gid, kinds=("judge",))]
+    assert judge[-1] == "ready_undone"
+    # the right seat now; the second ready reveals; undo takes the second back with a fresh 10 s
+    table.submit("a", "ready", True, source="display")
+    table.clock.advance(2000)
+    table.submit("b", "ready", True, source="display")
+    assert s.phase == "battle"
+    act(table, action="undo")
+    assert s.phase == "ready" and list(s.locked) == ["a"] and s.deadline["b"] == table.clock.now_ms() + 10_000
+    again = Table(table.store, clock=table.clock, admin_token="x")
+    again.resume(gid)
+    assert again.session.phase == "ready" and list(again.session.locked) == ["a"]
+    assert again.session.game.to_json()["state"] == s.game.to_json()["state"]
+    assert [e["text_ko"] for e in again.session.game.log] == [e["text_ko"] for e in s.game.log]
+
+
+def test_a_collected_non_response_is_undone_with_its_lock(table):
+    """The 10 s ran out after a wrong-seat ready: undo takes back the non-response (and the
+    lock the hub made for it), then the ready."""
+    table.start_tracker()
+    table.submit("b", "ready", True, source="display")
+    table.clock.advance(12_000)
+    table.tick()
+    s = table.session
+    assert s.game.seat("a").non_responses == 1 and s.phase == "battle"
+    assert s.public_view()["undo_text"]["ko"] == "1P 대응하지 않음 (10초 초과)"
+    act(table, action="undo")
+    assert s.game.seat("a").non_responses == 0 and s.phase == "ready" and list(s.locked) == ["b"]
+    assert "a" in s.deadline
+    act(table, action="undo")
+    assert not s.locked and not s.deadline
+
+
+def test_a_pods_ready_is_the_players_own_and_undo_passes_it(table):
+    table.start_tracker()
+    act(table, action="adjust_fp", seat="b", delta=1)
+    table.submit("a", "ready", True, source="pod")
+    act(table, action="undo")
+    s = table.session
+    assert "a" in s.locked and s.game.seat("b").fp == 0
+
+
+def test_recent_games_say_what_was_played_and_closed_games_leave_the_list(table):
+    """Issue 22 point 8: a game played as 울프 vs 타오 is listed so (its characters were set
+    in turn 1), with names and health; a game nobody will finish can be closed."""
+    table.start_tracker(names={"a": "김서린", "b": "Alex"})
+    first = table.session.game_id
+    act(table, action="set_character", seat="a", character="wolf")
+    act(table, action="set_character", seat="b", character="타오")
+    act(table, action="adjust_health", seat="b", delta=-700)
+    live = table.games()[0]["summary"]
+    assert live["seats"]["a"]["name"] == "울프" and live["seats"]["b"]["health"] == 4300
+    table.start_tracker()
+    listed = next(g for g in table.games() if g["id"] == first)
+    seats = listed["summary"]["seats"]
+    assert (seats["a"]["name"], seats["b"]["name"], seats["b"]["health"]) == ("울프", "타오", 4300)
+    assert (seats["a"]["player"], seats["b"]["player"]) == ("김서린", "Alex")
+    with pytest.raises(SessionError, match="is on the table"):
+        table.close_game(table.session.game_id)
+    table.close_game(first)
+    assert first not in [g["id"] for g in table.games()]
+    table.resume(first)                  # resuming a closed game opens it again
+    table.start_tracker()
+    assert first in [g["id"] for g in table.games()]
+
+
+def test_a_referee_games_summary_is_read_from_its_public_events(table):
+    from tests.web.test_browser import _mid_game
+    _mid_game(table)
+    gid = table.session.game_id
+    live = {s: table.session.seat_status(s) for s in "ab"}
+    table.start_tracker()
+    seats = next(g for g in table.games() if g["id"] == gid)["summary"]["seats"]
+    assert {s: seats[s]["health"] for s in "ab"} == {s: live[s].health for s in "ab"}
+    assert {s: seats[s]["name"] for s in "ab"} == {s: live[s].character for s in "ab"}

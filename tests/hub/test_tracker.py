@@ -417,15 +417,26 @@ def test_bad_apply_battle_and_new_game_arguments():
 
 
 def test_finished_game_refuses_actions_until_undo_or_new_game():
+    """A KO refuses every action but the result entries of its turn (they may still make it
+    a trade, or correct it: the unit stays open), undo and a new game."""
     g = game()
     g.adjust_health("a", -5000, 0)
     assert g.winner == "b"
     before = frozen(g)
-    for call in (lambda: g.next_turn(5000), lambda: g.adjust_fp("a", 1, 5000),
-                 lambda: g.record_non_response("b", 5000), lambda: g.adjust_health("b", -100, 5000)):
+    for call in (lambda: g.next_turn(5000), lambda: g.record_non_response("b", 5000),
+                 lambda: g.set_hand_count("a", 3, 5000), lambda: g.set_character("a", "wolf", 5000)):
         with pytest.raises(TrackerError, match="game is over"):
             call()
     assert frozen(g) == before
+    g.adjust_fp("a", 1, 60_000)                 # a result entry of the same turn: accepted
+    assert g.winner == "b"
+    g.undo(60_100)
+    g2 = game()
+    g2.record_non_response("a", 0)
+    g2.record_non_response("a", 10)
+    g2.record_non_response("a", 20)             # a result not by health is final
+    with pytest.raises(TrackerError, match="game is over"):
+        g2.adjust_health("b", -5000, 30)
     g.undo(6000)
     assert g.winner is None and g.seat("a").health == 5000
     g.adjust_health("a", -5000, 7000)
@@ -444,8 +455,28 @@ def test_undo_merges_three_taps_within_one_second():
     assert g.seat("a").fp == -3
     (e,) = g.undo(5000)
     assert g.seat("a").fp == 0 and e["values"]["undone"] == [2, 3, 4]
-    assert e["text_ko"].startswith("되돌리기: 1P FP -1") and e["text_ko"].endswith("외 2건")
+    assert e["text_ko"] == "되돌리기: 1P FP -3 (-1 ×3, 0 → -3)"
+    assert e["text_en"] == "undo: 1P FP -3 (-1 ×3, 0 → -3)"
     assert not g.can_undo()
+
+
+def test_undo_labels_say_what_the_step_did_as_a_whole():
+    """Issue 22 point 6: a double-tapped -300 reads -600, three token taps +3, both hit names both."""
+    g = game("울프", "generic")
+    g.adjust_health("b", -300, 0)
+    g.adjust_health("b", -300, 400)
+    assert g.view()["undo_text"]["ko"] == "2P 체력 -600 (-300 ×2, 5000 → 4400)"
+    g.token("a", "하울링", 1, 2000)
+    g.token("a", "하울링", 1, 2500)
+    g.token("a", "하울링", 1, 3000)
+    assert g.view()["undo_text"] == {"ko": "1P 울프 하울링 +3 (+1 ×3, 0 → 3)", "en": "1P Wolf Howling +3 (+1 ×3, 0 → 3)"}
+    (e,) = g.undo(3100)
+    assert e["text_ko"] == "되돌리기: 1P 울프 하울링 +3 (+1 ×3, 0 → 3)" and g.seat("a").tokens["하울링"] == 0
+    g.apply_battle(health={"a": -300, "b": -500}, now_ms=9000)
+    ko = g.view()["undo_text"]["ko"]
+    assert ko.startswith("동시 히트: ") and "1P 울프 체력 -300" in ko and "2P 체력 -500" in ko
+    g.apply_battle(health={"a": -6000, "b": -6000}, now_ms=12000)
+    assert g.view()["undo_text"]["ko"].endswith("→ 서든 데스")
 
 
 def test_undo_does_not_merge_after_one_second():
@@ -619,12 +650,17 @@ def test_guide_5_1_2_entries_for_both_seats_within_the_window_are_one_unit():
     _assert_sudden_death_started(g, "b", 2)
 
 
-def test_guide_3_4_entry_after_the_window_is_a_new_unit():
-    g = game()
+def test_guide_5_1_2_second_lethal_entry_seconds_later_is_a_trade():
+    """Issue 22 point 2: a double KO typed as two taps far apart (before "next turn") is a
+    trade: sudden death, said as such, not the first KO's win."""
+    g = game(priority="b")
     g.adjust_health("a", -5000, 0)
-    with pytest.raises(TrackerError, match="game is over"):
-        g.adjust_health("b", -5000, MERGE_WINDOW_MS + 1)
     assert (g.winner, g.sudden_death) == ("b", False)
+    g.adjust_health("b", -5000, 7 * MERGE_WINDOW_MS)
+    _assert_sudden_death_started(g, "b", 2)
+    assert g.log[-1]["values"]["trade"] is True and "동시 KO" in g.log[-1]["text_ko"]
+    g.undo(8 * MERGE_WINDOW_MS)                 # the trade undone: the first KO is back
+    assert (g.winner, g.sudden_death, g.seat("b").health) == ("b", False, 5000)
 
 
 def test_other_action_closes_the_unit():

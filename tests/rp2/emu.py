@@ -83,6 +83,10 @@ class Rp2Pod:
         self.t_us = 0
         self.rx: list[tuple[int, bytes]] = []  # (emulated us, bytes) from the pod, not yet taken
         self.frames: list[int] = []  # emulated us of each WS2812 frame start
+        self.images: list[tuple[int, bytes]] = []  # (us, RGB per pixel) decoded from the ring pin's bitstream
+        self.tones: list[tuple[int, int, int]] = []  # (us, Hz, ms) measured on the piezo pin
+        self.i2c: list[tuple[int, int]] = []  # (us, bytes) of each I2C write to the OLED
+        self.oled: tuple[int, bytes] | None = None  # (rows, display RAM) of the emulated SSD1306
         self.delivered: list[tuple[int, int]] = []  # (emulated us, bytes) handed to the pod
         self.stats_lines: list[str] = []
 
@@ -107,7 +111,20 @@ class Rp2Pod:
             elif kind == "tx":
                 self.delivered.append(tuple(int(x) for x in rest.split()))
             elif kind == "px":
-                self.frames.append(int(rest))
+                t, grb = rest.split()
+                self.frames.append(int(t))
+                g = bytes.fromhex(grb) if grb != "-" else b""
+                # WS2812 order G R B -> R G B, as the pixels show it
+                self.images.append((int(t), bytes(b for i in range(0, len(g) - 2, 3) for b in (g[i + 1], g[i], g[i + 2]))))
+            elif kind == "tone":
+                t, hz, ms = (int(x) for x in rest.split())
+                self.tones.append((t, hz, ms))
+            elif kind == "i2c":
+                t, n = (int(x) for x in rest.split())
+                self.i2c.append((t, n))
+            elif kind == "oled":
+                h, ram = rest.split()
+                self.oled = (int(h), bytes.fromhex(ram))
             elif kind == "stats":
                 self.stats_lines.append(rest)
             else:
@@ -137,6 +154,17 @@ class Rp2Pod:
         """Emulated ns executing and asleep (WFE) since the last call."""
         self._cmd("stats")
         return {k: int(v) for k, v in (w.split("=") for w in self.stats_lines.pop().split())}
+
+    def image(self) -> bytes:
+        """The last ring frame's pixels (RGB, in wiring order from the pod's first pixel)."""
+        return self.images[-1][1] if self.images else b""
+
+    def screen(self) -> list[str]:
+        """The emulated SSD1306 as text rows ('#' lit)."""
+        if self.oled is None:
+            return []
+        h, ram = self.oled
+        return ["".join("#" if ram[(y >> 3) * 128 + x] >> (y & 7) & 1 else "." for x in range(128)) for y in range(h)]
 
     def take(self) -> list[tuple[int, bytes]]:
         out, self.rx = self.rx, []

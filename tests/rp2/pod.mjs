@@ -7,8 +7,10 @@
 //
 // commands                      replies (times are emulated microseconds)
 //   run MS                      rx T HEX (USB CDC bytes from the pod), tx T N
-//                               (N bytes handed to the pod), px T (a WS2812
-//                               frame began on the ring pin), then ok T
+//                               (N bytes handed to the pod), px T GRBHEX (a
+//                               WS2812 frame on the ring pin, decoded), tone T
+//                               HZ MS (the piezo), i2c T N and oled H HEX (the
+//                               SSD1306 on I2C0), then ok T
 //   write HEX                   queued for the pod's USB bulk-OUT endpoint -> ok T
 //   pin GPIO 0|1                drive an input pin (buttons: 0 = pressed) -> ok T
 //   stats                       busy=NS idle=NS (CPU executing vs asleep in WFE
@@ -27,6 +29,10 @@ const FS_OFFSET = fsOffsetArg ? Number(fsOffsetArg) : 0xa0000;
 const RING_PIN = Number(process.env.LUMEN_RING_PIN || 16);
 const BUTTON_PINS = (process.env.LUMEN_BUTTON_PINS || '10,11,12,13').split(',').map(Number);
 const WS2812_RESET_NS = 50_000; // a low gap this long ends a frame
+const WS2812_ONE_NS = 600; // a high pulse longer than this is a 1 bit (0: ~400 ns, 1: ~800 ns)
+const PIEZO_PIN = Number(process.env.LUMEN_PIEZO_PIN || 15);
+const TONE_GAP_NS = 5_000_000;
+const OLED_ADDR = Number(process.env.LUMEN_OLED_ADDR || 0x3c); // 0: nothing on the bus
 
 const sim = new Simulator();
 const mcu = sim.rp2040;
@@ -83,13 +89,136 @@ function serve() {
   mcu.usbCtrl.endpointReadDone(cdc.outEndpoint, Uint8Array.from(txq.splice(0, n)));
 }
 
-// WS2812 frames on the ring pin: a burst of pulses after a reset gap
+// WS2812 frames on the ring pin, decoded from the bitstream as the LEDs read
+// it: a high pulse longer than WS2812_ONE_NS is a 1, shorter a 0; 24 bits a
+// pixel (G R B, most significant bit first); a low gap past the reset time
+// ends the frame. Reported as px T GRBHEX (T: when the frame began).
 let lastEdge = 0;
+let riseAt = 0;
+let frameAt = -1;
+let bits = [];
+function endFrame() {
+  if (frameAt < 0) return;
+  const bytes = [];
+  for (let i = 0; i + 8 <= bits.length; i += 8) {
+    let b = 0;
+    for (let k = 0; k < 8; k++) b = (b << 1) | bits[i + k];
+    bytes.push(b);
+  }
+  events.push(`px ${Math.floor(frameAt / 1000)} ${Buffer.from(bytes).toString('hex') || '-'}`);
+  frameAt = -1;
+  bits = [];
+}
 mcu.gpio[RING_PIN].addListener((state) => {
   const t = clock.nanos;
-  if (state === 1 && t - lastEdge > WS2812_RESET_NS) events.push(`px ${us()}`);
+  if (state === 1) {
+    if (t - lastEdge > WS2812_RESET_NS) {
+      endFrame();
+      frameAt = t;
+    }
+    riseAt = t;
+  } else if (frameAt >= 0) {
+    bits.push(t - riseAt > WS2812_ONE_NS ? 1 : 0);
+  }
   lastEdge = t;
 });
+
+// The piezo: rising edges of its PWM on PIEZO_PIN, grouped into tones (a gap
+// of TONE_GAP_NS ends one): tone T HZ MS, the frequency measured from the edges
+let toneFirst = -1;
+let toneLast = 0;
+let toneEdges = 0;
+function endTone() {
+  if (toneFirst < 0) return;
+  const span = toneLast - toneFirst;
+  const hz = toneEdges > 1 ? ((toneEdges - 1) * 1e9) / span : 0;
+  events.push(`tone ${Math.floor(toneFirst / 1000)} ${Math.round(hz)} ${Math.round(span / 1e6)}`);
+  toneFirst = -1;
+  toneEdges = 0;
+}
+mcu.gpio[PIEZO_PIN].addListener((state) => {
+  if (state !== 1) return;
+  const t = clock.nanos;
+  if (toneFirst >= 0 && t - toneLast > TONE_GAP_NS) endTone();
+  if (toneFirst < 0) toneFirst = t;
+  toneLast = t;
+  toneEdges++;
+});
+
+// An SSD1306 at OLED_ADDR on I2C0 (the pin map's bus), as tests/firmware's
+// model (firmware/sim/ssd1306.py): control byte, commands with arguments,
+// horizontal and page addressing, 128 x 64 display RAM. The bus runs at
+// 400 kHz: each byte completes 9 clocks (22.5 us) after it was sent.
+// Reported: i2c T N (a write of N bytes ended at T), and oled H HEX at the
+// end of a run when the RAM changed.
+const OLED_ARGS = { 0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0x8d: 1, 0xa8: 1, 0xd3: 1, 0xd5: 1, 0xd9: 1, 0xda: 1, 0xdb: 1 };
+const oled = { ram: new Uint8Array(1024), h: 64, mode: 2, c0: 0, c1: 127, p0: 0, p1: 7, col: 0, page: 0, on: false,
+  cmd: [], changed: false, present: OLED_ADDR > 0 };
+function oledCommand(b) {
+  const c = oled.cmd;
+  c.push(b);
+  if (c.length - 1 < (OLED_ARGS[c[0]] || 0)) return;
+  const op = c[0];
+  if (op === 0x20) oled.mode = c[1] & 3;
+  else if (op === 0x21) { oled.c0 = c[1] & 127; oled.c1 = c[2] & 127; oled.col = oled.c0; }
+  else if (op === 0x22) { oled.p0 = c[1] & 7; oled.p1 = c[2] & 7; oled.page = oled.p0; }
+  else if (op === 0xa8) oled.h = c[1] + 1;
+  else if (op === 0xae) oled.on = false;
+  else if (op === 0xaf) { oled.on = true; oled.changed = true; }
+  else if (op >= 0xb0 && op <= 0xb7) oled.page = op & 7;
+  else if (op <= 0x0f) oled.col = (oled.col & 0xf0) | op;
+  else if (op <= 0x1f) oled.col = (oled.col & 0x0f) | ((op & 0x0f) << 4);
+  oled.cmd = [];
+}
+function oledData(b) {
+  oled.ram[oled.page * 128 + oled.col] = b;
+  oled.changed = true;
+  if (oled.mode === 0) {
+    if (oled.col >= oled.c1) {
+      oled.col = oled.c0;
+      oled.page = oled.page >= oled.p1 ? oled.p0 : oled.page + 1;
+    } else oled.col++;
+  } else oled.col = (oled.col + 1) & 127;
+}
+function oledWrite(buf) {
+  let i = 0;
+  while (i < buf.length) {
+    const ctrl = buf[i++];
+    const end = ctrl & 0x80 ? i + 1 : buf.length;
+    while (i < end && i < buf.length) {
+      if (ctrl & 0x40) oledData(buf[i]);
+      else oledCommand(buf[i]);
+      i++;
+    }
+  }
+}
+const i2c = mcu.i2c[0];
+let i2cBuf = null;
+const later = (ns, fn) => clock.createAlarm(fn).schedule(ns);
+i2c.onStart = () => later(2500, () => i2c.completeStart());
+i2c.onConnect = (address, mode) => {
+  const ack = oled.present && address === OLED_ADDR && mode === 0;
+  i2cBuf = ack ? [] : null;
+  later(22500, () => i2c.completeConnect(ack));
+};
+i2c.onWriteByte = (value) => {
+  if (i2cBuf) i2cBuf.push(value);
+  later(22500, () => i2c.completeWrite(i2cBuf !== null));
+};
+i2c.onReadByte = () => later(22500, () => i2c.completeRead(0xff));
+i2c.onStop = () => {
+  if (i2cBuf && i2cBuf.length) {
+    oledWrite(i2cBuf);
+    events.push(`i2c ${us()} ${i2cBuf.length}`);
+  }
+  i2cBuf = null;
+  later(2500, () => i2c.completeStop());
+};
+function oledReport() {
+  if (!oled.changed) return;
+  oled.changed = false;
+  events.push(`oled ${oled.h} ${Buffer.from(oled.ram.subarray(0, oled.h * 16)).toString('hex')}`);
+}
 
 let busy = 0;
 let idle = 0;
@@ -122,6 +251,9 @@ rl.on('line', (line) => {
   const out = [];
   if (cmd === 'run') {
     runFor(Number(a));
+    if (frameAt >= 0 && clock.nanos - lastEdge > WS2812_RESET_NS) endFrame();
+    if (toneFirst >= 0 && clock.nanos - toneLast > TONE_GAP_NS) endTone();
+    oledReport();
   } else if (cmd === 'write') {
     for (let i = 0; i < a.length; i += 2) txq.push(parseInt(a.slice(i, i + 2), 16));
     serve();

@@ -58,8 +58,10 @@ def test_a_real_hub_joins_plays_and_reports(broker, event_dir, tmp_path):
         assert 0 < shown <= 30 * 60_000
         wait_for(lambda: td.tables.get(1, {}).get("status", {}).get("round") == 1, 60, "the hub's tile")
         # the game ends (player b at 0): a slip waits for both players
-        wait_for(lambda: call(port, "/api/tournament")["games"] == [] and
-                 call(port, "/api/state").get("display", {}).get("mode") == "tracker", 60, "the match's game")
+        # the match's game on the table (not the one the hub opened at its start)
+        wait_for(lambda: call(port, "/api/tournament")["game_id"] is not None and
+                 call(port, "/api/tournament")["game_id"] == call(port, "/api/state")["view"].get("game_id"), 60,
+                 "the match's game")
         r = call(port, "/api/control/tracker", {"action_id": uuid.uuid4().hex,
                                                 "command": {"action": "set_health", "seat": "b", "health": 0}})
         assert r and r["ok"], r

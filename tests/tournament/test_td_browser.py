@@ -69,7 +69,8 @@ def test_the_td_page_runs_a_round(page):
     driver.find_element(By.CSS_SELECTOR, "[data-tab=control]").click()
     driver.find_element(By.ID, "token").clear()
     driver.find_element(By.CSS_SELECTOR, "[data-act=pause]").click()
-    wait_for(lambda: "401" in driver.find_element(By.ID, "msg").text, 30, "the refusal")
+    wait_for(lambda: "관리자 토큰" in driver.find_element(By.ID, "msg").text, 30, "the refusal, as a sentence")
+    assert "401" not in driver.find_element(By.ID, "msg").text
     assert td.clock.state == "running"
     driver.find_element(By.ID, "lang").click()
     wait_for(lambda: "Round 1" in driver.find_element(By.ID, "title").text, 30, "English")
@@ -132,3 +133,65 @@ def test_the_hub_display_shows_the_match_and_the_players_confirm_there(broker, e
         handle.stop()
         link.stop()
         td.stop()
+
+
+def test_the_td_page_speaks_plainly_confirms_drops_and_prints_its_heading(page):
+    """Issue 22 point 12: errors as sentences in the page's language (never "422 reason: String
+    should ..."), success said in words, a drop asks first and can be undone, the printed
+    pairings carry the event and the round in print-sized text, "#admin=..." in the address
+    fills the token in and never blanks the page, and the projector's names fill the screen."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+    driver, td, url = page
+    driver.set_window_size(1920, 1080)
+    driver.get(url + "/#admin=" + TOKEN)
+    wait_for(lambda: driver.find_element(By.ID, "control").is_displayed(), 30, "the control tab, not a blank page")
+    assert "admin=" not in driver.current_url
+    assert driver.find_element(By.ID, "token").get_attribute("value") == TOKEN
+    msg = lambda: driver.find_element(By.ID, "msg").text      # noqa: E731
+    driver.find_element(By.CSS_SELECTOR, "[data-act=pair]").click()
+    wait_for(lambda: "라운드 1 대진을 짰습니다" in msg(), 30, "the pairing said in words")
+    driver.find_element(By.ID, "rreason").send_keys("x")
+    driver.find_element(By.CSS_SELECTOR, "[data-act=repair]").click()
+    wait_for(lambda: "사유를 3자 이상" in msg(), 30, "the short reason explained")
+    assert "422" not in msg() and "String should" not in msg()
+    driver.find_element(By.ID, "rreason").clear()
+    # a drop asks first; dismissed, nothing changes
+    drop_id = driver.find_element(By.ID, "pdrop").get_attribute("value")
+    name = td.event.names()[drop_id]
+    driver.find_element(By.CSS_SELECTOR, "[data-act=drop]").click()
+    alert = WebDriverWait(driver, 10).until(EC.alert_is_present())
+    assert name in alert.text
+    alert.dismiss()
+    assert not td.event.players[drop_id]["dropped"]
+    driver.find_element(By.CSS_SELECTOR, "[data-act=drop]").click()
+    WebDriverWait(driver, 10).until(EC.alert_is_present()).accept()
+    wait_for(lambda: td.event.players[drop_id]["dropped"], 30, "the drop")
+    wait_for(lambda: name in msg() and "기권했습니다" in msg(), 30, "the drop said in words")
+    wait_for(lambda: driver.find_element(By.ID, "reinstate-row").is_displayed(), 30, "the undo of the drop")
+    driver.find_element(By.CSS_SELECTOR, "[data-act=reinstate]").click()
+    wait_for(lambda: not td.event.players[drop_id]["dropped"], 30, "the player back")
+    # printed pairings: the event and the round at the top, text 16 pt (21 px) or larger
+    driver.find_element(By.CSS_SELECTOR, "[data-tab=pairings]").click()
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#ptable tr")) > 2, 30, "the pairings")
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        head = driver.execute_script("var h = document.querySelector('#pairings .printhead');"
+                                     "return [h.textContent, getComputedStyle(h).display, parseFloat(getComputedStyle(h).fontSize)]")
+        assert "봄 대회" in head[0] and "라운드 1" in head[0] and head[1] != "none", head
+        cell = driver.execute_script("return parseFloat(getComputedStyle(document.querySelector('#ptable td')).fontSize)")
+        assert cell >= 21, cell
+        ARTIFACTS.mkdir(exist_ok=True)
+        driver.save_screenshot(str(ARTIFACTS / "td-pairings-print.png"))
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    # the projector: names large, the screen used
+    driver.get(url + "/projector")
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#names div")) == 9, 30, "the projector list")
+    wait_for(lambda: driver.execute_script("return parseFloat(document.getElementById('names').style.fontSize || 0)") >= 40,
+             30, "names fitted large")
+    used = driver.execute_script("var n = document.getElementById('names'); var r = n.lastElementChild.getBoundingClientRect();"
+                                 "return [n.scrollHeight <= n.clientHeight + 1, r.bottom / innerHeight]")
+    assert used[0] and used[1] <= 1.0, used
+    driver.save_screenshot(str(ARTIFACTS / "td-projector-1920x1080.png"))

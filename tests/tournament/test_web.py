@@ -89,3 +89,28 @@ def test_a_player_kept_at_one_table(client):
     at2 = [m for m in rnd["tables"] if m["table"] == 2][0]
     assert "p3" in (at2["a"], at2["b"]) or rnd["bye"] == "p3"
     assert sorted(m["table"] for m in rnd["tables"]) == [1, 2, 3]
+
+
+def test_errors_carry_a_sentence_for_the_td_and_a_drop_can_be_undone(client):
+    """Issue 22 point 12: every error says what to do in Korean and English; reinstate."""
+    r = client.post("/api/control/repair", json={"reason": "x"}, headers=AUTH)
+    assert r.status_code == 422 and r.json()["message"] == {"ko": "사유를 3자 이상 적으세요.",
+                                                            "en": "Enter a reason of at least 3 characters."}
+    r = client.post("/api/control/start", json={}, headers=AUTH)
+    assert r.status_code == 409 and r.json()["message"]["ko"].startswith("먼저")
+    assert client.post("/api/control/pair", json={}).json()["message"]["en"].startswith("Enter the admin token")
+    assert client.post("/api/control/drop", json={"player": "p2"}, headers=AUTH).status_code == 200
+    r = client.post("/api/control/drop", json={"player": "p2"}, headers=AUTH)
+    assert r.status_code == 409 and "이미 기권" in r.json()["message"]["ko"]
+    assert client.post("/api/control/reinstate", json={"player": "p2"}, headers=AUTH).status_code == 200
+    assert not client.td.event.players["p2"]["dropped"]
+    r = client.post("/api/control/reinstate", json={"player": "p2"}, headers=AUTH)
+    assert r.status_code == 409 and "기권하지 않은" in r.json()["message"]["ko"]
+    # the reinstated player is paired again
+    r = client.post("/api/control/pair", json={}, headers=AUTH).json()
+    assert "p2" in {t[k] for t in r["tables"] for k in ("a", "b")} | {r["bye"]}
+    # the record replays to the same after a restart
+    from hub.tournament.td import TD
+    again = TD(client.td.record.path)
+    assert not again.event.players["p2"]["dropped"] and again.event.current()["number"] == 1
+    again.record.close()

@@ -131,6 +131,7 @@ def test_a_problem_shows_at_its_field_while_typing(server, browser):
         what="the problem at the speed field")
     assert "정수" in prob                       # the page is in Korean: the checker's message too
     js(browser, "document.querySelector('fieldset.effects > button.add').click();")
+    pick(browser, "effects[1].do", "fp")           # a new effect is blank: say what it does
     pick(browser, "effects[1].timing", "on_evade")
     type_field(browser, "effects[1].amount", "0")
     prob = wait_for(lambda: browser.execute_script(
@@ -160,6 +161,11 @@ def test_a_person_enters_cards_builds_a_deck_and_plays_it_in_referee_mode(server
     type_field(browser, "mark", "hero")
     type_field(browser, "trait.name", "영웅의 기백")
     browser.find_element("css selector", "fieldset.trait fieldset.effects > button.add").click()
+    # a new effect is blank (issue 22 point 11): the person says what it does and when
+    wait_for(lambda: browser.execute_script("return document.querySelector('#ed-form select[data-field=\"trait.effects[0].do\"]').value") == "",
+             what="a blank effect")
+    pick(browser, "trait.effects[0].do", "fp")
+    pick(browser, "trait.effects[0].timing", "on_hit")
     wait_for(lambda: "lumen cards check" in lint_settled(browser), what="a valid character")
     browser.find_element("id", "ed-save").click()
     wait_for(lambda: lib.raw("club")["characters"], what="the saved character")
@@ -185,6 +191,7 @@ def test_a_person_enters_cards_builds_a_deck_and_plays_it_in_referee_mode(server
             type_field(browser, "results.guard.fp", "1")
         if i == 0:
             browser.find_element("css selector", "fieldset.effects > button.add").click()
+            pick(browser, "effects[0].do", "fp")
             pick(browser, "effects[0].timing", "on_counter")
             type_field(browser, "effects[0].amount", "1")
             type_field(browser, "text.ko", "카운터 시 FP +1")
@@ -299,3 +306,143 @@ def test_a_new_primitive_appears_in_the_editor_with_no_page_change(server, brows
     assert browser.execute_script("return window.Cards.S.card.effects[0]") == {"do": "shine", "glow": 3, "timing": "on_catch"}
     wait_for(lambda: "빛난다" in browser.execute_script("return document.querySelector('#ed-face .gen li:last-child').textContent"),
              what="the generated text to read the new primitive from the registry")
+
+
+# ---------------------------------------------------------------- issue 22 (points 1, 11, 14)
+
+def test_the_deck_builder_works_at_1920_wide(server, browser):
+    """Point 1 at 1920x1080: the + and − buttons, the character buttons and the opening's
+    clear button show (a rule for the judges' phone bar hid every .mini), and a tap on a
+    pool row adds its card."""
+    handle, table, lib = server
+    viewport(browser, 1920, 1080)
+    try:
+        open_cards(browser, handle, "deck")
+        wait_for(lambda: browser.execute_script("return !!document.getElementById('dk-set')"), what="the deck builder")
+        js(browser, "const s = document.getElementById('dk-set'); s.value = 'sample'; s.dispatchEvent(new Event('change'));")
+        wait_for(lambda: browser.execute_script("return document.getElementById('dk-character').options.length > 1"), what="characters")
+        js(browser, "const s = document.getElementById('dk-character'); s.value = 'serin'; s.dispatchEvent(new Event('change'));")
+        wait_for(lambda: browser.execute_script("return document.querySelectorAll('#dk-pool li').length") > 10, what="the pool")
+        # the pool may be redrawn while it is read: each check is one look at the page, waited for
+        wait_for(lambda: all_shown(browser, "#dk-pool .add-card"), what="every + button shown")
+        chromium.click(browser, "#dk-pool li")                                # the row itself, not its + button
+        wait_for(lambda: browser.execute_script("return document.querySelectorAll('#dk-list li').length") == 1, what="one added")
+        chromium.click(browser, "#dk-pool li:nth-child(2) small")             # the row's text (the pool is redrawn)
+        wait_for(lambda: browser.execute_script("return window.Cards && document.querySelectorAll('#dk-list li').length") == 2,
+                 what="two cards added by tapping their rows")
+        wait_for(lambda: all_shown(browser, "#dk-list .remove-card") == 2, what="both − buttons shown")
+        chromium.click(browser, "#dk-list .remove-card")
+        wait_for(lambda: browser.execute_script("return document.querySelectorAll('#dk-list li').length") == 1, what="one removed")
+        assert "20" in browser.execute_script("return document.getElementById('dk-needs').textContent")
+        browser.save_screenshot(str(ARTIFACTS / "cards-deck-1920x1080-ko.png"))
+        # the library's character buttons (to reopen a character) and the opening's clear button
+        open_cards(browser, handle)
+        js(browser, "const s = document.getElementById('lib-set'); s.value = 'sample'; s.dispatchEvent(new Event('input'));")
+        wait_for(lambda: browser.execute_script("return document.querySelectorAll('#lib-chars button[data-character]').length"),
+                 what="the set's characters")
+        wait_for(lambda: all_shown(browser, "#lib-chars button[data-character]"), what="the character buttons shown")
+        open_cards(browser, handle, "table")
+        wait_for(lambda: browser.execute_script("const s = document.getElementById('tb-deck-a');"
+                                                "return s && [...s.options].some(o => o.value === 'sample/serin')"), what="the decks")
+        js(browser, "const s = document.getElementById('tb-deck-a'); s.value = 'sample/serin'; s.dispatchEvent(new Event('change'));")
+        wait_for(lambda: browser.execute_script("return document.querySelectorAll('#tb-open-a button.card').length"), what="1P's cards")
+        wait_for(lambda: all_shown(browser, "#tb-open-a button.mini"), what="the opening's clear button shown")
+    finally:
+        viewport(browser, 1500, 1000)
+
+
+def all_shown(driver, css):
+    """How many elements ``css`` names, if there are some and every one is rendered (0 if any
+    is hidden): read in one script, so a redraw between finding and looking can't fail it."""
+    return driver.execute_script(
+        "const els = [...document.querySelectorAll(arguments[0])];"
+        "return els.length && els.every(e => e.getClientRects().length > 0"
+        " && getComputedStyle(e).visibility !== 'hidden') ? els.length : 0;", css)
+
+
+def test_new_things_start_blank_and_lint_catches_slips(server, browser):
+    """Point 11: a new card is not pre-filled (nothing saved that nobody typed), a new effect
+    is not "FP +1 on hit", a token effect's name is not "x"; a token no character has and a
+    defense that guards, evades and offsets nothing are problems at their fields."""
+    handle, table, lib = server
+    if "slips" not in lib.set_ids():
+        lib.create_set("slips", "실수 세트")
+        raw = lib.raw("slips")
+        raw["characters"] = [{"id": "wolfy", "name": "늑대", "mark": "wolfy", "health": [5000, 4000, 3000, 2000, 1000],
+                              "hand_limit": [6, 7, 8, 9, 9], "tokens": [{"id": "howl", "start": 0, "max": 5}]}]
+        lib._write_set("slips", raw)
+    open_cards(browser, handle)
+    js(browser, "await window.Cards.loadSets(); document.querySelector('#lib-set').value = 'slips'; document.getElementById('lib-new').click();")
+    wait_for(lambda: browser.execute_script("return !document.getElementById('tab-editor').hidden"), what="the editor")
+    card = browser.execute_script("return window.Cards.S.card")
+    assert card == {"id": "", "name": "", "kind": "attack", "mark": "neutral"}
+    for field in ("speed", "damage"):
+        assert browser.execute_script("return document.querySelector('#ed-form input[data-field=\"%s\"]').value" % field) == ""
+    browser.find_element("css selector", "fieldset.effects > button.add").click()
+    wait_for(lambda: browser.execute_script("return window.Cards.S.card.effects && window.Cards.S.card.effects[0]") == {"do": ""},
+             what="a blank effect")
+    pick(browser, "effects[0].do", "token")
+    assert browser.execute_script("return window.Cards.S.card.effects[0].name") == ""
+    type_field(browser, "effects[0].name", "xyz")
+    prob = wait_for(lambda: browser.execute_script(
+        "const p = document.querySelector('#ed-form [data-field=\"effects[0].name\"]').closest('.frow').querySelector('.prob');"
+        "return p && p.textContent;"), what="the unknown token at its field")
+    assert "토큰" in prob and "xyz" in prob
+    pick(browser, "kind", "defense")
+    prob = wait_for(lambda: browser.execute_script(
+        "const p = document.querySelector('#ed-form [data-field=\"guard\"]').closest('.judgment, .frow').parentElement.querySelector('.prob');"
+        "return p && p.textContent;"), what="the defense that guards nothing")
+    assert "수비" in prob or "방어" in prob
+    browser.save_screenshot(str(ARTIFACTS / "cards-lint-slips-ko.png"))
+
+
+def test_csv_errors_read_in_korean_and_korean_headers_are_read(server, browser):
+    """Point 11: a Korean sheet's 회피/방어 headers are columns; its problems read in Korean."""
+    handle, table, lib = server
+    if "sheet" not in lib.set_ids():
+        lib.create_set("sheet", "시트 세트")
+    open_cards(browser, handle, "io")
+    js(browser, "await window.Cards.loadSets(); const s = document.getElementById('io-csv-set'); s.value = 'sheet';"
+                "document.getElementById('io-csv-text').value = args[0];",
+       "id,이름,종류,속도,위치,데미지\nq1,빠른 손,공격,빠름,중단,300\n")
+    browser.find_element("id", "io-csv-go").click()
+    out = wait_for(lambda: browser.execute_script("return document.getElementById('io-csv-out').textContent"), what="the problems")
+    assert "2행" in out and "정수" in out and "must be" not in out
+    js(browser, "document.getElementById('io-csv-text').value = args[0];",
+       "id,이름,종류,방어,회피,결과\nd1,높은 막기,방어,상단,하단,방어 +1\n")
+    browser.find_element("id", "io-csv-go").click()
+    wait_for(lambda: any(c["id"] == "d1" for c in lib.raw("sheet").get("cards") or []), what="the Korean sheet imported")
+    d1 = next(c for c in lib.raw("sheet")["cards"] if c["id"] == "d1")
+    assert d1["guard"] == ["high"] and d1["evade"] == ["low"]
+
+
+def test_the_editor_when_empty_and_try_it_say_things_once(server, browser):
+    """Point 14: the editor tab with no card shows how to get one and no Save or Delete;
+    try-it prints the rule once, as a badge."""
+    handle, table, lib = server
+    open_cards(browser, handle, "editor")
+    assert browser.find_element("id", "ed-empty").is_displayed()
+    assert not browser.find_element("id", "ed-save").is_displayed() and not browser.find_element("id", "ed-delete").is_displayed()
+    js(browser, "await window.Cards.openCard('sample', 'serin-flash-jab');")
+    wait_for(lambda: browser.find_element("id", "ed-save").is_displayed(), what="Save with a card open")
+    js(browser, "const s = document.getElementById('try-set'); s.value = 'sample'; s.dispatchEvent(new Event('change'));")
+    wait_for(lambda: browser.execute_script("return document.querySelectorAll('#try-card option').length > 5"), what="opposing cards")
+    browser.find_element("id", "try-go").click()
+    reason = wait_for(lambda: browser.execute_script("const r = document.querySelector('#try-out .reason'); return r && r.textContent"),
+                      what="the judged battle")
+    assert reason.count("3.6") + reason.count("4.1") + reason.count("3.") >= 1
+    assert "[" not in reason and reason.count("가이드") == 1, reason
+
+
+def test_the_tabs_fit_a_phone_on_one_line(server, browser):
+    """Point 11 at 390x844: each tab's label on one line (the row scrolls sideways)."""
+    handle, table, lib = server
+    viewport(browser, 390, 844, mobile=True)
+    try:
+        open_cards(browser, handle)
+        heights = browser.execute_script("return [...document.querySelectorAll('#tabs button')].map(b => b.getBoundingClientRect().height)")
+        assert heights and max(heights) <= 48, heights
+        assert browser.execute_script("return document.scrollingElement.scrollWidth <= innerWidth")
+        browser.save_screenshot(str(ARTIFACTS / "cards-phone-390x844-ko.png"))
+    finally:
+        viewport(browser, 1500, 1000)

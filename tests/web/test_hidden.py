@@ -61,7 +61,7 @@ class Traffic:
         self.items.append(("WS kept", json.dumps(content(self.kept), ensure_ascii=False)))
 
     def poll(self, gid):
-        for path in ("/api/state", "/api/games", "/api/games/%d" % gid, "/api/games/%d/export" % gid,
+        for path in ("/api/state", "/api/log", "/api/games", "/api/games/%d" % gid, "/api/games/%d/export" % gid,
                      "/api/games/%d/judge-log" % gid):
             self.get(path)
         self.drain()

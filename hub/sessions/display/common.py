@@ -1,9 +1,11 @@
 """What the display builders share: seat colours and labels, log lines, the ready status."""
 
+from hub.profiles import profile as profiles
+
 #: Engine events the display log leaves out (card moves are shown as zones instead).
 QUIET_EVENTS = frozenset({"move", "battle_end", "phase", "ready_start"})
 DISPLAY_LOG = 40
-SEAT_INFO = {"a": {"label": "1P", "colour": "blue"}, "b": {"label": "2P", "colour": "red"}}
+SEAT_INFO = {s: profiles.get("lumen").seat_info(s) for s in ("a", "b")}    # hub/profiles/data/lumen.yaml
 
 
 def log_line(entry):

@@ -26,13 +26,15 @@ CLOSING_EVENTS = frozenset({"battle_end", "turn_end", "turn_start", "ready_start
 class LogPart(NamedTuple):
     """The log as last read: the session's log list, how long it was, its last entry (the
     log only grows: length and last entry tell what is new), the last battle panel, the
-    display lines, and whether that battle's details are closed."""
+    display lines, whether that battle's details are closed, and how many display lines
+    the whole game has (the page merges the window into what it fetched of the rest)."""
     log: list
     length: int
     last_entry: Any
     battle: dict | None
     lines: list
     closed: bool
+    total: int
 
 
 class SeatPart(NamedTuple):
@@ -103,6 +105,11 @@ def tail_lines(log):
                 break
     out.reverse()
     return out
+
+
+def all_lines(log):
+    """The whole game's display log (a learner scrolls back through it: /api/log)."""
+    return [log_line(e) for e in log if e.get("e") not in QUIET_EVENTS]
 
 
 def last_battle(log):
@@ -250,6 +257,7 @@ class RefereeDisplay:
         pending = self._pending(view.get("pending", []))
         visible |= pending.ids
         battle, lines = self._from_log(session.log)
+        assert self.log is not None     # _from_log keeps what it read
         if battle and battle["cards"]:
             visible.update(battle["cards"].values())
         visible.discard("?")
@@ -258,7 +266,7 @@ class RefereeDisplay:
                 "sudden_death": view["sudden_death"], "sd_turn": view.get("sd_turn"), "winner": view["winner"],
                 "end_reason": None, "last_outcome": view.get("last_outcome"), "battles": view.get("battles"),
                 "stalled_battles": view.get("stalled_battles"), "pending": pending.items,
-                "ready": self._ready(ready), "last_battle": battle, "log": lines,
+                "ready": self._ready(ready), "last_battle": battle, "log": lines, "log_total": self.log.total,
                 "cards": self._catalogue(st.cards, visible)}
 
     def _seat_update(self, st, s, seat, q, p, player):
@@ -317,7 +325,8 @@ class RefereeDisplay:
         if hit is None or not (hit.log is log and 0 < hit.length <= len(log) and log[hit.length - 1] is hit.last_entry):
             battle, closed = last_battle(log)          # another log, or the first look: read it whole
             lines = tail_lines(log)
-            self.log = LogPart(log, len(log), log[-1] if log else None, battle, lines, closed)
+            total = sum(1 for e in log if e.get("e") not in QUIET_EVENTS)
+            self.log = LogPart(log, len(log), log[-1] if log else None, battle, lines, closed, total)
             return battle, lines
         if hit.length == len(log):
             return hit.battle, hit.lines
@@ -330,6 +339,7 @@ class RefereeDisplay:
             if kind not in QUIET_EVENTS:
                 lines.append(log_line(e))
                 judged = judged or kind == "judgment"
+        total = hit.total + len(lines)
         lines = (hit.lines + lines)[-DISPLAY_LOG:]
         if not judged:
             battle, closed = hit.battle, hit.closed    # no new battle: the same panel, or its details go on
@@ -346,7 +356,7 @@ class RefereeDisplay:
                     battle = dict(battle, details=battle["details"] + details)
         else:
             battle, closed = last_battle(log)
-        self.log = LogPart(log, len(log), log[-1] if log else None, battle, lines, closed)
+        self.log = LogPart(log, len(log), log[-1] if log else None, battle, lines, closed, total)
         return battle, lines
 
     def _ready(self, raw):

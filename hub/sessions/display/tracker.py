@@ -3,6 +3,24 @@
 from hub.sessions import roster
 from hub.sessions.display.common import DISPLAY_LOG, SEAT_INFO, log_line, ready_view
 
+#: The guide section behind a tracker log line, for its rule badge (a learner taps it:
+#: hub/web/rules_index.yaml). A result names its own by how the game ended.
+ACTION_RULES = {"new_game": "guide 3.4.1", "reset": "guide 3.4.1", "next_turn": "guide 3.8",
+                "sudden_death": "guide 5.1.2", "record_non_response": "guide 3.10",
+                "set_hand_count": "guide 3.3.1", "reset_fp": "guide 3.7"}
+RESULT_RULES = {"health": "guide 3.4", "non_response": "guide 3.10", "sudden_death_turns": "guide 5.1.2",
+                "sudden_death_double_ko": "guide 5.1.2"}
+
+
+def tracker_line(entry):
+    """A tracker log entry as a display line, with the rule it follows where there is one."""
+    line = log_line(entry)
+    if entry.get("action") == "result":
+        line["rule"] = RESULT_RULES.get(str((entry.get("values") or {}).get("reason")))
+    else:
+        line["rule"] = ACTION_RULES.get(entry.get("action"))
+    return line
+
 
 def tracker_display(session, view, names):
     seats = {}
@@ -16,10 +34,12 @@ def tracker_display(session, view, names):
                         stances=[{"name": x.name, "name_en": x.name_en} for x in ch.stances],
                         trait=ch.trait.to_json() if ch.trait else None, trait_on=v["trait_on"],
                         non_responses=v["non_responses"], flags=v["flags"], player=names.get(s))
-    lines = [log_line(e) for e in session.game.log[-DISPLAY_LOG:]]
+    log = session.game.log
+    lines = [tracker_line(e) for e in log[-DISPLAY_LOG:]]
     return {"seats": seats, "turn": view["turn"], "phase": view["phase"], "priority": view["priority"],
             "next_priority": view["next_priority"], "next_priority_reason": view["next_priority_reason"],
             "sudden_death": view["sudden_death"], "sd_turn": view["sudden_death_turn"], "winner": view["winner"],
             "end_reason": view["end_reason"], "game_number": view["game"], "can_undo": view["can_undo"],
             "undo_text": view.get("undo_text"),
-            "pending": [], "ready": ready_view(view.get("ready")), "last_battle": None, "log": lines, "cards": {}}
+            "pending": [], "ready": ready_view(view.get("ready")), "last_battle": None, "log": lines,
+            "log_total": len(log), "cards": {}}

@@ -436,8 +436,12 @@ class TrackerGame(Rules, Units, Checks):
         ca, cb = chars
         how_ko, how_en = ("코인 토스", "coin toss") if toss else ("지정", "chosen")
         verb_ko, verb_en = ("새 게임", "new game") if action == "new_game" else ("다시 시작", "restart")
+        # self.game counts the games of this tracker (one record), not the hub's game number
+        # the display shows ("#10"): only a second game in the same record is numbered
+        if self.game > 1:
+            verb_ko, verb_en = "%s (이 기록의 %d번째 게임)" % (verb_ko, self.game), "%s (game %d of this record)" % (verb_en, self.game)
         self._note(None, action, {"a": ca.id, "b": cb.id, "priority": first, "toss": toss},
-                   "%s %d: 1P %s 대 2P %s, 우선권 %s (%s)"
-                   % (verb_ko, self.game, ca.name, cb.name, SEAT_INFO[first]["label"], how_ko),
-                   "%s %d: 1P %s vs 2P %s, priority %s (%s)"
-                   % (verb_en, self.game, ca.name_en, cb.name_en, SEAT_INFO[first]["label"], how_en))
+                   "%s: 1P %s 대 2P %s, 우선권 %s (%s)"
+                   % (verb_ko, ca.name, cb.name, SEAT_INFO[first]["label"], how_ko),
+                   "%s: 1P %s vs 2P %s, priority %s (%s)"
+                   % (verb_en, ca.name_en, cb.name_en, SEAT_INFO[first]["label"], how_en))

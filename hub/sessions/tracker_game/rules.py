@@ -166,7 +166,9 @@ class Rules:
                 self._finish("draw", SD_DOUBLE_KO, "서든 데스 중 양쪽 체력 0 이하",
                              "both at 0 or less in sudden death")
             else:
-                self._start_sudden_death()
+                # a KO already shown this turn and now the other seat too: a trade entered as two
+                # taps (guide 5.1.2: the same processing unit), not a win
+                self._start_sudden_death(trade=self.end_reason == HEALTH)
         elif len(down) == 1:
             loser = down[0]
             self._finish(other(loser), HEALTH, "%s 체력 0 이하" % SEAT_INFO[loser]["label"],
@@ -188,10 +190,11 @@ class Rules:
             en = "%s wins (%s)" % (SEAT_INFO[winner]["label"], why_en)
         self._note(None, "result", {"winner": winner, "reason": reason}, ko, en)
 
-    def _start_sudden_death(self):
+    def _start_sudden_death(self, trade=False):
         """Guide 5.1.2 as the calculator does it: both to 1000 health, FP 0,
         priority kept, three turns from a new turn.  Hand counts that were entered
-        become the 1000-band limit (step 3); tokens and non-responses stay."""
+        become the 1000-band limit (step 3); tokens and non-responses stay.
+        ``trade``: the second seat fell after the first one's KO was shown."""
         self.sudden_death = True
         self.sd_turn = 1
         self.turn += 1
@@ -204,12 +207,14 @@ class Rules:
             if st.hand_count is not None:
                 st.hand_count = self.hand_limit(s)
         label = SEAT_INFO[self.priority]["label"]
+        why_ko = "같은 턴에 양쪽 체력 0 이하 (동시 KO) → " if trade else ""
+        why_en = "both at 0 or less in the same turn (double KO) → " if trade else ""
         self._note(None, "sudden_death", {"health": SUDDEN_DEATH_HEALTH, "turns": SUDDEN_DEATH_TURNS,
-                                          "priority": self.priority},
-                   "서든 데스: 양쪽 체력 %d, FP 0, 우선권 %s 유지, %d턴 진행"
-                   % (SUDDEN_DEATH_HEALTH, label, SUDDEN_DEATH_TURNS),
-                   "sudden death: both at %d health, FP 0, priority stays with %s, %d turns"
-                   % (SUDDEN_DEATH_HEALTH, label, SUDDEN_DEATH_TURNS))
+                                          "priority": self.priority, "trade": trade},
+                   "%s서든 데스: 양쪽 체력 %d, FP 0, 우선권 %s 유지, %d턴 진행"
+                   % (why_ko, SUDDEN_DEATH_HEALTH, label, SUDDEN_DEATH_TURNS),
+                   "%ssudden death: both at %d health, FP 0, priority stays with %s, %d turns"
+                   % (why_en, SUDDEN_DEATH_HEALTH, label, SUDDEN_DEATH_TURNS))
 
     def _end_sudden_death_by_turns(self):
         ha, hb = self.seats["a"].health, self.seats["b"].health

@@ -2,35 +2,40 @@
 
 The processing unit (guide 3.4, 5.1.2 "같은 처리 단위")
     A battle's damage is one processing unit, but in tracker mode the players
-    type it in as separate presses.  The tracker therefore treats as one unit:
+    type it in as separate presses, one seat after the other, at whatever pace a
+    tired judge keeps.  The tracker therefore treats as one unit:
 
     * one action: :meth:`~TrackerGame.apply_battle` changes both seats at once;
-    * a run of *result entries* (``adjust_health``, ``set_health``,
-      ``adjust_fp``, ``reset_fp``, ``token``, ``set_token``, ``apply_battle``),
-      each within :data:`MERGE_WINDOW_MS` (1000 ms, inclusive) of the previous
-      one, with no other action in between: the same window as the undo merge.
+    * the *result entries* (``adjust_health``, ``set_health``, ``adjust_fp``,
+      ``reset_fp``, ``token``, ``set_token``, ``apply_battle``) of one turn:
+      nothing but "next turn" ends a turn, and no "next turn" is taken once a
+      result is shown, so a result by health stays *open* until undo, a new game
+      or a reset, however long the second entry takes (issue 22: two taps more
+      than a second apart are still a trade).
 
     The outcome is checked after every entry that changes health, on the values
     at that moment: one seat at 0 or less while the other is at 1 or more ->
     that seat loses (guide 3.4); both at 0 or less -> sudden death (guide 5.1.2;
     in sudden death: an immediate draw, step 10).  A health result is shown at
-    once but stays *open* while its unit is open: a further result entry inside
-    the window is still accepted (every other action except ``undo``,
-    ``new_game`` and ``reset`` is refused while a result is set) and the outcome
-    is checked again.  So if 1P's entry takes 1P to 0 (2P wins) and 0.4 s later
-    2P's entry takes 2P to 0 as well, that is sudden death, not a 2P win; and a
-    +100 correction inside the window takes the KO back.  Sudden death starts
-    at once and closes the unit.  After the window the result is final (undo
-    still reverts it).  A stamp earlier than the previous one (the hub's
-    monotonic clock restarted) is never inside a window.
+    once and stays open: a further result entry of the same turn is still
+    accepted (every other action except ``undo``, ``new_game`` and ``reset`` is
+    refused while a result is set) and the outcome is checked again.  So if
+    1P's entry takes 1P to 0 (2P wins) and 2P's entry, a few seconds later,
+    takes 2P to 0 as well, that is a double KO (a trade) and sudden death, not a
+    2P win; and a +100 correction takes the KO back.  Sudden death starts at
+    once and starts a new turn.  A result that is not by health (three
+    non-responses, the end of sudden death's third turn) is final; undo still
+    reverts any result.
 
 Undo
     :meth:`TrackerGame.undo` reverts the last undo step.  Presses on the same
     control (same action, seat and value: "FP -1 on 1P", "health -300 on 2P")
     each within 1 s of the previous press merge into one step, like the
     calculator.  The stack keeps the state before each step, at most
-    :data:`UNDO_LIMIT` steps.  Undo appends an ``undo`` log entry; the log is
-    append-only.
+    :data:`UNDO_LIMIT` steps.  Each step is labelled with what it did as a whole
+    (``undo_text``): two merged -300 presses read "2P 체력 -600 (-300 ×2, 5000 →
+    4400)", a both-hit entry names both seats.  Undo appends an ``undo`` log entry
+    with that label; the log is append-only.
 
 The log
     Every change appends ``{seq, ms, game, turn, seat, action, values, health,
@@ -65,11 +70,20 @@ class Units:
         self._load_core(step["before"])
         self._merge = None
         self._unit_ms = None
-        more = len(step["seqs"]) - 1
-        ko = "되돌리기: " + step["text_ko"] + (" 외 %d건" % more if more else "")
-        en = "undo: " + step["text_en"] + (" and %d more" % more if more else "")
+        # the step's label says what it did as a whole (merged presses, both seats of a trade)
+        ko = "되돌리기: " + step["text_ko"]
+        en = "undo: " + step["text_en"]
         self._pending = []
         self._note(None, "undo", {"undone": list(step["seqs"])}, ko, en)
+        return self._commit(now_ms)
+
+    def note(self, seat, action, values, ko, en, now_ms):
+        """A log line for what the table did outside the tracker (the session took back a ready):
+        no undo step, and it ends a run of merged presses."""
+        self._check_ms(now_ms)
+        self._pending = []
+        self._note(seat, action, values, ko, en)
+        self._merge = None
         return self._commit(now_ms)
 
     # ------------------------------------------------------------------ rollback
@@ -118,8 +132,8 @@ class Units:
         undo step (merged with the previous press of the same control)."""
         self._check_ms(now_ms)
         unit = action in UNIT_ACTIONS
-        unit_open = unit and self._unit_ms is not None and 0 <= now_ms - self._unit_ms <= MERGE_WINDOW_MS
-        if self.winner is not None and not allow_over and not (unit_open and self.end_reason in HEALTH_ENDS):
+        # a result by health stays open for the result entries of its turn (the module's doc)
+        if self.winner is not None and not allow_over and not (unit and self.end_reason in HEALTH_ENDS):
             raise TrackerError("the game is over (winner=%s, reason=%s): %s refused; use undo or new_game"
                                % (self.winner, self.end_reason, action))
         before = self._core()
@@ -138,14 +152,63 @@ class Units:
         m = self._merge
         if (control is not None and m is not None and m[0] == control and self._undo
                 and 0 <= now_ms - m[1] <= MERGE_WINDOW_MS):
-            self._undo[-1]["seqs"].extend(seqs)
+            step = self._undo[-1]
+            step["seqs"].extend(seqs)
+            step["presses"] = step.get("presses", 1) + 1
+            step["text_ko"], step["text_en"] = self._merged_text(step, seat, action, control)
         else:
-            self._undo.append({"before": before, "seqs": seqs,
-                               "text_ko": entries[0]["text_ko"], "text_en": entries[0]["text_en"]})
+            ko, en = self._step_text(action, entries)
+            self._undo.append({"before": before, "seqs": seqs, "text_ko": ko, "text_en": en})
             del self._undo[:-UNDO_LIMIT]
         self._merge = [control, now_ms] if control is not None else None
         self._unit_ms = now_ms if unit and not self._sd_started else None
         return entries
+
+    # ------------------------------------------------------------------ what a step did (the undo label)
+
+    def _step_text(self, action, entries):
+        """One press: its first entry says it (a KO's result line follows it); a both-hit
+        entry names every seat it changed; sudden death is said."""
+        if action == "apply_battle":
+            parts = [e for e in entries if e["action"] in ("adjust_health", "adjust_fp")]
+            ko = "동시 히트: " + " · ".join(e["text_ko"] for e in parts)
+            en = "both hit: " + " · ".join(e["text_en"] for e in parts)
+        else:
+            ko, en = entries[0]["text_ko"], entries[0]["text_en"]
+        if self._sd_started:
+            ko, en = ko + " → 서든 데스", en + " → sudden death"
+        return ko, en
+
+    def _merged_text(self, step, seat, action, control):
+        """Presses of one control merged into one step: the total, the press and how many,
+        from the state before the first press to now (never the first press alone)."""
+        n = step["presses"]
+        b, st = step["before"]["seats"][seat], self.seats[seat]
+        who_ko, who_en = self._prefix(seat)
+        if action == "adjust_health":
+            d = st.health - b["health"]
+            ko = "%s 체력 %+d (%+d ×%d, %d → %d)" % (who_ko, d, d // n, n, b["health"], st.health)
+            en = "%s health %+d (%+d ×%d, %d → %d)" % (who_en, d, d // n, n, b["health"], st.health)
+        elif action == "adjust_fp":
+            d = st.fp - b["fp"]
+            ko = "%s FP %+d (%+d ×%d, %d → %d)" % (who_ko, d, d // n, n, b["fp"], st.fp)
+            en = "%s FP %+d (%+d ×%d, %d → %d)" % (who_en, d, d // n, n, b["fp"], st.fp)
+        else:                               # a token counter: "token|<seat>|<name>|<delta>"
+            spec = st.char.token_spec(control.split("|")[2])
+            old, new = b["tokens"][spec.name], st.tokens[spec.name]
+            d = new - old
+            ko = "%s %s %+d (%+d ×%d, %d → %d)" % (who_ko, spec.name, d, d // n, n, old, new)
+            en = "%s %s %+d (%+d ×%d, %d → %d)" % (who_en, spec.name_en, d, d // n, n, old, new)
+        if self.sudden_death and not step["before"]["sudden_death"]:
+            ko, en = ko + " → 서든 데스", en + " → sudden death"
+        return ko, en
+
+    def _prefix(self, seat):
+        """How a log line names a seat: "1P", or "1P 울프" with a character."""
+        ch = self.seats[seat].char
+        label = SEAT_INFO[seat]["label"]
+        return (label + ("" if ch.id == "generic" else " " + ch.name),
+                label + ("" if ch.id == "generic" else " " + ch.name_en))
 
     def _commit(self, now_ms):
         """Number the queued entries and append them to the log."""
@@ -161,10 +224,7 @@ class Units:
     def _note(self, seat, action, values, ko, en):
         """Queue a log entry with both seats' health and FP as they are now."""
         if seat is not None:
-            st = self.seats[seat]
-            ch = st.char
-            prefix_ko = SEAT_INFO[seat]["label"] + ("" if ch.id == "generic" else " " + ch.name)
-            prefix_en = SEAT_INFO[seat]["label"] + ("" if ch.id == "generic" else " " + ch.name_en)
+            prefix_ko, prefix_en = self._prefix(seat)
             ko, en = prefix_ko + " " + ko, prefix_en + " " + en
         self._pending.append({"game": self.game, "turn": self.turn, "seat": seat, "action": action,
                               "values": values,

@@ -12,7 +12,16 @@
       omw: "상대 승률", gw: "게임 승률", ogw: "상대 게임 승률", opponent: "상대", seat: "자리",
       turn: "턴", health: "체력", noround: "아직 대진이 없습니다", ok: "완료", dropped: "기권",
       state_idle: "대기", state_running: "진행", state_paused: "일시정지", state_time: "타임",
-      find: "내 테이블 찾기", conflict: "결과 충돌 (변경으로 해결)", refused: "거절된 결과", tokenok: "토큰 확인됨", tokenbad: "토큰이 틀립니다" },
+      find: "내 테이블 찾기", conflict: "결과 충돌 (변경으로 해결)", refused: "거절된 결과", tokenok: "토큰 확인됨", tokenbad: "토큰이 틀립니다",
+      reinstate: "기권 취소", confirm_drop: "{name}을(를) 기권 처리할까요? 다음 라운드부터 대진에서 빠집니다 (‘기권 취소’로 되돌릴 수 있습니다).",
+      ok_pair: "라운드 {round} 대진을 짰습니다", ok_repair: "대진을 다시 짰습니다", ok_start: "라운드를 시작했습니다", ok_pause: "시계를 멈췄습니다",
+      ok_resume: "시계를 다시 시작했습니다", ok_time: "타임을 선언했습니다", ok_extend: "시간을 연장했습니다", ok_result: "테이블 {table}의 결과를 입력했습니다",
+      ok_override: "테이블 {table}의 결과를 바꿨습니다", ok_add: "{name}이(가) 늦게 참가했습니다 (다음 라운드부터)",
+      ok_drop: "{name}이(가) 기권했습니다 (다음 라운드부터 빠집니다)", ok_reinstate: "{name}의 기권을 취소했습니다 (다음 라운드부터 다시 대진)",
+      ok_fix: "{name}의 테이블을 정했습니다", printed: "인쇄", err_network: "운영 서버에 연결할 수 없습니다",
+      auto_pair: "자동 진행: {s}초 뒤 다음 라운드 대진 — 라운드 {round}의 결과는 그 라운드가 시작하기 전까지 ‘변경’으로 고칠 수 있습니다",
+      auto_start: "자동 진행: {s}초 뒤 라운드 {round} 시작 — 시작하면 라운드 {prev}의 결과는 더 고칠 수 없습니다",
+      hold: "결과를 모두 받았습니다 — 라운드 {round}의 결과는 다음 라운드를 시작하기 전까지 ‘변경’으로 고칠 수 있습니다" },
     en: { room: "Room", pairings: "Pairings", byname: "By name", standings: "Standings", control: "Control",
       projector: "Projector", print: "Print", csv: "CSV", json: "JSON", token: "Admin token", pair: "Pair next round",
       repair: "Re-pair", start: "Start round", pause: "Pause", resume: "Resume", time: "Time",
@@ -24,10 +33,22 @@
       ogw: "OGW%", opponent: "Opponent", seat: "Seat", turn: "turn", health: "health",
       noround: "No pairings yet", ok: "done", dropped: "dropped", state_idle: "waiting", state_running: "running",
       state_paused: "paused", state_time: "TIME", find: "Find your table", conflict: "conflicting result (resolve with an override)", refused: "refused result", tokenok: "token accepted",
-      tokenbad: "wrong token" },
+      tokenbad: "wrong token", reinstate: "Undo drop", confirm_drop: "Drop {name}? They leave the pairings from the next round (Undo drop brings them back).",
+      ok_pair: "Round {round} paired", ok_repair: "Re-paired", ok_start: "Round started", ok_pause: "Clock paused", ok_resume: "Clock running again",
+      ok_time: "Time called", ok_extend: "Time extended", ok_result: "Table {table}'s result entered", ok_override: "Table {table}'s result changed",
+      ok_add: "{name} entered late (paired from the next round)", ok_drop: "{name} dropped (out from the next round)",
+      ok_reinstate: "{name}'s drop undone (paired again from the next round)", ok_fix: "{name}'s table kept", printed: "Print",
+      err_network: "Cannot reach the TD server",
+      auto_pair: "Autopilot: the next round is paired in {s} s — round {round}'s results can be corrected (Override) until the next round starts",
+      auto_start: "Autopilot: round {round} starts in {s} s — once it starts, round {prev}'s results can no longer change",
+      hold: "Every result is in — round {round}'s results can be corrected (Override) until the next round starts" },
   };
   let lang = localStorage.getItem("lumen.lang") === "en" ? "en" : "ko";
-  const t = (k) => I18N[lang][k] || k;
+  const t = (k, vars) => {
+    let x = I18N[lang][k] || k;
+    for (const v in vars || {}) x = x.split("{" + v + "}").join(vars[v]);
+    return x;
+  };
   const $ = (id) => document.getElementById(id);
   const esc = (s) => String(s == null ? "" : s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
   let state = null, offset = 0;
@@ -59,16 +80,21 @@
   function render() {
     if (!state) return;
     const r = state.round, room = state.room;
-    $("title").textContent = room.event + (r ? " · " + t("round") + " " + r.round + " (" + t(r.stage) + ")" : "");
+    const heading = room.event + (r ? " · " + t("round") + " " + r.round + " (" + t(r.stage) + ")" : "");
+    $("title").textContent = heading;
+    document.title = heading;
     drawClock();
     if (window.PROJECTOR) {
       $("find").textContent = t("find") + (r ? " · " + t("round") + " " + r.round : "");
-      $("names").innerHTML = state.by_name.map((p) => "<div><b>" + (p.table == null ? t("bye") : esc(p.table)) +
-        "</b> " + esc(p.name) + (p.opponent ? " <small>vs " + esc(p.opponent) + "</small>" : "") + "</div>").join("");
+      const names = state.by_name.map((p) => '<div><b class="tno">' + (p.table == null ? t("bye") : esc(p.table)) +
+        '</b> <span class="pname">' + esc(p.name) + "</span>" + (p.opponent ? " <small>vs " + esc(p.opponent) + "</small>" : "") + "</div>").join("");
+      if ($("names").dataset.html !== names) { $("names").dataset.html = names; $("names").innerHTML = names; fitNames(); }
       return;
     }
-    $("roundline").textContent = r ? t("round") + " " + r.round + " · " + t("state_" + state.clock.state) +
-      (r.bye_name ? " · " + t("bye") + ": " + r.bye_name : "") : t("noround");
+    // printed sheets name the event and the round (the browser prints this heading)
+    document.querySelectorAll(".printhead").forEach((h) => { h.textContent = heading; });
+    $("roundline").textContent = (r ? t("round") + " " + r.round + " · " + t("state_" + state.clock.state) +
+      (r.bye_name ? " · " + t("bye") + ": " + r.bye_name : "") : t("noround")) + holdNote();
     $("problems").innerHTML = state.problems.map((p) => "<div>" + t("table") + " " + esc(p.table) + ": " +
       t(p.status) + " — " + esc(p.error) + "</div>").join("");
     $("tiles").innerHTML = state.tiles.map((x) => {
@@ -96,11 +122,46 @@
       state.standings.map((s) => "<tr><td>" + s.rank + "</td><td>" + esc(s.name) + (s.dropped ? " (" + t("dropped") + ")" : "") +
         "</td><td>" + s.points + "</td><td>" + s.wins + "-" + s.losses + "-" + s.draws + "</td><td>" + s.omw.toFixed(2) +
         "</td><td>" + s.gw.toFixed(2) + "</td><td>" + s.ogw.toFixed(2) + "</td></tr>").join("");
-    const sel = $("pdrop");
-    if (sel && sel.options.length !== state.players.filter((p) => !p.dropped).length) {
-      sel.innerHTML = state.players.filter((p) => !p.dropped).map((p) => '<option value="' + esc(p.id) + '">' + esc(p.name) + "</option>").join("");
-    }
+    const fill = (id, list) => {
+      const sel = $(id);
+      const key = list.map((p) => p.id).join(",");
+      if (sel && sel.dataset.key !== key) {
+        const keep = sel.value;
+        sel.dataset.key = key;
+        sel.innerHTML = list.map((p) => '<option value="' + esc(p.id) + '">' + esc(p.name) + "</option>").join("");
+        if (list.some((p) => p.id === keep)) sel.value = keep;
+      }
+    };
+    fill("pdrop", state.players.filter((p) => !p.dropped));
+    fill("preinstate", state.players.filter((p) => p.dropped));
+    $("reinstate-row").hidden = !state.players.some((p) => p.dropped);
   }
+  // until when a result can still be corrected: the demo's autopilot says when it moves on,
+  // a person's event holds the next round until the TD starts it
+  function holdNote() {
+    const r = state.round, a = state.autopilot;
+    if (!r) return "";
+    const now = Date.now() + offset;
+    if (a && a.at_ms) {
+      const s = Math.max(0, Math.ceil((a.at_ms - now) / 1000));
+      return " · " + (a.next === "pair" ? t("auto_pair", { s: s, round: r.round }) : t("auto_start", { s: s, round: r.round, prev: r.round - 1 }));
+    }
+    return r.complete ? " · " + t("hold", { round: r.round }) : "";
+  }
+  // the projector: the names as large as the screen allows (a room reads it from the back)
+  function fitNames() {
+    // the list fills the rest of the screen (flex); names that do not fit make more columns
+    // than it shows (scrollWidth) or run below it (scrollHeight)
+    const box = $("names");
+    let lo = 16, hi = 120;
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      box.style.fontSize = mid + "px";
+      if (box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1) lo = mid; else hi = mid;
+    }
+    box.style.fontSize = lo + "px";
+  }
+  window.addEventListener("resize", () => { if (window.PROJECTOR) fitNames(); });
   async function poll() {
     try {
       const before = Date.now();
@@ -111,36 +172,53 @@
       render();
     } catch (e) { /* the TD may be restarting: keep the last view */ }
   }
+  const nameOf = (id) => ((state.players || []).find((p) => p.id === id) || {}).name || id;
   async function act(name) {
     const tok = $("token").value.trim();
     localStorage.setItem("lumen.td.token", tok);
     const num = (id) => parseInt($(id).value, 10);
+    if (name === "drop" && !confirm(t("confirm_drop", { name: nameOf($("pdrop").value) }))) return;
     const bodies = {
       extend: () => Object.assign({ minutes: num("extmin") }, $("exttable").value ? { table: num("exttable") } : {}),
       result: () => ({ round: state.round.round, table: num("rtable"), a_wins: num("ra"), b_wins: num("rb"), draws: num("rd") }),
       override: () => ({ round: state.round.round, table: num("rtable"), a_wins: num("ra"), b_wins: num("rb"), draws: num("rd"), reason: $("rreason").value }),
       add: () => ({ name: $("pname").value }),
-      drop: () => ({ player: $("pdrop").value }),
+      drop: () => Object.assign({ player: $("pdrop").value }, $("rreason").value.trim() ? { reason: $("rreason").value.trim() } : {}),
+      reinstate: () => ({ player: $("preinstate").value }),
       fix: () => ({ player: $("pdrop").value, table: $("fixtable").value ? num("fixtable") : null }),
       repair: () => ({ reason: $("rreason").value || "re-pair" }),
     };
     const body = bodies[name] ? bodies[name]() : {};
-    const res = await fetch("/api/control/" + name, { method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + tok }, body: JSON.stringify(body) });
-    const out = await res.json();
-    $("msg").className = "msg" + (res.ok ? "" : " err");
-    $("msg").textContent = res.ok ? t("ok") + ": " + name : res.status + " " + (out.detail || out.error);
+    let res, out = {};
+    try {
+      res = await fetch("/api/control/" + name, { method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + tok }, body: JSON.stringify(body) });
+      out = await res.json();
+    } catch (e) { $("msg").className = "msg err"; $("msg").textContent = t("err_network"); return; }
+    $("msg").className = "msg" + (res.ok ? " ok" : " err");
+    // a sentence, never "422 reason: String should have at least 3 characters" or "done: drop"
+    $("msg").textContent = res.ok
+      ? t("ok_" + name, { round: out.round || "", table: body.table || "", name: body.name || nameOf(body.player) })
+      : (out.message && out.message[lang]) || out.detail || out.error;
     poll();
   }
+  function showTab(name) {
+    // anything after # that is not a tab (an old bookmark, "#admin=...") shows the room, never a blank page
+    const tab = document.querySelector(".tab#" + CSS.escape(name)) ? name : "room";
+    document.querySelectorAll(".tab").forEach((s) => s.classList.toggle("on", s.id === tab));
+    document.querySelectorAll("nav [data-tab]").forEach((b) => b.classList.toggle("on", b.dataset.tab === tab));
+    return tab;
+  }
   document.querySelectorAll("[data-tab]").forEach((b) => b.addEventListener("click", () => {
-    document.querySelectorAll(".tab").forEach((s) => s.classList.toggle("on", s.id === b.dataset.tab));
-    location.hash = b.dataset.tab;
+    history.replaceState(null, "", "#" + showTab(b.dataset.tab));
   }));
   document.querySelectorAll("[data-act]").forEach((b) => b.addEventListener("click", () => act(b.dataset.act)));
   if ($("lang")) $("lang").addEventListener("click", () => { lang = lang === "ko" ? "en" : "ko"; localStorage.setItem("lumen.lang", lang); applyLang(); });
-  if ($("token")) $("token").value = localStorage.getItem("lumen.td.token") || "";
   if (!window.PROJECTOR) {
-    const tab = (location.hash || "#room").slice(1);
-    document.querySelectorAll(".tab").forEach((s) => s.classList.toggle("on", s.id === tab));
+    // "#admin=TOKEN" (a link the TD keeps) fills the token in, then leaves the address bar
+    const m = /(?:^#|&)admin=([^&]+)/.exec(location.hash);
+    if (m) { localStorage.setItem("lumen.td.token", decodeURIComponent(m[1])); history.replaceState(null, "", location.pathname + "#control"); }
+    if ($("token")) $("token").value = localStorage.getItem("lumen.td.token") || "";
+    showTab((location.hash || "#room").slice(1).split("&")[0]);
   }
   applyLang();
   poll();

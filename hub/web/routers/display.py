@@ -9,6 +9,7 @@ from fastapi.responses import FileResponse
 
 from hub.web.broadcast import WS_MESSAGES_PER_S
 from hub.web.common import STATIC_DIR
+from hub.web.limits import origin_ok
 from hub.web.display import display_state
 
 
@@ -40,15 +41,27 @@ def router(ctl):
         snap = table.snapshot()
         return dict(snap, display=display_state(table))
 
+    @router.get("/api/log", tags=["public"],
+                summary="The whole game's display log (public lines only; the live state keeps the last 40)")
+    async def get_log():
+        s = table.session
+        lines = s.display_log() if s is not None else []
+        return {"game_id": s.game_id if s is not None else None, "total": len(lines), "log": lines}
+
     # -- live updates
     @router.websocket("/ws")
     async def ws(websocket: WebSocket):
-        refusal = hub.admit(websocket.client.host if websocket.client else "?")
-        if refusal:
+        if not origin_ok(websocket.headers):
+            # a page of another site (issue 28.13): browsers name it; refused before the handshake
+            await websocket.close(code=1008, reason="the page that opened this is not from this hub")
+            return
+        slot = hub.admit(websocket.client.host if websocket.client else "?")
+        if isinstance(slot, str):
             # before the handshake: a flood of spectators costs a refused upgrade each, nothing more
-            await websocket.close(code=1013, reason=refusal)
+            await websocket.close(code=1013, reason=slot)
             return
         q: asyncio.Queue = asyncio.Queue(maxsize=64)
+        slot.close = lambda: asyncio.ensure_future(_make_room(websocket))
         try:
             await websocket.accept()
             # the whole state, then every message of the stream after it (no await between:
@@ -88,6 +101,15 @@ def router(ctl):
             pass
         finally:
             hub.clients.discard(q)
-            hub.leave(websocket.client.host if websocket.client else "?")
+            hub.leave(slot)
 
     return router
+
+
+async def _make_room(websocket):
+    """Close a connection whose slot another address took (issue 28.8); the page reconnects
+    and is let in again once it no longer holds more than the others."""
+    try:
+        await websocket.close(code=1013, reason="room made for another address: try again later")
+    except (RuntimeError, WebSocketDisconnect, OSError):
+        pass

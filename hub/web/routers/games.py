@@ -12,25 +12,33 @@ from engine.errors import IllegalDecision
 from hub.bot.meta import practice_meta
 from hub.sessions import roster
 from hub.sessions.base import SessionError
-from hub.web.common import ApiError, Control, Empty, GameId, Name, Seat
+from hub.web.common import AnySeat, ApiError, Control, Empty, GameId, Name, Seat
+
 
 class StartGame(Control):
-    mode: Literal["referee", "tracker"]
-    a: Name | None = Field(None, description="referee: 1P's sample deck id; tracker: 1P's roster character id or Korean name")
-    b: Name | None = Field(None, description="referee: 2P's deck; tracker: 2P's character")
+    mode: Literal["referee", "tracker", "profile"]
+    a: Name | None = Field(None, description="referee: 1P's sample deck id; tracker: 1P's roster character id or Korean "
+                                             "name; profile: 1P's character in the profile's card set (none: no card data)")
+    b: Name | None = Field(None, description="referee: 2P's deck; tracker: 2P's character; profile: 2P's character")
     seed: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = None
-    priority: Seat | None = Field(None, description="first priority; null = coin toss")
-    names: dict[Seat, Annotated[str, StringConstraints(max_length=40)]] | None = Field(
+    priority: Seat | None = Field(None, description="first priority (a profile game: who, or whose team, goes first); "
+                                                    "null = coin toss")
+    names: dict[AnySeat, Annotated[str, StringConstraints(max_length=40)]] | None = Field(
         None, description="the players' names per seat (shown on the display, kept in the record)")
     bot: Seat | None = Field(None, description="referee: the hub's bot plays this seat (practice against it)")
     level: Literal["easy", "normal", "strong"] = Field("strong", description="the bot's level")
     coach: list[Seat] | None = Field(None, description="referee: seats the coach explains after each reveal "
                                                         "(a bot's seat: what it thought); kept in the record")
+    profile: Name | None = Field(None, description="profile mode: the game (GET /api/profiles: battlecon, yojeong, gundam)")
+    players: Literal[2, 4] | None = Field(None, description="profile mode: the seats (4: 2 on 2, where the profile allows it)")
+    sides: dict[AnySeat, Name] | None = Field(None, description="profile mode: each seat's character in the card set")
+    card_set: Name | None = Field(None, description="profile mode: the card set (default: the profile kind's first)")
 
 
 class Decision(Control):
-    seat: Seat
-    kind: Literal["ready", "get", "discard", "combo", "catch", "nullify", "choose", "pick", "replenish", "setup"]
+    seat: AnySeat
+    kind: Literal["ready", "get", "discard", "combo", "catch", "nullify", "choose", "pick", "replenish", "setup",
+                  "ante", "priority", "end_turn"]
     value: Any = True
 
 
@@ -80,6 +88,7 @@ def router(ctl):
             with claim(body.action_id):
                 meta = practice_meta(body.bot, body.level, body.coach)
                 table.start(body.mode, body.a, body.b, seed=body.seed, priority=body.priority, names=body.names,
+                            profile=body.profile, players=body.players, sides=body.sides, card_set=body.card_set,
                             **({"meta": meta} if meta else {}))
         except (SessionError, IllegalDecision) as e:
             raise refused(e) from None
@@ -92,6 +101,18 @@ def router(ctl):
             try:
                 table.resume(game_id)
             except (SessionError, IllegalDecision) as e:
+                raise refused(e) from None
+        return done(body.action_id, game_id=game_id)
+
+    @router.post("/api/control/games/{game_id}/close", tags=["control"],
+                 summary="Close a game nobody will finish: it leaves the recent games (its record stays; "
+                         "resuming it opens it again). Not the game on the table")
+    async def close_game(game_id: GameId, body: Empty, _=Depends(bearer)):
+        game_or_404(game_id)
+        with claim(body.action_id):
+            try:
+                table.close_game(game_id)
+            except SessionError as e:
                 raise refused(e) from None
         return done(body.action_id, game_id=game_id)
 

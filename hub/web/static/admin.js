@@ -26,6 +26,7 @@ window.LumenAdmin = (function () {
         '<button class="word" data-timer="extend">' + esc(t("extend")) + '</button><button class="word" data-timer="call_time">' + esc(t("call_time")) + "</button></div>" +
         '<div class="btnrow"><button class="word" data-timer="turn_ended">' + esc(t("turn_ended")) + "</button>" +
         '<button class="word" data-timer-undo="1" id="clock-undo">' + esc(t("undo")) + "</button></div></fieldset>" +
+        "<fieldset><legend>" + esc(t("recent")) + '</legend><ul class="games" id="games"></ul></fieldset>' +
         "<fieldset><legend>" + esc(t("new_game")) + "</legend>" +
         '<div class="btnrow"><label><input type="radio" name="ng-mode" value="tracker" checked> ' + esc(t("tracker")) + "</label>" +
         '<label><input type="radio" name="ng-mode" value="referee"> ' + esc(t("referee")) + "</label></div>" +
@@ -34,7 +35,6 @@ window.LumenAdmin = (function () {
         '<label>' + esc(t("player_name", { seat: "2P" })) + ' <input id="ng-name-b" type="text" maxlength="40" autocomplete="off"></label></div>' +
         '<div class="btnrow"><label>' + esc(t("first_priority")) + " " + prio + '</label><button class="word" id="ng-go">' + esc(t("start")) + "</button></div>" +
         '<p><a id="cards-link" href="/cards#table">' + esc(t("own_decks")) + "</a></p></fieldset>" +
-        "<fieldset><legend>" + esc(t("recent")) + '</legend><ul class="games" id="games"></ul></fieldset>' +
         "<fieldset><legend>" + esc(t("phones_title")) + '</legend><div class="qrs">' +
         '<figure><img id="qr-judge" alt="" width="180" height="180"><figcaption>' + esc(t("qr_judge")) + "</figcaption></figure>" +
         '<figure><img id="qr-spectator" src="/api/reach/qr.svg" alt="" width="180" height="180"><figcaption>' + esc(t("qr_spectator")) + "</figcaption></figure>" +
@@ -54,7 +54,7 @@ window.LumenAdmin = (function () {
       cu.disabled = !u;
       cu.textContent = u ? t("undo_what", { what: t(u) }) : t("undo");
     }
-    const gkey = ctx.S.game_id + "/" + ctx.S.winner + "/" + ctx.lang;
+    const gkey = ctx.S.game_id + "/" + ctx.S.winner + "/" + ctx.lang + "/" + ctx.S.turn;
     if (gamesFor !== gkey) { gamesFor = gkey; loadGames(); }
   }
 
@@ -90,11 +90,22 @@ window.LumenAdmin = (function () {
     ul.innerHTML = games.map((g) => {
       const st = g.start || {};
       const charName = (id) => { const ch = ctx.roster.find((x) => x.id === id || x.name === id); return ch ? nm(ch) : id; };
-      const who = st.tracker ? [charName(st.tracker.a), charName(st.tracker.b)].join(" vs ") : st.characters ? [st.characters.a, st.characters.b].join(" vs ") : "";
+      // what was played (the summary: characters as played, names, health), else what the start said
+      const sm = g.summary;
+      const side = (s) => {
+        const x = sm.seats[s];
+        const name = ctx.lang === "en" ? x.name_en || x.name : x.name;
+        return (x.player ? "<b>" + esc(x.player) + "</b> " : "") + esc(name || "?") +
+          (typeof x.health === "number" ? ' <span class="ghp">' + Math.max(0, x.health) + "</span>" : "");
+      };
+      const who = sm ? side("a") + " : " + side("b") + (sm.turn ? ' <span class="muted">' + esc(t("turn", { n: sm.turn })) + "</span>" : "")
+        : esc(st.tracker ? [charName(st.tracker.a), charName(st.tracker.b)].join(" vs ") : st.characters ? [st.characters.a, st.characters.b].join(" vs ") : "");
       const when = new Date(g.created_ms).toLocaleString(ctx.lang === "ko" ? "ko-KR" : "en-GB", { month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit" });
-      return '<li><span class="gid">#' + g.id + "</span> <span>" + esc(t(g.mode)) + "</span> <span>" + esc(who) + "</span> " +
-        '<span class="muted">' + esc(when) + " · " + esc(t("status_" + g.status)) + (g.winner ? " · " + esc(g.winner === "draw" ? t("draw") : t("winner", { seat: seatLabel(g.winner) })) : "") + "</span> " +
-        (g.id !== ctx.S.game_id ? '<button data-resume="' + g.id + '">' + esc(t("resume_game")) + "</button> " : "") +
+      const here = g.id === ctx.S.game_id;
+      return '<li' + (here ? ' class="here"' : "") + '><span class="gid">#' + g.id + "</span> <span>" + esc(t(g.mode)) + "</span> <span>" + who + "</span> " +
+        '<span class="muted">' + esc(when) + " · " + esc(here ? t("on_table") : t("status_" + g.status)) + (g.winner ? " · " + esc(g.winner === "draw" ? t("draw") : t("winner", { seat: seatLabel(g.winner) })) : "") + "</span> " +
+        (!here ? '<button data-resume="' + g.id + '">' + esc(t("resume_game")) + "</button> " : "") +
+        (!here && g.status !== "finished" ? '<button data-close="' + g.id + '" class="quiet">' + esc(t("close_game")) + "</button> " : "") +
         '<a href="/api/games/' + g.id + '/export?download=true" download>' + esc(t("export")) + "</a></li>";
     }).join("");
   }
@@ -107,13 +118,13 @@ window.LumenAdmin = (function () {
     const cmd = (o) => esc(JSON.stringify(o));
     let h = '<div class="ctl">';
     HP_BUTTONS.forEach((row) => {
-      h += '<div class="btnrow">' + row.map((d) => '<button class="' + (d < 0 ? "minus" : "plus") + '" data-cmd=\'' +
+      h += '<div class="btnrow hp-row">' + row.map((d) => '<button class="' + (d < 0 ? "minus" : "plus") + '" data-cmd=\'' +
         cmd({ action: "adjust_health", seat: s, delta: d }) + "'>" + ctx.signed(d) + "</button>").join("") + "</div>";
     });
-    h += '<div class="btnrow"><button class="minus" data-cmd=\'' + cmd({ action: "adjust_fp", seat: s, delta: -1 }) + "'>FP −1</button>" +
+    h += '<div class="btnrow fp-row"><button class="minus" data-cmd=\'' + cmd({ action: "adjust_fp", seat: s, delta: -1 }) + "'>FP −1</button>" +
       '<button class="word" data-cmd=\'' + cmd({ action: "reset_fp", seat: s }) + "'>" + esc(t("fp_zero")) + "</button>" +
       '<button class="plus" data-cmd=\'' + cmd({ action: "adjust_fp", seat: s, delta: 1 }) + "'>FP +1</button></div>";
-    h += '<div class="btnrow"><button class="word" data-hand="-1" data-seat="' + s + '">' + esc(t("hand_minus")) + "</button>" +
+    h += '<div class="btnrow hand-row"><button class="word" data-hand="-1" data-seat="' + s + '">' + esc(t("hand_minus")) + "</button>" +
       '<button class="word" data-hand="1" data-seat="' + s + '">' + esc(t("hand_plus")) + "</button>" +
       '<button class="word" data-cmd=\'' + cmd({ action: "set_hand_count", seat: s, count: null }) + "'>" + esc(t("hand_clear")) + "</button></div>";
     if ((p.stances || []).length) {
@@ -124,7 +135,8 @@ window.LumenAdmin = (function () {
     if (p.trait && p.trait.kind === "toggle") {
       h += '<div class="btnrow"><button class="word" data-trait="' + s + '">' + esc(t("trait_toggle")) + "</button></div>";
     }
-    h += '<div class="btnrow"><button class="word" data-ready="' + s + '">' + esc(t("ready_btn")) + "</button>" +
+    h += '<div class="btnrow"><button class="word" data-ready="' + s + '" title="' + esc(t("ready_hint", { seat: seatLabel(s), other: seatLabel(s === "a" ? "b" : "a") })) + '">' +
+      esc(t("ready_btn", { other: seatLabel(s === "a" ? "b" : "a") })) + "</button>" +
       '<button class="word" data-cmd=\'' + cmd({ action: "record_non_response", seat: s }) + "'>" + esc(t("non_response_btn")) + "</button></div>";
     h += '<label class="btnrow">' + esc(t("character")) + ' <select data-char="' + s + '">' + ctx.roster.map((c) => {
       const tokens = (c.tokens || []).map((x) => (ctx.lang === "en" ? x.name_en : x.name) + " " + x.start + "/" + (x.max === null ? "∞" : x.max)).join(", ");
@@ -152,5 +164,6 @@ window.LumenAdmin = (function () {
     if (r) $("#both-dialog").hidden = true;
   });
   function reset() { adminKey = null; gamesFor = null; }
-  return { render: render, reset: reset, fillNewGame: fillNewGame, seatControls: seatControls, openBoth: openBoth };
+  return { render: render, reset: reset, fillNewGame: fillNewGame, seatControls: seatControls, openBoth: openBoth,
+           reloadGames: () => { gamesFor = null; loadGames(); } };
 })();

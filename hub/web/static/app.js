@@ -33,11 +33,40 @@
   const seatLabel = (s) => (s === "a" ? "1P" : s === "b" ? "2P" : String(s));
   const signed = (n) => (n > 0 ? "+" + n : String(n));
   const tx = (text) => (text ? (text[lang] || text.ko || "") : "");
-  function withRule(text) {
-    // "…. [가이드 3.6.2.2]" -> the reason and a rule badge
+  function ruleBadge(ref) {
+    // a tap shows what the rule says (the rules index, /api/rules): a learner reads it at the table
+    const label = lang === "en" ? ref.replace(/^가이드/, "guide") : ref.replace(/^guide/, "가이드");
+    return ' <span class="rule" role="button" tabindex="0" data-rule="' + esc(ref) + '" title="' + esc(t("rule_tap")) + '">' +
+      esc(label) + "</span>";
+  }
+  function withRule(text, rule) {
+    // "…. [가이드 3.6.2.2]" -> the reason and a rule badge; a line without one shows ``rule`` (the tracker's)
     const m = /^(.*?)\s*\[([^\]]+)\]\s*$/.exec(text || "");
-    if (!m) return esc(text);
-    return esc(m[1]) + ' <span class="rule">' + esc(m[2]) + "</span>";
+    if (!m) return esc(text) + (rule ? ruleBadge(rule) : "");
+    return esc(m[1]) + ruleBadge(m[2]);
+  }
+  function ruleKey(ref, sections) {
+    // "가이드 4.4 step 7" -> 4.4.7 (the battle order's steps); another section's step is the section;
+    // a section the index lacks -> its nearest parent
+    const m = /(\d+(?:\.\d+)*)(?:\s*(?:step|단계)\s*(\d+))?/i.exec(ref || "");
+    if (!m) return null;
+    let key = m[2] && m[1] === "4.4" ? m[1] + "." + m[2] : m[1];
+    while (key && !sections[key]) key = key.includes(".") ? key.slice(0, key.lastIndexOf(".")) : "";
+    return key || null;
+  }
+  let RULES = null;
+  async function showRule(ref) {
+    if (!RULES) {
+      try { RULES = (await (await fetch("/api/rules")).json()).sections; } catch (e) { toast(t("err_network"), true); return; }
+    }
+    const key = ruleKey(ref, RULES);
+    const e = key && RULES[key];
+    const other = lang === "ko" ? "en" : "ko";
+    $("#rule-title").textContent = (lang === "ko" ? "가이드 " : "guide ") + (key || ref) + (e ? " · " + e.title[lang] : "");
+    $("#rule-text").textContent = e ? e[lang] : t("rule_missing");
+    $("#rule-other").textContent = e ? e.title[other] + ": " + e[other] : "";
+    $("#rule-dialog").hidden = false;
+    $("#rule-close").focus();
   }
   function newId() {
     const b = new Uint8Array(12);
@@ -137,6 +166,15 @@
     setConn();
     if (!S) return;
     $("#table-name").textContent = S.table || "";
+    // another game's profile (profile.js draws its board; the clock, banner, log and admin stay)
+    const other = S.view === "profile" && window.LumenProfile;
+    document.documentElement.dataset.view = other ? "profile" : "";
+    if (window.LumenProfile) { LumenProfile.renderStart(); if (!other) LumenProfile.hide(); }
+    if (other) {
+      renderTop(); renderBanner(); LumenProfile.render(); renderLog(); renderAdmin(); renderClock();
+      renderHooks.forEach((fn) => { try { fn(S); } catch (e) { /* an extra never breaks the display */ } });
+      return;
+    }
     renderTop();
     renderBanner();
     renderSeat("a");
@@ -154,7 +192,8 @@
     $("#turn").textContent = S.seats ? t("turn", { n: S.turn }) : "";
     const ph = S.phase ? (S.mode === "tracker" ? t("tphase_" + S.phase) : t("phase_" + S.phase)) : "";
     $("#phase").textContent = ph;
-    $("#mode").textContent = S.mode ? t("mode_" + S.mode) : "";
+    $("#mode").textContent = S.mode ? t("mode_" + S.mode) + (S.game_id ? " · #" + S.game_id : "") : "";
+    document.documentElement.dataset.mode = S.mode || "";
   }
 
   function winnerText() {
@@ -217,7 +256,7 @@
       '<span class="char" data-f="name"></span>' +
       '<span class="prio" data-f="prio" hidden>' + esc(t("priority")) + "</span></div>" +
       '<div class="big-row"><div class="hp-box"><div class="cap">' + esc(t("health")) + '</div><div class="hp">' +
-      '<span class="hp-value" id="hp-' + s + '"></span><span class="hp-max" data-f="hpmax"></span></div></div>' +
+      '<span class="hp-value" id="hp-' + s + '"></span><span class="ko" data-f="ko" hidden>KO</span><span class="hp-max" data-f="hpmax"></span></div></div>' +
       '<div class="fp-box"><div class="cap">FP</div><div class="fp-value" id="fp-' + s + '"' +
       (admin && S.mode === "tracker" ? ' data-cmd=\'{"action":"reset_fp","seat":"' + s + '"}\'' : "") + "></div></div></div>" +
       '<div class="hpbar" data-f="bar"><div class="fill"></div></div>' +
@@ -252,8 +291,10 @@
     who.hidden = !p.player;
     $('[data-f="prio"]', el).hidden = S.priority !== s;
     const hp = $("#hp-" + s);
-    hp.textContent = p.health;
+    hp.textContent = Math.max(0, p.health);          // a KO shows 0 (and KO); the log keeps "-200"
+    hp.title = String(p.health);
     hp.classList.toggle("out", p.health <= 0);
+    $('[data-f="ko"]', el).hidden = p.health > 0;
     hp.classList.toggle("low", p.health > 0 && p.health <= 1000);
     $('[data-f="hpmax"]', el).textContent = "/" + p.start_health;
     const fp = $("#fp-" + s);
@@ -380,7 +421,7 @@
     const key = lang;
     if (ctlKey !== key) {
       el.innerHTML = '<button data-cmd=\'{"action":"next_turn"}\' id="next-turn-btn">' + esc(t("next_turn")) + "</button>" +
-        '<button data-cmd=\'{"action":"undo"}\' id="undo-btn">' + esc(t("undo")) + "</button>" +
+        '<button data-cmd=\'{"action":"undo"}\' id="undo-btn" class="undo">' + esc(t("undo")) + "</button>" +
         '<button data-both="1" id="both-btn">' + esc(t("both_hit")) + "</button>" +
         '<button data-sd="1">' + esc(t("sudden_death_btn")) + "</button>" +
         '<button data-reset="1">' + esc(t("reset")) + "</button>" +
@@ -402,6 +443,7 @@
 
   function renderBattle() {
     const el = $("#battle");
+    el.hidden = S.mode === "tracker";      // the players judge a tracker battle: nothing to show here
     if (!S.seats) { el.innerHTML = ""; return; }
     let h = "";
     if (S.mode === "tracker") {
@@ -444,11 +486,40 @@
     el.innerHTML = h;
   }
 
+  // the whole game's log (issue 22 point 10): /api/log once per game, then the state's window
+  // (its last 40 lines) appended by count; a gap the window does not cover fetches it again
+  let fullLog = { game: null, lines: [], asked: null };
+  function logLines() {
+    const win = S.log || [], total = typeof S.log_total === "number" ? S.log_total : win.length;
+    if (fullLog.game !== S.game_id) {
+      fullLog = { game: S.game_id, lines: [], asked: null };
+    }
+    const have = fullLog.lines.length, first = total - win.length;
+    if (fullLog.asked === null && total > win.length) fetchLog(S.game_id);
+    if (have === 0 || have < first) return win;               // not fetched (yet): the window alone
+    if (total > have) fullLog.lines = fullLog.lines.concat(win.slice(have - first));
+    else if (total < have) { fetchLog(S.game_id); return win; }
+    return fullLog.lines;
+  }
+  async function fetchLog(gid) {
+    fullLog.asked = gid;
+    try {
+      const j = await (await fetch("/api/log", { cache: "no-store" })).json();
+      if (j.game_id === gid && fullLog.game === gid) { fullLog.lines = j.log || []; renderLog(); }
+    } catch (e) { fullLog.asked = null; }
+  }
   function renderLog() {
-    const items = (S.log || []).slice().reverse();
+    if (!S) return;
+    const lines = S.seats ? logLines() : [];
+    const items = lines.slice().reverse();
     const major = new Set(["judgment", "win", "draw", "sudden_death", "result", "turn_start", "next_turn", "new_game", "non_response"]);
-    $("#log").innerHTML = items.map((l) => '<li class="' + (l.seat ? "s-" + l.seat : "") + (major.has(l.e) ? " major" : "") + '">' +
-      withRule(tx(l.text)) + "</li>").join("");
+    const key = (S.game_id || "") + "/" + lang + "/" + lines.length + "/" + (lines.length ? tx(lines[lines.length - 1].text) : "");
+    const ol = $("#log");
+    if (ol.dataset.key === key) return;
+    ol.dataset.key = key;
+    ol.innerHTML = items.map((l) => '<li class="' + (l.seat ? "s-" + l.seat : "") + (major.has(l.e) ? " major" : "") + '">' +
+      withRule(tx(l.text), l.rule) + "</li>").join("");
+    $("#log-count").textContent = lines.length ? t("log_lines", { n: lines.length }) : "";
   }
 
   // ------------------------------------------------------------ the admin panel (admin.js)
@@ -458,9 +529,45 @@
   function renderAdmin() { LumenAdmin.render(adminCtx); }
 
   // ------------------------------------------------------------ events
+  // an action that rests a moment after a tap, whichever button (or Ctrl+Z) gave it: a double
+  // tap is one tap (the hub guards next turn and the clock too; undo only here)
+  const restUntil = {};
+  function rest(key, ms) {
+    const now = performance.now();
+    if (now < (restUntil[key] || 0)) return false;
+    restUntil[key] = now + ms;
+    return true;
+  }
+  const CLOCK_REST_MS = 1000, CLOCK_TWINS = { pause: "resume", resume: "pause" };
+  let lastClock = { action: null, at: -1e9 };
+  function closeDialogs() {
+    let closed = false;
+    for (const id of ["both-dialog", "rule-dialog", "token-dialog"]) {
+      const d = document.getElementById(id);
+      if (!d.hidden) { d.hidden = true; closed = true; }
+    }
+    return closed;
+  }
+  document.addEventListener("keydown", async (ev) => {
+    if (ev.key === "Escape") { if (closeDialogs()) ev.preventDefault(); return; }
+    const typing = ev.target.closest && ev.target.closest("input, textarea, select, [contenteditable]");
+    if (ev.target.dataset && ev.target.dataset.rule && (ev.key === "Enter" || ev.key === " ")) {
+      ev.preventDefault(); showRule(ev.target.dataset.rule); return;
+    }
+    // Ctrl+Z / ⌘Z: undo, as the button does (not while typing, not with a dialog open)
+    if ((ev.ctrlKey || ev.metaKey) && !ev.shiftKey && ev.key.toLowerCase() === "z" && !typing && admin && S && S.can_undo
+        && S.mode === "tracker" && document.querySelectorAll(".modal:not([hidden])").length === 0) {
+      ev.preventDefault();
+      if (rest("undo", 600)) await tracker({ action: "undo" });
+    }
+  });
   document.addEventListener("click", async (ev) => {
+    const r = ev.target.closest("[data-rule]");
+    if (r) { showRule(r.dataset.rule); return; }
+    if (ev.target.classList && ev.target.classList.contains("modal")) { closeDialogs(); return; }   // a tap beside the box
     const b = ev.target.closest("button, [data-cmd], .card[data-discard]");
     if (!b) return;
+    if (b.id === "rule-close") { $("#rule-dialog").hidden = true; return; }
     if (b.id === "lang-btn") {
       lang = lang === "ko" ? "en" : "ko";
       localStorage.setItem(LANG_KEY, lang);
@@ -475,21 +582,19 @@
     }
     if (b.id === "token-cancel") { $("#token-dialog").hidden = true; return; }
     if (b.id === "both-cancel") { $("#both-dialog").hidden = true; return; }
+    if (b.dataset.tab) return;                  // the phone's seat switch (tv.js)
     if (!admin || document.documentElement.classList.contains("offline")) return;
     if (b.dataset.cmd) {
       const c = JSON.parse(b.dataset.cmd);
-      if (c.action === "next_turn") {
-        // one click, one turn: the button rests a second (the hub also ignores a second one within 1 s)
-        if (b.dataset.busy) return;
-        b.dataset.busy = "1";
-        b.disabled = true;
-        setTimeout(() => { delete b.dataset.busy; b.disabled = false; }, 1000);
-      }
+      // one click, one turn: next turn rests a second (the hub also ignores a second one within
+      // 1 s); undo rests 0.6 s, so a double tap never takes back two steps
+      if (c.action === "next_turn" && !rest("next_turn", 1000)) return;
+      if (c.action === "undo" && !rest("undo", 600)) return;
       await tracker(c);
       return;
     }
     if (b.dataset.both) { LumenAdmin.openBoth(adminCtx); return; }
-    if (b.dataset.timerUndo) { await timerAct("undo"); return; }
+    if (b.dataset.timerUndo) { if (rest("clock_undo", 600)) await timerAct("undo"); return; }
     if (b.dataset.hand) {
       const s = b.dataset.seat, p = S.seats[s];
       const cur = typeof p.hand_count === "number" ? p.hand_count : p.hand_limit;
@@ -506,11 +611,18 @@
     if (b.dataset.reset) { if (confirm(t("confirm_reset"))) await tracker({ action: "reset" }); return; }
     if (b.dataset.timer) {
       const a = b.dataset.timer, extra = {};
+      // a clock button tapped twice (pause turns into resume under the finger) is one tap: the
+      // same action or its twin within a second is dropped here (and ignored by the hub too)
+      const now = performance.now();
+      if (now - lastClock.at < CLOCK_REST_MS && (a === lastClock.action || CLOCK_TWINS[a] === lastClock.action)) return;
       const running = S && S.timer && (S.timer.state === "running" || S.timer.state === "paused");
       if (a === "round_start" && running && !confirm(t("confirm_round_start"))) return;
-      if (a === "round_start") { extra.duration_ms = Math.round(Number($("#tm-min").value || 30) * 60000); extra.extra_turns = Number($("#tm-xt").value || 0); }
-      if (a === "call_time") extra.extra_turns = Number($("#tm-xt").value || 0);
-      if (a === "extend") extra.ms = Math.round(Number($("#tm-ext").value || 1) * 60000);
+      if (a === "call_time" && !confirm(t("confirm_call_time"))) return;
+      lastClock = { action: a, at: now };
+      const num = (id, dflt) => { const i = $("#" + id); return i ? Number(i.value || dflt) : dflt; };
+      if (a === "round_start") { extra.duration_ms = Math.round(num("tm-min", 30) * 60000); extra.extra_turns = num("tm-xt", 0); }
+      if (a === "call_time") extra.extra_turns = num("tm-xt", 0);
+      if (a === "extend") extra.ms = Math.round(num("tm-ext", 1) * 60000);
       await timerAct(a, extra);
       return;
     }
@@ -527,6 +639,11 @@
       return;
     }
     if (b.dataset.resume) { await control("/api/control/games/" + b.dataset.resume + "/resume", {}); return; }
+    if (b.dataset.close) {
+      if (!confirm(t("confirm_close", { n: b.dataset.close }))) return;
+      if (await control("/api/control/games/" + b.dataset.close + "/close", {})) LumenAdmin.reloadGames();
+      return;
+    }
     if (b.id === "ng-go") {
       const mode = $('input[name="ng-mode"]:checked').value;
       const body = { mode: mode, a: $("#ng-a").value, b: $("#ng-b").value };
@@ -614,7 +731,8 @@
   }
   let started = false;      // start() has run to its end (the token checked): for tests and extras
   setInterval(() => { renderClock(); renderReady(); }, 100);
-  window.lumenDisplay = { state: () => S, lang: () => lang, admin: () => admin, started: () => started, t: t, esc: esc, token: () => token,
+  window.lumenDisplay = { state: () => S, lang: () => lang, admin: () => admin, started: () => started, t: t, esc: esc, tx: tx, token: () => token,
+    showRule: showRule, ruleKey: ruleKey,
     control: control, tracker: tracker, toast: toast, onRender: (fn) => renderHooks.push(fn),
     // the clock and a seat's 10-s countdown as shown now (interpolated since the last message)
     clockLeft: () => (!S || !S.timer ? null : S.timer.state === "running" ? Math.max(0, S.timer.ms_left - (performance.now() - stamp)) : S.timer.ms_left),

@@ -280,9 +280,9 @@ window.CardForm = (function () {
       (Array.isArray(list) ? list : []).forEach((e, i) => box.append(entry(path.concat([i]), top, list.length)));
       const add = el("button", { type: "button", class: "add" }, "+ " + t(addLabel || (top ? "add_effect" : "add_then")));
       add.addEventListener("click", () => {
+        // a new entry is blank: the user picks what it does and when (never a silent "FP +1 on hit")
         const l = getAt(card, path);
-        const fresh = { do: "fp", amount: 1 };
-        if (top) fresh.timing = "on_hit";
+        const fresh = { do: "" };
         if (Array.isArray(l)) l.push(fresh); else setAt(card, path, [fresh]);
         changed(true);
       });
@@ -298,12 +298,14 @@ window.CardForm = (function () {
       const head = el("div", { class: "ehead" });
       const doSel = el("select", { class: "do" });
       doSel.dataset.field = fieldName(path.concat(["do"]));
+      if (!e.do) doSel.append(el("option", { value: "", text: "— " + t("pick_effect") + " —" }));
       for (const q of vocab.primitives) doSel.append(el("option", { value: q.name, text: q.name + " — " + (opts.lang() === "ko" ? q.ko : q.en) }));
-      if (!p) doSel.append(el("option", { value: str(e.do), text: str(e.do) + " ?" }));
+      if (!p && e.do) doSel.append(el("option", { value: str(e.do), text: str(e.do) + " ?" }));
       doSel.value = p ? e.do : str(e.do);
       doSel.addEventListener("change", () => {
         if (doSel.value === e.do) return;
         const q = prim[doSel.value];
+        if (!q) return;
         const keep = new Set(["do", "timing", "zone", "number", "optional", "if", "then", "text", "duration"]);
         for (const k of Object.keys(e)) if (!keep.has(k) && !(q.params.some((x) => x.name === k))) delete e[k];
         e.do = doSel.value;
@@ -341,8 +343,10 @@ window.CardForm = (function () {
       return box;
     }
     function blankFor(x) {
-      return { int: 1, posint: 1, nonneg: 0, bool: true, str: "x", card: "this", enum: (x.choices || [])[0], positions: [],
-               effects: [{ do: "fp", amount: 1 }], options: { a: [{ do: "fp", amount: 1 }], b: [{ do: "fp", amount: -1 }] }, cond: {} }[x.type];
+      // what a required parameter starts as: empty where the user must say it (a token's name,
+      // the effects of an option), the registry's neutral value where there is one
+      return { int: 1, posint: 1, nonneg: 0, bool: true, str: "", card: "this", enum: (x.choices || [])[0], positions: [],
+               effects: [{ do: "" }], options: { a: [{ do: "" }], b: [{ do: "" }] }, cond: {} }[x.type];
     }
     function param(path, x) {
       const label = x.name + (x.required ? " *" : "");
@@ -375,7 +379,7 @@ window.CardForm = (function () {
         box.append(el("div", { class: "opt" }, el("span", { class: "flabel", text: t("option") }), nameIn, entries(path.concat([name]), false, name, "add_effect")));
       }
       const add = el("button", { type: "button", class: "add" }, "+ " + t("add_option"));
-      add.addEventListener("click", () => { let n = 1; while (("option" + n) in cur) n++; setAt(card, path.concat(["option" + n]), [{ do: "fp", amount: 1 }]); changed(true); });
+      add.addEventListener("click", () => { let n = 1; while (("option" + n) in cur) n++; setAt(card, path.concat(["option" + n]), [{ do: "" }]); changed(true); });
       box.append(add);
       return box;
     }

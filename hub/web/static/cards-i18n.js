@@ -43,6 +43,9 @@ window.CARDS_I18N = {
     problems_here: "필드에 표시되지 않은 문제", characters: "캐릭터", new_character: "새 캐릭터", health_bands: "체력 구간 (예: 5000, 4000, 3000, 2000, 1000)",
     hand_limits: "구간별 패 상한 (예: 6, 7, 8, 9, 9)", trait: "특성", tokens: "토큰", add_token: "토큰 추가", token_start: "시작", token_max: "최대",
     health: "체력", edit: "편집", no_character: "특성 없는 캐릭터", already_here: "이 허브에 이미 있는 덱입니다",
+    pick_effect: "효과 종류를 고르세요", editor_empty: "카드 목록에서 카드를 누르거나 ‘새 카드’를 누르면 여기서 편집합니다.",
+    deck_needs: "덱을 만들려면 먼저 쓰기 가능한 카드 세트, 그 세트의 캐릭터 1명, 기술 카드 20장(+ 얼티밋 0~1장)이 필요합니다 (가이드 4.5).",
+    add_card_row: "눌러서 덱에 넣기",
   },
   en: {
     title: "Cards · decks", back: "Table display", admin: "Admin", admin_on: "Admin on", login: "OK", cancel: "Cancel",
@@ -86,5 +89,8 @@ window.CARDS_I18N = {
     problems_here: "Problems not shown at a field", characters: "Characters", new_character: "New character", health_bands: "Health bands (e.g. 5000, 4000, 3000, 2000, 1000)",
     hand_limits: "Hand limit per band (e.g. 6, 7, 8, 9, 9)", trait: "Trait", tokens: "Tokens", add_token: "Add a token", token_start: "start", token_max: "max",
     health: "Health", edit: "Edit", no_character: "a character without a trait", already_here: "This hub has this deck already",
+    pick_effect: "pick what it does", editor_empty: "Tap a card in the library, or New card, to edit it here.",
+    deck_needs: "A deck needs a writable card set, one character of that set and 20 skill cards (+ 0-1 ultimate) first (guide 4.5).",
+    add_card_row: "tap to add to the deck",
   },
 };

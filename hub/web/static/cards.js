@@ -198,13 +198,23 @@
       t: t, lang: () => S.lang, marks: () => (setInfo(S.setId) || { characters: [] }).characters.map((c) => c.mark),
       onChange: () => { lintSoon(250); }, mode: S.what,
     });
+    editorButtons();
     showTab("editor");
     lintSoon(0);
+  }
+  // the editor with no card: say how to get one, and no Save or Delete to press
+  function editorButtons() {
+    const none = !S.card;
+    $("#ed-empty").hidden = !none;
+    $("#ed-save").hidden = none;
+    $("#ed-delete").hidden = none || !S.replaces || S.what !== "card";
+    $("#try-panel").hidden = none || S.what !== "card";
   }
   $("#lib-new").addEventListener("click", () => {
     const sid = $("#lib-set").value || (S.sets.find((x) => x.writable) || {}).id;
     if (!sid) { toast(t("need_admin"), true); return; }
-    edit(sid, { id: "", name: "", kind: "attack", mark: "neutral", speed: 5, position: "mid", damage: 300, results: { hit: { fp: 1 } } }, null);
+    // a new card starts blank: a value nobody typed is never saved (the checker asks for each one)
+    edit(sid, { id: "", name: "", kind: "attack", mark: "neutral" }, null);
   });
   function lintSoon(ms) { clearTimeout(S.lintTimer); S.lintTimer = setTimeout(lint, ms); }
   async function lint() {
@@ -277,6 +287,7 @@
     if (r && r.problems && !r.ok) { S.form.showProblems(r.problems); return; }
     if (!r) return;
     S.replaces = S.card.id;
+    editorButtons();
     toast(t("saved") + (r.decks_broken && r.decks_broken.length ? " · " + t("decks_broken", { d: r.decks_broken.map((d) => d.deck).join(", ") }) : ""));
     await loadSets();
     search();
@@ -285,7 +296,10 @@
   $("#ed-delete").addEventListener("click", async () => {
     if (!S.replaces || S.what !== "card" || !confirm(t("confirm_delete"))) return;
     const r = await control("/api/control/cards/sets/" + encodeURIComponent(S.setId) + "/cards/" + encodeURIComponent(S.replaces) + "/delete", {});
-    if (r && r.ok) { toast(t("deleted")); S.card = null; S.form = null; $("#ed-form").textContent = ""; await loadSets(); search(); showTab("library"); }
+    if (r && r.ok) {
+      toast(t("deleted")); S.card = null; S.form = null; S.replaces = null; $("#ed-form").textContent = ""; $("#ed-face").textContent = "";
+      $("#ed-where").textContent = ""; $("#ed-lint").textContent = ""; editorButtons(); await loadSets(); search(); showTab("library");
+    }
   });
 
   // ------------------------------------------------------------ try it
@@ -321,7 +335,9 @@
       el("div", { class: "outcome", text: (j.outcome_text[s] || {})[S.lang] || "—" }),
       el("div", { text: t("fp_after") + " " + j.fp[s] + " · " + t("damage_taken") + " " + j.damage[s] }));
     out.append(el("div", { class: "battle-row try-result" }, side("a", "me"), side("b", "them")));
-    if (j.reason) out.append(el("p", { class: "reason" }, j.reason[S.lang], el("span", { class: "rule", text: j.rule || "" })));
+    // the reason's own "[가이드 …]" becomes the badge: the rule is said once
+    if (j.reason) out.append(el("p", { class: "reason" }, j.reason[S.lang].replace(/\s*\[[^\]]+\]\s*$/, ""),
+      j.rule ? el("span", { class: "rule", text: S.lang === "ko" ? j.rule.replace(/^guide/, "가이드") : j.rule }) : null));
     out.append(el("ol", { class: "details" }, j.events.filter((e) => e.e !== "judgment").map((e) => el("li", { text: e.text[S.lang] }))));
     if (j.asked.length) out.append(el("p", { class: "muted", text: t("asked") + ": " + j.asked.map((a) => a.kind + " → " + JSON.stringify(a.answer)).join(", ") }));
   });
@@ -341,7 +357,10 @@
     out.textContent = "";
     const r = await control("/api/control/cards/sets/" + encodeURIComponent($("#io-csv-set").value) + "/csv", { text: $("#io-csv-text").value });
     if (r && r.ok) { toast(t("imported", { n: r.cards.length })); out.append(el("p", { text: t("imported", { n: r.cards.join(", ") }) })); loadSets(); search(); }
-    else if (r && r.problems) out.append(el("ul", { class: "warn" }, r.problems.map((p) => el("li", { text: (p.row ? "row " + p.row + (p.column ? ", " + p.column : "") + ": " : "") + p.message }))));
+    else if (r && r.problems) {
+      const where = (p) => !p.row ? "" : (S.lang === "ko" ? p.row + "행" + (p.column ? ", " + p.column + " 열" : "") : "row " + p.row + (p.column ? ", " + p.column : "")) + ": ";
+      out.append(el("ul", { class: "warn" }, r.problems.map((p) => el("li", { text: where(p) + ((S.lang === "ko" && p.message_ko) || p.message) }))));
+    }
   });
 
   // ------------------------------------------------------------ start
@@ -357,6 +376,7 @@
     if (S.token && (await checkToken(S.token))) setAdmin(true); else setAdmin(false);
     const m = /admin=([^&]+)/.exec(location.hash);
     if (m) { S.token = decodeURIComponent(m[1]); localStorage.setItem(TOKEN_KEY, S.token); if (await checkToken(S.token)) setAdmin(true); }
+    editorButtons();
     const tab = (location.hash.replace("#", "").split("&")[0]) || "library";
     showTab(["library", "editor", "deck", "table", "io"].includes(tab) ? tab : "library");
     document.body.dataset.ready = "1";

@@ -49,9 +49,11 @@
         if (c.ultimate) continue;
         if (mark && c.mark && c.mark !== "neutral" && c.mark !== mark) continue;
         if (needle && !((c.name || "") + " " + (c.name_en || "") + " " + c.id).toLowerCase().includes(needle)) continue;
-        const b = el("button", { type: "button", class: "mini add-card", "data-card": c.id }, "+");
-        b.addEventListener("click", () => { D.cards.push(c.id); renderList(); status(); fillPool(); });
-        pool.append(el("li", { class: "k-" + c.kind + (D.cards.includes(c.id) ? " in-deck" : "") }, b, " ", cardLabel(c)));
+        // the whole row adds the card (its + button too): a tap anywhere on it, at any width
+        const b = el("button", { type: "button", class: "mini add-card", "data-card": c.id, title: t("add_card_row") }, "+");
+        const li = el("li", { class: "k-" + c.kind + (D.cards.includes(c.id) ? " in-deck" : ""), "data-card": c.id, title: t("add_card_row") }, b, " ", cardLabel(c));
+        li.addEventListener("click", () => { D.cards.push(c.id); renderList(); status(); fillPool(); });
+        pool.append(li);
       }
     };
     q.addEventListener("input", fillPool);
@@ -59,7 +61,7 @@
     const renderList = () => {
       list.textContent = "";
       D.cards.forEach((cid, i) => {
-        const b = el("button", { type: "button", class: "mini" }, "−");
+        const b = el("button", { type: "button", class: "mini remove-card", title: t("remove") }, "−");
         b.addEventListener("click", () => { D.cards.splice(i, 1); renderList(); status(); fillPool(); });
         list.append(el("li", { class: "k-" + ((byId[cid] || {}).kind || "") }, b, " ", byId[cid] ? cardLabel(byId[cid]) : cid + " ?"));
       });
@@ -75,7 +77,7 @@
       const r = await control("/api/control/cards/deck-code", { code: codeIn.value.trim(), deck_id: (D.deckId || "imported").trim() });
       if (r && r.ok) { toast(t(r.saved ? "saved" : "already_here")); await C.loadSets(); D.set = r.set; await loadSet(); await openDeck(r.deck_id); }
     });
-    root.append(head,
+    root.append(el("p", { class: "muted", id: "dk-needs", text: t("deck_needs") }), head,
       el("div", { class: "deckgrid" },
         el("div", { class: "panel" }, el("h2", { text: t("search") }), q, pool),
         el("div", { class: "panel" }, el("h2", { id: "dk-count" }), list, el("div", { class: "row" }, save, codeBtn), el("div", { id: "dk-code" })),
@@ -111,7 +113,7 @@
     const ul = $("#dk-status");
     if (!ul) return;
     ul.textContent = "";
-    for (const i of (r.json.items || [])) ul.append(el("li", { class: i.ok ? "ok" : "bad", "data-key": i.key }, (i.ok ? "✓ " : "✗ ") + i.text[C.S.lang], el("span", { class: "rule", text: i.rule })));
+    for (const i of (r.json.items || [])) ul.append(el("li", { class: i.ok ? "ok" : "bad", "data-key": i.key }, (i.ok ? "✓ " : "✗ ") + i.text[C.S.lang], el("span", { class: "rule", text: C.S.lang === "ko" ? String(i.rule || "").replace(/^guide/, "가이드") : i.rule })));
     if (!r.ok) ul.append(el("li", { class: "bad", text: msgOf(r.json) }));
   }
   async function saveDeck() {

@@ -32,7 +32,8 @@ window.I18N = {
     end_health: "체력 0", end_non_response: "대응하지 않음 3회", end_sudden_death_turns: "서든 데스 종료",
     end_sudden_death_double_ko: "서든 데스 중 양쪽 0",
     // controls
-    fp_zero: "FP 0", hand_minus: "패 −", hand_plus: "패 +", hand_clear: "패 ?", ready_btn: "레디 (10초 시작)",
+    fp_zero: "FP 0", hand_minus: "패 −", hand_plus: "패 +", hand_clear: "패 ?", ready_btn: "레디 ({other} 10초 시작)",
+    ready_hint: "{seat}이(가) 레디했다고 기록하고 {other}의 10초 카운트다운을 시작합니다 (가이드 3.10). 잘못 눌렀으면 ‘되돌리기’",
     non_response_btn: "대응 안 함", character: "캐릭터", character_hint: "캐릭터는 1턴에만 바꿀 수 있습니다 (아니면 리셋)",
     next_turn: "다음 턴", undo: "되돌리기", reset: "리셋", sudden_death_btn: "서든 데스 (양쪽 0)",
     confirm_sd: "양쪽 체력을 0으로 만들어 서든 데스를 시작할까요?", confirm_reset: "이 게임을 처음부터 다시 시작할까요?",
@@ -58,7 +59,12 @@ window.I18N = {
     player_name: "{seat} 이름", ahead: "{seat} {name} 체력 우세 ({a} : {b})", ahead_even: "체력 동점 ({a} : {b})",
     phones_title: "휴대폰으로", qr_local_only: "이 허브는 이 기기에서만 열립니다 (휴대폰: lumen hub --host 0.0.0.0)", qr_judge: "심판용 (토큰 포함 · 공유 금지)", qr_spectator: "관전 (휴대폰)",
     fullscreen: "전체 화면", sound_on: "소리 켬", sound_off: "소리 끔",
-    time: "타임"
+    time: "타임",
+    rule_tap: "눌러서 규칙 보기", rule_missing: "이 항목은 아직 규칙 색인에 없습니다.", close: "닫기",
+    rule_note: "우리가 쓴 요약입니다. 정확한 판정은 가이드와 판정 기록(docs/rulings.md)을 따릅니다.",
+    log_lines: "게임 전체 {n}줄", confirm_call_time: "타임을 선언할까요? 남은 추가 턴만 진행합니다 (되돌리기로 취소할 수 있습니다).",
+    confirm_close: "게임 #{n}을(를) 닫을까요? 최근 게임에서 빠집니다 (기록은 남고, 이어하기는 API로 됩니다).",
+    close_game: "닫기", on_table: "지금 테이블", round_start_short: "라운드 시작"
   },
   en: {
     brand: "Lumen Condenser", admin: "Admin", admin_on: "Admin on", log: "Game log", footer: "Public information only · a readied card stays hidden until the reveal",
@@ -90,7 +96,8 @@ window.I18N = {
     time_called: "TIME! {n} extra turn(s)", time_over: "Time · extra turns done", paused: "paused", clock_idle: "before the round",
     end_health: "health 0", end_non_response: "3 non-responses", end_sudden_death_turns: "end of sudden death",
     end_sudden_death_double_ko: "both at 0 in sudden death",
-    fp_zero: "FP 0", hand_minus: "Hand −", hand_plus: "Hand +", hand_clear: "Hand ?", ready_btn: "Ready (start 10 s)",
+    fp_zero: "FP 0", hand_minus: "Hand −", hand_plus: "Hand +", hand_clear: "Hand ?", ready_btn: "Ready ({other}'s 10 s start)",
+    ready_hint: "Records {seat}'s ready and starts {other}'s 10-second countdown (guide 3.10). Tapped by mistake? Undo",
     non_response_btn: "No response", character: "Character", character_hint: "The character can change only in turn 1 (else reset)",
     next_turn: "Next turn", undo: "Undo", reset: "Reset", sudden_death_btn: "Sudden death (both to 0)",
     confirm_sd: "Take both players to 0 health and start sudden death?", confirm_reset: "Restart this game from the beginning?",
@@ -115,6 +122,11 @@ window.I18N = {
     player_name: "{seat} name", ahead: "{seat} {name} ahead on health ({a} : {b})", ahead_even: "Health level ({a} : {b})",
     phones_title: "Phones", qr_local_only: "This hub opens on this machine only (phones: lumen hub --host 0.0.0.0)", qr_judge: "Judge (carries the token · do not share)", qr_spectator: "Spectators (phone)",
     fullscreen: "Fullscreen", sound_on: "Sound on", sound_off: "Sound off",
-    time: "time"
+    time: "time",
+    rule_tap: "tap to read the rule", rule_missing: "The rules index has no entry for this yet.", close: "Close",
+    rule_note: "Our own summary: where it matters, the guide and our rulings (docs/rulings.md) decide.",
+    log_lines: "whole game: {n} lines", confirm_call_time: "Call time? Only the extra turns are played (Undo takes it back).",
+    confirm_close: "Close game #{n}? It leaves Recent games (the record stays; the API can still resume it).",
+    close_game: "Close", on_table: "on the table", round_start_short: "Start round"
   }
 };

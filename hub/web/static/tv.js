@@ -1,20 +1,23 @@
-// What makes the display better than the phone calculator (issue 12, points 9, 11, 12):
-// the TV/kiosk view (/?tv), the spectators' QR code on it, sounds with a mute switch, the
-// screen kept on (Wake Lock), fullscreen, and the judges' phone layout (a sticky mini
-// scoreboard, seat tabs, the clock one tap away). Hooks into app.js through lumenDisplay.
+// What makes the display better than the phone calculator (issue 12, points 9, 11, 12;
+// issue 22, points 4, 7, 13): the TV/kiosk view (/?tv), the spectators' QR code on it (only
+// when phones can open it), sounds with a mute switch, the screen kept on (Wake Lock),
+// fullscreen, and the judges' phone layout: a sticky mini scoreboard with the calculator's
+// one-tap actions (undo, the round clock, both hit, next turn) over both seats' buttons side
+// by side. Hooks into app.js through lumenDisplay.
 "use strict";
 (function () {
   const D = window.lumenDisplay;
   const $ = (sel, root) => (root || document).querySelector(sel);
   const root = document.documentElement;
-  const MUTE_KEY = "lumen.mute", TAB_KEY = "lumen.seatTab";
+  const MUTE_KEY = "lumen.mute";
   const tv = new URLSearchParams(location.search).has("tv");
   root.classList.toggle("tv", tv);
-  $("#tv-qr").hidden = !tv;
+  $("#tv-qr").hidden = true;
   if (tv) {
-    // a hub listening on this machine only: say how to let phones in, instead of a code they cannot open
+    // the spectators' code, in the log panel (never over it), only when a phone can open it: a hub
+    // listening on this machine only says how to let phones in on the admin screen, not on the TV
     fetch("/api/reach", { cache: "no-store" }).then((r) => r.json()).then((u) => {
-      if (!u.phones) { const c = $("#tv-qr span"); c.dataset.i18n = "qr_local_only"; c.textContent = D.t("qr_local_only"); }
+      $("#tv-qr").hidden = !u.phones;
     }).catch(() => { /* offline: the banner says so */ });
   }
 
@@ -112,8 +115,9 @@
   });
 
   // ------------------------------------------------------------ the judges' phone layout
-  let tab = localStorage.getItem(TAB_KEY) === "b" ? "b" : "a";
-  root.dataset.seatTab = tab;
+  // Taps from the first screen (docs/display.md, "Tap counts"): health on either seat (the two
+  // seats' buttons side by side), undo, the round clock (start, pause, resume), both hit and
+  // next turn are one tap each; call time is in the clock panel and asks first.
   function renderMini(S) {
     const el = $("#mini");
     const show = D.admin() && !tv && S && S.seats && S.mode === "tracker";
@@ -122,17 +126,22 @@
     const esc = D.esc, t = D.t;
     const side = (s) => {
       const p = S.seats[s];
-      return '<button class="mini-seat s-' + s + (tab === s ? " on" : "") + '" data-tab="' + s + '"><b>' + p.label + "</b> " +
-        '<span class="mini-hp">' + p.health + '</span> <span class="mini-fp">FP ' + (p.fp > 0 ? "+" : "") + p.fp + "</span>" +
-        (S.priority === s ? ' <i class="mini-prio">★</i>' : "") + "</button>";
+      return '<span class="mini-seat s-' + s + '"><b>' + p.label + "</b> " +
+        '<span class="mini-hp" id="mini-hp-' + s + '">' + Math.max(0, p.health) + (p.health <= 0 ? ' <i class="mini-ko">KO</i>' : "") +
+        '</span> <span class="mini-fp">FP ' + (p.fp > 0 ? "+" : "") + p.fp + "</span>" +
+        (S.priority === s ? ' <i class="mini-prio" title="' + esc(t("priority")) + '">★</i>' : "") + "</span>";
     };
     const tm = S.timer || {};
-    const clockBtn = tm.state === "running" ? "pause" : tm.state === "paused" ? "resume" : null;
+    const clockBtn = tm.state === "running" ? "pause" : tm.state === "paused" ? "resume" : tm.state === "idle" ? "round_start" : null;
+    const undo = S.can_undo && S.undo_text ? D.tx(S.undo_text) : "";
     el.innerHTML = side("a") +
       '<span class="mini-clock" id="mini-clock"></span>' +
       side("b") +
-      '<div class="mini-tools">' + (clockBtn ? '<button class="word" data-timer="' + clockBtn + '">' + esc(t(clockBtn)) + "</button>" : "") +
-      '<button class="word" data-timer="call_time">' + esc(t("call_time")) + "</button>" +
+      '<div class="mini-tools">' +
+      '<button class="word mini-undo" id="mini-undo" data-cmd=\'{"action":"undo"}\'' + (S.can_undo ? "" : " disabled") +
+      ' title="' + esc(undo ? t("undo_what", { what: undo }) : t("undo")) + '">' + esc(t("undo")) +
+      (undo ? "<small>" + esc(undo) + "</small>" : "") + "</button>" +
+      (clockBtn ? '<button class="word" id="mini-clock-btn" data-timer="' + clockBtn + '">' + esc(t(clockBtn === "round_start" ? "round_start_short" : clockBtn)) + "</button>" : "") +
       '<button class="word" data-both="1">' + esc(t("both_hit")) + "</button>" +
       '<button class="word" data-cmd=\'{"action":"next_turn"}\'>' + esc(t("next_turn")) + "</button></div>";
     miniClock();
@@ -144,17 +153,36 @@
     const left = D.clockLeft(), secs = Math.ceil(left / 1000);
     el.textContent = S.timer.state === "time" ? "TIME" : Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0");
     el.dataset.colour = S.timer.state === "time" || left <= 10000 ? "red" : left <= 60000 ? "yellow" : "normal";
+    el.dataset.state = S.timer.state;
   }
   setInterval(miniClock, 200);
-  document.addEventListener("click", (ev) => {
-    const b = ev.target.closest("[data-tab]");
-    if (!b) return;
-    tab = b.dataset.tab;
-    localStorage.setItem(TAB_KEY, tab);
-    root.dataset.seatTab = tab;
-    renderMini(D.state());
-  });
-  D.onRender((S) => { renderMute(); renderMini(S); });
+  // the TV never clips: a seat (or the last battle) whose zones outgrow its panel in a long
+  // game (a full list, a crowded break zone, long English names) has them drawn smaller, a
+  // step at a time, until it fits (at most to 55%)
+  function fitTv() {
+    if (!tv) return;
+    for (const box of document.querySelectorAll("#board > .seat, #battle")) {
+      const parts = box.querySelectorAll(".extra, .details, .battle-row");
+      parts.forEach((p) => { p.style.zoom = ""; });
+      let z = 1;
+      while ((box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1) && z > 0.55) {
+        z -= 0.05;
+        parts.forEach((p) => { p.style.zoom = String(z); });
+      }
+    }
+  }
+  window.addEventListener("resize", fitTv);
+  // a layout that changes with no new state (fonts arriving, the countdown's width): fit again
+  // when a panel overflows; a render fits it anyway
+  if (tv) {
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(fitTv);
+    setInterval(() => {
+      const over = [...document.querySelectorAll("#board > .seat, #battle")].some((b) =>
+        b.scrollHeight > b.clientHeight + 1 || b.scrollWidth > b.clientWidth + 1);
+      if (over) fitTv();
+    }, 1000);
+  }
+  D.onRender((S) => { renderMute(); renderMini(S); fitTv(); });
   renderMute();
   window.lumenExtras = { tv: tv, sounds: () => played.slice(), muted: () => muted, wakeLock: () => wakeState };
 })();

@@ -18,12 +18,17 @@ BUTTONS = ("prev", "next", "ready", "back")
 class FakeClock:
     def __init__(self, start):
         self.t = start
+        self.u = clock.add(start, 123)  # microseconds, on their own counter (any start will do)
 
     def ms(self):
         return self.t
 
+    def us(self):
+        return self.u
+
     def advance(self, d):
         self.t = clock.add(self.t, d)
+        self.u = clock.add(self.u, 1000 * d)
 
 
 class Wire:
@@ -56,6 +61,7 @@ class Harness:
         # start near the ticks wrap so every test also checks wrap-around
         self.clk = FakeClock(time.ticks_add(0, -3000) if start is None else start)
         clock.ms = self.clk.ms
+        clock.us = self.clk.us
         pm = json.loads(board.DEFAULT) if pinmap is None else pinmap
         self.hw = board.Hardware(pm, True)
         self.wire = Wire()
@@ -76,6 +82,8 @@ class Harness:
     def io(self):
         p = self.pod
         bt = p.buttons
+        if hasattr(bt, "confirm"):  # (0.4 firmware counted the first edge at once)
+            bt.confirm(self.clk.ms())  # the input task checks a press when its confirmation falls due
         if bt.head != bt.tail:
             p.input(self.clk.ms())
         self.collect()
@@ -98,7 +106,8 @@ class Harness:
             if self.hub_alive and self.pod.link.up and clock.diff(now, self.hub_ping_at) >= 500:
                 self.hub_ping_at = now
                 self.feed(frame(0, 0, self.pod_last_seq()))
-            if e % 2 == 0:
+            bt = self.pod.buttons
+            if e % 2 == 0 or (hasattr(bt, "until_due") and bt.until_due(now) == 0):
                 self.io()
             if clock.diff(now, self.next_frame) >= 0:
                 self.frame_tick()
@@ -182,7 +191,7 @@ class Harness:
 
 
 H = Harness
-BLUE_DIM = "001f30"  # seat 1 slot: 0x0072B2 * 70 / 255
+BLUE_DIM = "004368"  # seat 1 slot: 0x0072B2 * 150 / 255
 WHITE_PRIO = "c8c8c8"  # I hold priority: white * 200 / 255
 OFF = "000000"
 
@@ -199,3 +208,25 @@ def seated(seat=1, mode=1, options=5, kind=1, prompt=7, flags=0, locked=0, prior
 def pixels(h):
     r = h.ring()
     return [r[i:i + 6] for i in range(0, len(r), 6)]
+
+
+# colours of the ring language (firmware/views.py)
+BLUE, VERMILLION, GREEN, ORANGE = 0x0072B2, 0xD55E00, 0x009E73, 0xE69F00
+YELLOW, SKY, PURPLE, WHITE = 0xF0E442, 0x56B4E9, 0xCC79A7, 0xFFFFFF
+
+
+def hue(c):
+    # which palette colour pixel value c is a scaled copy of (None: off or a mix)
+    if not c:
+        return None
+    r, g, b = c >> 16, c >> 8 & 255, c & 255
+    for col in (BLUE, VERMILLION, GREEN, ORANGE, YELLOW, SKY, PURPLE, WHITE):
+        cr, cg, cb = col >> 16, col >> 8 & 255, col & 255
+        k = max(r, g, b) * 255 // max(cr, cg, cb)
+        if abs(cr * k // 255 - r) <= 2 and abs(cg * k // 255 - g) <= 2 and abs(cb * k // 255 - b) <= 2:
+            return col
+    return None
+
+
+def hues(h):
+    return [hue(h.px(i)) for i in range(h.pod.ring.n)]

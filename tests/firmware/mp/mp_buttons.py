@@ -37,10 +37,56 @@ def test_bounce_counts_once():
     assert events(h) == [(2, PRESS), (2, RELEASE)], events(h)
 
 
-def test_first_edge_counts_at_once():
+def test_a_press_counts_once_confirmed_with_its_first_edge_time():
     h = harness.H()
+    t0 = h.clk.ms()
     h.pin("next").drive(0)
-    assert events(h) == [(1, PRESS)]  # no settling delay: the press is queued now
+    assert events(h) == []  # not at the edge itself: a glitch would count
+    h.clk.advance(2)
+    h.pod.buttons.confirm(h.clk.ms())  # what the input task does when the confirmation falls due
+    assert events(h) == [(1, PRESS)]
+    assert h.pod.buttons.t_press[1] == t0  # the press keeps its first edge's time
+
+
+def test_a_1ms_glitch_on_ready_is_not_a_press():
+    # issue 20: a 1 ms glitch on READY locked a card (first edge counted)
+    h = harness.H()
+    p = h.pin("ready")
+    for _ in range(5):
+        p.drive(0)
+        h.clk.advance(1)
+        p.drive(1)
+        h.pod.buttons.confirm(h.clk.ms())
+        quiet(h, 40)
+    assert events(h) == [] and h.pod.buttons.glitches == 5
+
+
+def test_a_release_bounce_never_moves_twice():
+    # issue 20: a glitch 30 ms after releasing NEXT counted as a second press
+    for glitch in (1, 3, 6):
+        h = harness.H()
+        p = h.pin("next")
+        p.drive(0)
+        quiet(h, 60)
+        p.drive(1)
+        quiet(h, 30)
+        p.drive(0)  # the contact rings open, closed, open
+        h.clk.advance(glitch)
+        p.drive(1)
+        quiet(h, 100)
+        assert events(h) == [(1, PRESS), (1, RELEASE)], (glitch, events(h))
+
+
+def test_a_quick_second_tap_still_counts():
+    h = harness.H()
+    p = h.pin("next")
+    for _ in range(2):
+        p.drive(0)
+        quiet(h, 40)
+        p.drive(1)
+        quiet(h, 30)  # the next tap 30 ms after the release, held 40 ms: a real press
+    quiet(h, 40)
+    assert events(h) == [(1, PRESS), (1, RELEASE)] * 2, events(h)
 
 
 def test_a_tap_shorter_than_the_debounce_time_is_repaired_by_scan():

@@ -13,7 +13,7 @@ def test_boot_selftest_hello_and_waiting():
     assert pixels(h)[0] == "ff0000"  # self-test sweep starts red at 12 o'clock
     h.run(1000)
     assert len(h.sent("hello")) == 3  # at boot, 500 ms, 1000 ms: until welcomed
-    assert h.ring().count("3c3c3c") == 1  # one dim white pixel walks: waiting for the hub
+    assert harness.hues(h).count(harness.SKY) == 1  # one sky-blue pixel walks: waiting for the hub
 
 
 def test_countdown_ends_at_10_seconds_within_one_frame():
@@ -21,9 +21,9 @@ def test_countdown_ends_at_10_seconds_within_one_frame():
     beeps = []
     real = h.pod.snd.beep
 
-    def beep(freq, ms, now, vibe_ms=0):
-        beeps.append((h.elapsed(), freq))
-        real(freq, ms, now, vibe_ms)
+    def beep(freq, ms, now, vibe_ms=0, count=1, gap=60):
+        beeps.append((h.elapsed(), freq, ms))
+        real(freq, ms, now, vibe_ms, count, gap)
 
     h.pod.snd.beep = beep
     h.run(7)  # start off the 20 ms frame grid
@@ -34,33 +34,33 @@ def test_countdown_ends_at_10_seconds_within_one_frame():
     assert len(e) == 1 and e[0][4] == (7,), e
     end = e[0][0] - t0
     assert 10000 <= end < 10020, end  # within one 20 ms frame of 10.00 s
-    # short beeps on each of the last three seconds, a long one at the end
-    marks = [(t - t0, f) for t, f in beeps]
-    assert [f for _, f in marks] == [2000, 2000, 2000, 1000], marks
-    assert [t // 1000 for t, _ in marks] == [7, 8, 9, 10], marks
+    # short beeps on each of the last three seconds, a long one at the end,
+    # all at the piezo's resonance (the PS1240's 4 kHz)
+    marks = [(t - t0, f, ms) for t, f, ms in beeps]
+    assert [ms for _, _, ms in marks] == [80, 80, 80, 400], marks
+    assert {f for _, f, _ in marks} == {4000}, marks
+    assert [t // 1000 for t, _, _ in marks] == [7, 8, 9, 10], marks
 
-def test_countdown_colours_and_smooth_drain():
-    h = seated(priority=0)  # pixel 0 shows the arc, not the priority indicator
+
+def test_countdown_head_drains_and_flashes_yellow_in_the_last_seconds():
+    h = seated(priority=0)
     h.hub(0x83, 7, 10000)
     t0 = h.elapsed()
-    last = None
-    for ms, col in ((1000, "green"), (5500, "yellow"), (8100, "vermillion")):
+    heads = []
+    for ms in (500, 2500, 4500, 6500, 8500, 9500):
         h.run(ms - (h.elapsed() - t0))
-        img = bytes(h.pod.ring.img)
-        r, g, b = img[0], img[1], img[2]
-        if col == "green":
-            assert g > r and g > 0, (r, g, b)
-        elif col == "yellow":
-            assert r > 2 * b and g > 2 * b and abs(r - g) < 20, (r, g, b)
-        else:
-            assert r > g > b, (r, g, b)
-    # the arc shrinks with time, one partial pixel at its end
-    lit = []
-    for step in range(5):
-        h.run(100)
-        cd = h.pod.cd
-        lit.append(cd.remaining(h.clk.ms()) * 12 * 255 // cd.total)
-    assert lit == sorted(lit, reverse=True)
+        hs = harness.hues(h)
+        ys = [i for i in range(12) if hs[i] == harness.YELLOW]
+        assert ys, (ms, hs)
+        heads.append(max(ys))
+    assert heads == sorted(heads, reverse=True) and heads[0] > heads[-1], heads
+    # each of the last three seconds: a yellow flash over the time left, never vermillion
+    h.run(7900 - (h.elapsed() - t0))
+    seen = set()
+    for _ in range(10):
+        h.run(10)
+        seen.update(harness.hues(h))
+    assert harness.YELLOW in seen and harness.VERMILLION not in seen, seen
 
 
 def test_countdown_stops_when_this_pod_locks():
@@ -84,7 +84,7 @@ def test_reveal_then_result_animation_then_status():
     h.hub(0x82, 8, 0, 0, 0, 0, 1, 5, 5000, 5)  # idle, FP now +5
     h.run(1600)
     p = pixels(h)
-    assert p[1:6] == ["009e73"] * 5 and p[6] == "001a29"  # +5 FP clockwise; seat marker at 6 o'clock
+    assert p[1:6] == ["009e73"] * 5 and p[6] == "003553"  # +5 FP clockwise; seat marker at 6 o'clock
 
 
 def test_every_outcome_has_an_animation():
@@ -105,11 +105,11 @@ def test_fp_negative_pattern_and_overflow():
     h = seated(kind=0, fp=-3)
     p = pixels(h)
     assert p[11] == "e69f00" and p[10] == "634400" and p[9] == "e69f00" and p[1] == OFF
-    h.hub(0x82, 7, 0, 0, 0, 0, 1, 9, 5000, 5)  # +9 on 12 pixels: 5 shown, last blinks
+    h.hub(0x82, 7, 0, 0, 0, 0, 1, 12, 5000, 5)  # +12 on 12 pixels: 11 shown, the last blinks
     frames = set()
     for _ in range(10):
         h.run(100)
-        frames.add(pixels(h)[5])
+        frames.add(pixels(h)[11])
     assert frames == {"009e73", OFF}
 
 
@@ -121,12 +121,12 @@ def test_priority_indicator():
     for _ in range(12):
         h.run(100)
         seen.add(pixels(h)[0])
-    assert seen == {"282828", OFF}  # the opponent's: a slow dim blink
+    assert seen == {"5a5a5a", OFF}  # the opponent's: a slow blink
 
 
 def test_seat_two_is_red():
     h = seated(seat=2)
-    assert pixels(h)[2] == "3a1900"  # vermillion slot
+    assert pixels(h)[2] == "7d3700"  # vermillion slot
 
 
 def test_brightness_page():
@@ -139,7 +139,7 @@ def test_brightness_page():
     h.press("next")
     assert h.pod.ring.level > lv
     h.press("ready")
-    assert h.pod.sel.page == 0 and saved == [5]
+    assert h.pod.sel.page == 0 and saved == [7]
 
 
 def test_notices():
@@ -152,7 +152,7 @@ def test_notices():
     assert h.pod.notice_code == 0
     h.hub(0x86, 6, 0)  # you did not respond in time
     h.run(20)
-    assert pixels(h) == ["d55e00"] * 12
+    assert pixels(h) == ["e69f00"] * 12  # orange: against you
 
 
 run_tests(globals())

@@ -48,7 +48,7 @@ def test_locked_ring_does_not_show_which_slot():
 def test_hold_next_repeats_and_wraps():
     h = seated(options=5)
     h.down("next")
-    h.run(400 + 120 * 4 + 5)
+    h.run(400 + 120 * 4 + 25)  # (the repeats count from the confirmed press, a frame of slack)
     h.up("next")
     h.run(40)
     # one press + 5 repeats (at 400, 520, 640, 760, 880 ms) = 6 steps on 5 slots

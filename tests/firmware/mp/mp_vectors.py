@@ -1,5 +1,6 @@
 # Protocol vectors, checked by the pod's own code under MicroPython:
 # tests/vectors/protocol.json -> proto.Decoder / proto.encode / Link senders.
+# heap: 128K  (the whole vectors file, 46 frames and the strips, is held as one JSON object)
 import json
 import os
 import struct
@@ -83,6 +84,8 @@ def test_payload_layouts_match_the_vectors():
             assert v == want, (f["name"], k, v, want)
         if "text" in m:
             assert body[3 + size:].decode() == m["text"]
+        if "data" in m:
+            assert body[3 + size:].hex() == m["data"], f["name"]
 
 
 class Wire:
@@ -124,11 +127,37 @@ def test_pod_senders_produce_the_vector_bytes():
             lk.up = True
             lk.rx_last = m["ack"]
             lk.tx_seq = m["seq"]
-            code = {"ready": 2, "answer": 3, "expired": 4, "adjust": 5, "claim": 6}[t]
-            a = m.get("prompt", m.get("what", 0))
-            b = m.get("slot", m.get("value", 0))
-            lk.queue(code, a, b, 0)
+            code = {"ready": 2, "answer": 3, "expired": 4, "adjust": 5, "claim": 6, "ready_at": 8, "test": 9}[t]
+            a = m.get("prompt", m.get("what", m.get("part", 0)))
+            b = m.get("slot", m.get("result", m.get("value", 0)))
+            c = m.get("age", m.get("value", 0)) if code >= 8 else 0
+            lk.queue(code, a, b, 0, c)
         assert bytes(w.out).hex() == f["wire"], (f["name"], bytes(w.out).hex())
+
+
+def test_strip_frames_assemble_to_the_hubs_rendering():
+    # extension 1: the strip frames of each name, fed to the pod's own Strips,
+    # give the bitmap the hub rendered, row for row, through framebuf
+    import framebuf
+    import screen
+
+    for sv in V["strips"]:
+        st = screen.Strips()
+        d = proto.Decoder()
+        for f in V["frames"]:
+            if f["message"]["type"] == "strip" and f["message"]["slot"] == sv["slot"]:
+                for c in unhex(f["wire"]):
+                    if d.feed(c):
+                        st.put(d.body, d.blen)
+        fb = st.get(sv["prompt"], sv["slot"])
+        assert fb is not None, sv["text"]
+        w = sv["width"]
+        assert bytes(st.buf[sv["slot"]][:2 * w]).hex() == sv["data"], sv["text"]
+        for y in range(16):
+            row = "".join("#" if fb.pixel(x, y) else "." for x in range(w))
+            assert row == sv["rows"][y], (sv["text"], y, row)
+        assert st.get(sv["prompt"] + 1, sv["slot"]) is None  # another prompt's name is not this one
+    _ = framebuf
 
 
 run_tests(globals())
