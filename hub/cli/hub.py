@@ -69,7 +69,8 @@ def new_game(table, args, profile=None):
     ``profile``: a tournament room's game profile, which wins over ``--mode``."""
     if profile is not None and profile != "lumen":
         return table.start("profile", profile=profile, players=2, auto=True)
-    extra = dict(OPTIONS[args.mode](args)) if args.mode in OPTIONS else {}
+    options = OPTIONS.get(args.mode)
+    extra = dict(options(args)) if options else {}
     meta = practice(args)
     if meta:
         extra["meta"] = meta
