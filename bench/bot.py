@@ -2,9 +2,10 @@
 Prints figures; asserts nothing (docs/performance.md "Search player" keeps them).
 
     python3 bench/bot.py match --x strong --y greedy --games 400 [--jobs 2] [--decks sample,entered]
-    python3 bench/bot.py budget --level strong --games 400 --budgets 45,90,180   # 2x vs 1x at each
+    python3 bench/bot.py budget --level strong --games 200 --budgets 55,110,220  # 2x vs 1x at each (M instructions)
     python3 bench/bot.py exploit --positions 200 [--level strong] [--iterations N]
-    python3 bench/bot.py cost [--positions 6]       # callgrind instructions per decision, each level
+    python3 bench/bot.py cost [--positions 12]      # callgrind instructions per decision, each level
+    python3 bench/bot.py calibrate [--positions 12] # callgrind: engine/bot_search.py's cost model (prints it)
     python3 bench/bot.py playouts [--seconds 6] [--count]   # random playouts/s from a first ready; --count: callgrind
     python3 bench/bot.py fit-eval --games 600       # refit engine/bot_eval.py WEIGHTS (prints them)
 
@@ -61,15 +62,17 @@ def _decks():
 
 def play_game(spec):
     """One game: spec = (deckset, x policy, x iterations, y policy, y iterations, x seat,
-    x takes deck a?, seed, max turns). Returns (x's score 1/0.5/0, battles, capped)."""
-    deckset, xp, xi, yp, yi, xseat, xdeck_a, seed, max_turns = spec
+    x takes deck a?, seed, max turns[, x budget, y budget]): iterations or budgets (estimated
+    instructions) override a search level's. Returns (x's score 1/0.5/0, battles, capped)."""
+    deckset, xp, xi, yp, yi, xseat, xdeck_a, seed, max_turns = spec[:9]
+    xb, yb = (spec[9], spec[10]) if len(spec) > 9 else (None, None)
     cards, da, db = _decks()[deckset]
     # deck a goes to whoever takes it; seats are a/b in the engine
     deck_x, deck_y = (da, db) if xdeck_a else (db, da)
     yseat = "b" if xseat == "a" else "a"
     seat_decks = {xseat: deck_x, yseat: deck_y}
     st, _ = new_game(cards, seat_decks["a"], seat_decks["b"], seed=seed)
-    bots = {xseat: Bot(seed * 2 + 1, xp, xi), yseat: Bot(seed * 2 + 2, yp, yi)}
+    bots = {xseat: Bot(seed * 2 + 1, xp, xi, xb), yseat: Bot(seed * 2 + 2, yp, yi, yb)}
     while st.winner is None:
         if st.turn > max_turns:
             return 0.5, st.battles, True
@@ -80,7 +83,7 @@ def play_game(spec):
     return score, st.battles, False
 
 
-def specs(n, x, xi, y, yi, sets, seed0, max_turns):
+def specs(n, x, xi, y, yi, sets, seed0, max_turns, xb=None, yb=None):
     out = []
     k = 0
     while len(out) < n:
@@ -88,7 +91,7 @@ def specs(n, x, xi, y, yi, sets, seed0, max_turns):
             for xseat in ("a", "b"):
                 for xdeck_a in (True, False):
                     if len(out) < n:
-                        out.append((ds, x, xi, y, yi, xseat, xdeck_a, seed0 + k, max_turns))
+                        out.append((ds, x, xi, y, yi, xseat, xdeck_a, seed0 + k, max_turns, xb, yb))
                     k += 1
     return out
 
@@ -101,14 +104,23 @@ def score_ci(scores):
     return m, max(0.0, m - h), min(1.0, m + h)
 
 
-def run_match(x, xi, y, yi, games, jobs, sets, seed0, max_turns, label=None):
-    sp = specs(games, x, xi, y, yi, sets, seed0, max_turns)
+def run_match(x, xi, y, yi, games, jobs, sets, seed0, max_turns, label=None, xb=None, yb=None, every=50):
+    sp = specs(games, x, xi, y, yi, sets, seed0, max_turns, xb, yb)
+    name = label or "%s%s vs %s%s" % (x, "" if xi is None else "@%d" % xi, y, "" if yi is None else "@%d" % yi)
     t0 = time.perf_counter()
-    if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
-            res = pool.map(play_game, sp, chunksize=1)
-    else:
-        res = [play_game(s) for s in sp]
+    res = []
+    pool = multiprocessing.Pool(jobs) if jobs > 1 else None
+    try:
+        for r in (pool.imap(play_game, sp, chunksize=1) if pool else map(play_game, sp)):
+            res.append(r)
+            if every and len(res) % every == 0 and len(res) < len(sp):     # a long run says how it goes
+                m, lo, hi = score_ci([q[0] for q in res])
+                print("  (%s: %d of %d games so far, score %.3f [%.3f-%.3f], %.0f s)"
+                      % (name, len(res), len(sp), m, lo, hi, time.perf_counter() - t0), flush=True)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     dt = time.perf_counter() - t0
     scores = [r[0] for r in res]
     m, lo, hi = score_ci(scores)
@@ -119,7 +131,6 @@ def run_match(x, xi, y, yi, games, jobs, sets, seed0, max_turns, label=None):
     for s, r in zip(sp, res):
         by.setdefault(s[0], []).append(r[0])
     per = ", ".join("%s %.3f (%d)" % (k, sum(v) / len(v), len(v)) for k, v in by.items())
-    name = label or "%s%s vs %s%s" % (x, "" if xi is None else "@%d" % xi, y, "" if yi is None else "@%d" % yi)
     print("%s: %d games, score %.3f [95%% CI %.3f-%.3f]; %d won, %d drawn (%d stopped at %d turns), %d lost; %s; "
           "%.1f battles a game; %.0f s wall, %d jobs" % (name, len(scores), m, lo, hi, w, d, capped, max_turns,
                                                         len(scores) - w - d, per,
@@ -265,40 +276,126 @@ def cmd_exploit(args):
 
 # ---------------------------------------------------------------- cost (callgrind)
 
+def seq_positions(count, seed0=300, sets=("sample", "entered")):
+    """Real states where one seat makes a sequential decision (get, discard, combo, catch, ...)
+    with two or more answers, from seeded greedy games: one a game."""
+    out = []
+    k = 0
+    while len(out) < count:
+        ds = sets[k % len(sets)]
+        cards, da, db = _decks()[ds]
+        st, _ = new_game(cards, da, db, seed=seed0 + k)
+        bots = {"a": Bot(seed0 + 2 * k + 1, "greedy"), "b": Bot(seed0 + 2 * k + 2, "greedy")}
+        skip = k % 5
+        k += 1
+        while st.winner is None:
+            req = st.pending[0]
+            if req["kind"] not in ("ready", "setup", "timeout") and len(req["options"]) >= 2:
+                if skip == 0:
+                    out.append((ds, st.copy()))
+                    break
+                skip -= 1
+            kind, value = bots[req["player"]].answer(st, req)
+            st, _ = apply(st, req["player"], kind, value, copy=False)
+    return out
+
+
 def cost_worker(args):
+    """Each level's decisions at ready nodes (and a sequential decision each), counted."""
     import icount
-    pos = ready_positions(args.positions, seed0=77)
+    pos = ready_positions(args.positions, seed0=77) + seq_positions(max(1, args.positions // 2))
     for level in ("easy", "normal", "strong"):
-        total = 0
-        its = 0
         for k, (ds, st) in enumerate(pos):
-            seat = "a"
-            req = [r for r in st.pending if r["player"] == seat][0]
+            req = st.pending[0] if st.pending[0]["kind"] != "ready" else [r for r in st.pending if r["player"] == "a"][0]
             bot = Bot(k, level)
-            icount.mark("begin", "%s-%d" % (level, k))
+            name = "%s-%s-%d" % (level, "ready" if req["kind"] == "ready" else "seq", k)
+            icount.mark("begin", name)
             bot.answer(st, req)
-            icount.mark("end", "%s-%d" % (level, k))
-            its += bot.last.iterations if bot.last is not None else 0
-        icount.info("iterations-%s" % level, its)
-        del total
+            icount.mark("end", name)
+            t = bot.last
+            icount.info("it-" + name, [t.iterations, t.applies, t.cost] if t is not None else None)
 
 
 def cmd_cost(args):
     import icount
     counts, infos = icount.run_worker(os.path.abspath(__file__), ["cost-worker", "--positions", str(args.positions)])
-    print("instructions per ready decision (%s, %d positions at ready nodes of greedy games, sample and entered "
-          "decks; x86-64 CPython %s):" % (icount.counter() or "no counter", args.positions, sys.version.split()[0]))
+    print("instructions per decision (%s; %d ready nodes and %d sequential decisions of greedy games, sample and "
+          "entered decks; x86-64 CPython %s); the budget the search counted in brackets:"
+          % (icount.counter() or "no counter", args.positions, max(1, args.positions // 2), sys.version.split()[0]))
     for level in ("easy", "normal", "strong"):
-        vals = [v for k, v in counts.items() if k.startswith(level + "-")]
-        if not vals or vals[0] is None:
-            print("  %s: not counted" % level)
+        for part in ("ready", "seq"):
+            keys = [k for k in counts if k.startswith("%s-%s-" % (level, part))]
+            vals = [counts[k] for k in keys]
+            if not vals or vals[0] is None:
+                print("  %s %s: not counted" % (level, part))
+                continue
+            its = [infos.get("it-" + k) for k in keys]
+            est = [i[2] for i in its if i]
+            iters = [i[0] for i in its if i]
+            mean = sum(vals) / len(vals)
+            extra = ""
+            if est:
+                err = [abs(v - e) / v for v, i, e in zip(vals, its, [i[2] if i else None for i in its]) if e]
+                extra = " [estimated mean %s, max %s; estimate off by %.0f %% at most; %d-%d iterations]" % (
+                    icount.fmt(sum(est) / len(est)), icount.fmt(max(est)), 100 * max(err), min(iters), max(iters))
+            print("  %-6s %-5s mean %s, max %s; at 500 M instructions/s (the docs' Pi Zero 2 W estimate) mean %.3f s, "
+                  "max %.3f s%s" % (level, part, icount.fmt(mean), icount.fmt(max(vals)), mean / 500e6, max(vals) / 500e6,
+                                    extra), flush=True)
+
+
+def calibrate_worker(args):
+    """Searches of two sizes at each position, counted, with the work they did."""
+    import icount
+    from engine.bot_search import Search
+    pos = ready_positions(args.positions, seed0=900) + seq_positions(max(1, args.positions // 2), seed0=700)
+    for k, (ds, st) in enumerate(pos):
+        seat = st.pending[0]["player"]
+        view = seat_view(st, seat)
+        for n in (args.small, args.large):
+            name = "%d-%d" % (k, n)
+            icount.mark("begin", name)
+            rb = rebuild(view, seat, st.cards)
+            mine = [r for r in rb.base.pending if r["player"] == seat][0]
+            s = Search(rb, mine, Config(iterations=n), k)
+            s.run(n)
+            t = s.thought()
+            icount.mark("end", name)
+            root = len(s.root.opts[0]) * len(s.root.opts[1]) if t.kind == "ready" else len(s.root.opts)
+            icount.info("w-" + name, [n, s.applies, root, s.events, t.kind == "ready"])
+
+
+def cmd_calibrate(args):
+    """Least squares for engine/bot_search.py's cost model: instructions = a fixed part (one at
+    a ready root, one at a sequential root) + per engine event the search's decisions emitted."""
+    import icount
+    counts, infos = icount.run_worker(os.path.abspath(__file__), [
+        "calibrate-worker", "--positions", str(args.positions), "--small", str(args.small), "--large", str(args.large)])
+    rows = []
+    for name, c in counts.items():
+        w = infos.get("w-" + name)
+        if c is None or w is None:
             continue
-        mean = sum(vals) / len(vals)
-        its = infos.get("iterations-%s" % level) or 0
-        per_it = (sum(vals) / its) if its else None
-        print("  %-6s mean %s, max %s%s; at 500 M instructions/s (the docs' Pi Zero 2 W estimate) %.3f s"
-              % (level, icount.fmt(mean), icount.fmt(max(vals)),
-                 "" if per_it is None else ", %s an iteration" % icount.fmt(per_it), mean / 500e6), flush=True)
+        n, applies, root, events, ready = w
+        rows.append(([1.0 if ready else 0.0, 0.0 if ready else 1.0, float(events)], float(c), w))
+    if not rows:
+        print("not counted (no instruction counter here)")
+        return
+    X = [r[0] for r in rows]
+    y = [r[1] for r in rows]
+    k = len(X[0])
+    XtX = [[sum(x[i] * x[j] for x in X) for j in range(k)] for i in range(k)]
+    Xty = [sum(x[i] * v for x, v in zip(X, y)) for i in range(k)]
+    coef = _solve(XtX, Xty)
+    pred = [sum(c * xi for c, xi in zip(coef, x)) for x in X]
+    err = [(p - v) / v for p, v in zip(pred, y)]
+    print("cost model from %d counted searches (%d positions x %d and %d iterations; %s, x86-64 CPython %s):"
+          % (len(rows), len(rows) // 2, args.small, args.large, icount.counter(), sys.version.split()[0]))
+    print("  COST_FIXED_READY = %.3g\n  COST_FIXED_SEQ = %.3g\n  COST_PER_EVENT = %.3g" % tuple(coef))
+    print("  fit: the estimate is off by %.1f %% on average, %.1f %% at most (%.1f %% over at most, %.1f %% under at most)"
+          % (100 * sum(abs(e) for e in err) / len(err), 100 * max(abs(e) for e in err), 100 * max(err), -100 * min(err)))
+    for (x, v, w), p in zip(rows, pred):
+        print("    %s root %2d, %4d iterations, %6d applies, %6d events: %s counted, %s estimated"
+              % ("ready" if w[4] else "seq  ", w[2], w[0], w[1], w[3], icount.fmt(v), icount.fmt(p)))
 
 
 # ---------------------------------------------------------------- playouts
@@ -474,9 +571,8 @@ def cmd_fit(args):
             p = min(1 - 1e-9, max(1e-9, 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))))
             s -= y * math.log(p) + (1 - y) * math.log(1 - p)
         return s / len(data)
-    print("fitted on %d positions from %d greedy, random and normal games, each from both seats "
-          "(sample and entered decks): log loss %.4f (constant 0.5: "
-          "%.4f; the weights in engine/bot_eval.py now: %.4f)" % (len(data), len(sp), loss(fitted), math.log(2),
+    print("fitted on %d positions from %d greedy, random and normal games, each from both seats (sample and entered "
+          "decks): log loss %.4f (constant 0.5: %.4f; the weights in engine/bot_eval.py now: %.4f)" % (len(data), len(sp), loss(fitted), math.log(2),
                                                                loss(bot_eval.WEIGHTS)))
     print(json.dumps({k: round(v, 4) for k, v in fitted.items()}, indent=1))
 
@@ -493,7 +589,7 @@ def main(argv=None):
     m.add_argument("--y-iterations", type=int)
     b = sub.add_parser("budget")
     b.add_argument("--level", default="strong")
-    b.add_argument("--budgets", default="45,90,180")
+    b.add_argument("--budgets", default="55,110,220", help="1x budgets, millions of estimated instructions")
     for p in (m, b):
         p.add_argument("--games", type=int, default=400)
         p.add_argument("--jobs", type=int, default=2)
@@ -507,9 +603,14 @@ def main(argv=None):
     e.add_argument("--per-pair", type=int, default=400)
     e.add_argument("--seed", type=int, default=1000)
     c = sub.add_parser("cost")
-    c.add_argument("--positions", type=int, default=6)
+    c.add_argument("--positions", type=int, default=12)
     cw = sub.add_parser("cost-worker")
-    cw.add_argument("--positions", type=int, default=6)
+    cw.add_argument("--positions", type=int, default=12)
+    for name in ("calibrate", "calibrate-worker"):
+        cb = sub.add_parser(name)
+        cb.add_argument("--positions", type=int, default=12)
+        cb.add_argument("--small", type=int, default=40)
+        cb.add_argument("--large", type=int, default=200)
     pl = sub.add_parser("playouts")
     pl.add_argument("--seconds", type=float, default=6.0)
     pl.add_argument("--count", action="store_true", help="also count instructions (callgrind)")
@@ -523,15 +624,22 @@ def main(argv=None):
         run_match(args.x, args.x_iterations, args.y, args.y_iterations, args.games, args.jobs,
                   args.decks.split(","), args.seed, args.max_turns)
     elif args.cmd == "budget":
+        # budgets in millions of estimated instructions a ready decision (engine/bot_search.py
+        # ``estimate``; a sequential decision gets a quarter): 2x against 1x at each
         for n in [int(x) for x in args.budgets.split(",")]:
-            run_match(args.level, 2 * n, args.level, n, args.games, args.jobs, args.decks.split(","),
-                      args.seed + 100000 * n, args.max_turns, label="%s@%d vs %s@%d" % (args.level, 2 * n, args.level, n))
+            run_match(args.level, None, args.level, None, args.games, args.jobs, args.decks.split(","),
+                      args.seed + 100000 * n, args.max_turns, label="%s@%dM vs %s@%dM" % (args.level, 2 * n, args.level, n),
+                      xb=2 * n * 1e6, yb=n * 1e6)
     elif args.cmd == "exploit":
         cmd_exploit(args)
     elif args.cmd == "cost":
         cmd_cost(args)
     elif args.cmd == "cost-worker":
         cost_worker(args)
+    elif args.cmd == "calibrate":
+        cmd_calibrate(args)
+    elif args.cmd == "calibrate-worker":
+        calibrate_worker(args)
     elif args.cmd == "playouts-worker":
         playouts_worker(args)
     elif args.cmd == "playouts":

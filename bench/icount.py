@@ -128,7 +128,7 @@ class _Perf:
         pass
 
 
-def run_worker(script, args, count=True, timeout=3600):
+def run_worker(script, args, count=True, timeout=4 * 3600):
     """Run ``python3 script *args`` as a worker. Returns (counts, infos): counts maps each
     phase name to its instructions (None without a counter), infos the worker's @info."""
     kind = counter() if count else None

@@ -24,13 +24,21 @@ KIND_RULES = {
 }
 
 
+WORDS = {"skip": ("겟 안 함", "skip"), "pass": ("패스", "pass"), "end": ("종료", "end"),
+         "ultimate": ("얼티밋", "ultimate"), "use": ("사용", "use it")}
+
+
 def _name(cards, cid, lang):
     if isinstance(cid, list):
         return "+".join(_name(cards, c, lang) for c in cid)
     c = cards.get(cid) if isinstance(cid, str) else None
     if c is None:
-        return {"skip": ("겟 안 함", "skip"), "pass": ("패스", "pass"), "end": ("종료", "end"),
-                "ultimate": ("얼티밋", "ultimate")}.get(cid, (str(cid), str(cid)))[0 if lang == "ko" else 1]
+        if isinstance(cid, str) and ":" in cid:
+            # an effect's order option: "<card id>:<n>", the n-th entry of that card's effects
+            card, _, n = cid.rpartition(":")
+            if card in cards and n.isdigit():
+                return ("%s의 효과 %s" if lang == "ko" else "%s's effect %s") % (_name(cards, card, lang), n)
+        return WORDS.get(cid, (str(cid), str(cid)))[0 if lang == "ko" else 1]
     return c.name if lang == "ko" else (c.name_en or c.name)
 
 
@@ -117,10 +125,16 @@ def _rule_ko(rule):
     return rule.replace("guide", "가이드")
 
 
+GOOD = 0.01      # a choice within this of the best one's win chance is as good as the best
+
+
 def explain_choice(thought, chosen, cards):
     """The coach's line after the reveal: ``chosen`` (the option the player took) against the
     best by the search. Returns the explanation dict with ``chosen``, ``chosen_value``,
-    ``loss`` (win chance given up) and a ``ko``/``en`` sentence."""
+    ``loss`` (win chance given up, 0 for a choice as good as the best) and a ``ko``/``en``
+    sentence: the verdict, then why, with the rule. At a ready the why is the judgment of the
+    player's card (a good choice) or of the best card (else) against the opponent's likeliest
+    card, as the engine would rule it."""
     ex = dict(thought.explanation)
     opts = [o if not isinstance(o, list) else list(o) for o in thought.options]
     if chosen not in opts:
@@ -130,19 +144,37 @@ def explain_choice(thought, chosen, cards):
     best_v = ex["best_value"]
     ex["chosen"] = chosen
     ex["chosen_value"] = _round(v)
-    ex["loss"] = None if v is None or best_v is None else round(max(0.0, best_v - v), 4)
+    loss = None if v is None or best_v is None else max(0.0, best_v - v)
+    good = chosen == ex["best"] or (loss is not None and loss < GOOD)
+    ex["loss"] = None if loss is None else (0.0 if good else round(loss, 4))
     ko_c, en_c = _name(cards, chosen, "ko"), _name(cards, chosen, "en")
-    if chosen == ex["best"] or (ex["loss"] is not None and ex["loss"] < 0.01):
-        head_ko = "좋은 선택: %s (승률 %s, 탐색의 혼합 %s). " % (ko_c, _pct(v), _pct(thought.mix[k]))
-        head_en = "Good choice: %s (%s to win; the search plays it %s of the time). " % (en_c, _pct(v), _pct(thought.mix[k]))
+    ko_b, en_b = _name(cards, ex["best"], "ko"), _name(cards, ex["best"], "en")
+    mix = thought.mix[k]
+    if good:
+        head_ko = "좋은 선택: %s (승률 %s%s)." % (ko_c, _pct(v), ", 탐색도 %s의 확률로 고름" % _pct(mix) if mix >= 0.01 else "")
+        head_en = "Good choice: %s (%s to win%s)." % (en_c, _pct(v), "; the search plays it %s of the time" % _pct(mix)
+                                                      if mix >= 0.01 else "")
     else:
-        head_ko = "선택: %s (승률 %s, %s 손해). " % (ko_c, _pct(v), _pct(ex["loss"]))
-        head_en = "You chose %s (%s to win, %s less than the best). " % (en_c, _pct(v), _pct(ex["loss"]))
-    mine = (ex.get("vs_likely") or {}).get(chosen)
-    tail_ko = tail_en = ""
-    if mine is not None and chosen != ex["best"]:
-        tail_ko = " 당신의 카드로는: %s" % mine["ko"]
-        tail_en = " With your card: %s" % mine["en"]
-    ex["ko"] = head_ko + thought.explanation["ko"] + tail_ko
-    ex["en"] = head_en + thought.explanation["en"] + tail_en
+        head_ko = "선택: %s (승률 %s). 최선은 %s (승률 %s, %s 높음)." % (ko_c, _pct(v), ko_b, _pct(best_v), _pct(loss))
+        head_en = "You chose %s (%s to win); the best was %s (%s, %s more)." % (en_c, _pct(v), en_b, _pct(best_v), _pct(loss))
+    vs = ex.get("vs_likely")
+    if thought.kind == "ready" and vs is not None and ex.get("likely_reply") is not None:
+        reply = ex["likely_reply"]
+        ko_r, en_r = _name(cards, reply, "ko"), _name(cards, reply, "en")
+        p = _pct(ex.get("likely_reply_p"))
+        why = vs.get(chosen if good else ex["best"])
+        card_ko, card_en = (ko_c, en_c) if good else (ko_b, en_b)
+        if why is not None:
+            ex["rule"] = why["rule"]
+            tail_ko = " 상대가 가장 낼 법한 %s(%s)에 %s(으)로: %s" % (ko_r, p, card_ko, why["ko"])
+            tail_en = " Against their likeliest %s (%s), %s: %s" % (en_r, p, card_en, why["en"])
+        else:
+            tail_ko = " 상대가 가장 낼 법한 %s(%s)에 대해서는 판정 전에 게임이 끝납니다." % (ko_r, p)
+            tail_en = " Against their likeliest %s (%s) the game ends before the judgment." % (en_r, p)
+    else:
+        rule = ex.get("rule") or KIND_RULES.get(thought.kind, ("guide 3.5",))[0]
+        tail_ko = " [%s]" % _rule_ko(rule)
+        tail_en = " [%s]" % rule
+    ex["ko"] = head_ko + tail_ko
+    ex["en"] = head_en + tail_en
     return ex

@@ -91,6 +91,31 @@ def value(st, weights=WEIGHTS):
     return 1.0 / (1.0 + math.exp(-z))
 
 
+#: how far a leaf where nobody has taken damage since the search's root is pulled toward a draw
+STALL_PULL = 0.3
+
+
+def leaf_value(st, root_health, pull=STALL_PULL):
+    """What the search counts at a leaf: ``value(st)``, pulled ``pull`` of the way toward 1/2
+    when neither seat has lost health since the root (``root_health``: seat -> health there).
+
+    A health lead wins only if the game ends: a real table stops at the match clock, a
+    bench at its turn cap, and a game nobody damages runs into that stop as a draw or on
+    time. Without the pull a bot ahead on health guards forever against an opponent who
+    attacks into a guard that covers every position (FP changes, so no defense over,
+    guide 5.1.1): each guard keeps its lead and gains FP, and the lead never becomes a KO.
+    With the pull a turn without damage is worth less to the seat ahead than a hit: a game
+    nobody ends counts as a draw (casual play without a clock; the benches' turn cap)."""
+    v = value(st)
+    if st.winner is None and pull:
+        players = st.players
+        for p, h in root_health.items():
+            if players[p].health < h:
+                return v
+        v = 0.5 + (v - 0.5) * (1.0 - pull)
+    return v
+
+
 # ---------------------------------------------------------------- card values
 
 def card_value(st, cid):

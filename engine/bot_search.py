@@ -37,54 +37,85 @@ import random
 from . import bot_eval
 from .bot_view import Unseen, rebuild, seat_view
 from .game import apply
-from .state import GameState
+from .state import GameState, PlayerState
 
-# the levels a table offers (easy is the greedy bot of engine/bots.py; no search)
+# The levels a table offers (easy is the greedy bot of engine/bots.py; no search), budgeted in
+# estimated x86-64 instructions a decision (``estimate``): strong fits 1 s of a Pi Zero 2 W core
+# by the docs' estimate (PI_ZERO_2W_IPS) at every position, not only on average (the estimate is
+# within ~11 % of the count: 440 M leaves the margin).
 LEVELS = {
-    "normal": {"iterations": 60},
-    "strong": {"iterations": 360},
+    "normal": {"budget": 110e6},
+    "strong": {"budget": 440e6},
 }
 
-SEQ_SHARE = 4      # a sequential decision gets 1/SEQ_SHARE of the level's iterations
+SEQ_SHARE = 4      # a sequential decision gets 1/SEQ_SHARE of the level's budget
 SEQ_MIN = 16
 
-# x86-64 instructions of a ready decision = FIXED + iterations * PER_ITERATION (callgrind, ready
-# nodes of the sample and entered decks, normal 113 M at 60 and strong 487 M at 360 on average:
-# ``python3 bench/bot.py cost``, docs/performance.md). FIXED is the rebuild, the worlds, the final
-# RM+ and the explanation's battles.
+# What a decision costs in x86-64 instructions of CPython 3.11 (callgrind): a fixed part (the view
+# rebuilt, the worlds drawn, the final RM+ on the root matrix and the explanation's battles at a
+# ready; far less at a sequential decision) and a part per engine event the search's decisions
+# emitted (the engine's work: judgments, damage, moves; each iteration's world copy and leaf
+# value come with a fairly constant number of them). Fitted by least squares on 36 counted
+# searches at ready and sequential decisions of the sample and entered decks: within ~11 % of the
+# count (``python3 bench/bot.py calibrate``, docs/performance.md "Search player").
+COST_FIXED_READY = 34e6
+COST_FIXED_SEQ = 3.5e6
+COST_PER_EVENT = 55e3
+PI_ZERO_2W_IPS = 500e6         # one Cortex-A53 core running CPython: the docs' estimate, not measured
+
+# the per-iteration figures of iterations_for: a ready decision's mean (phase 1's cost bench)
 INSTRUCTIONS_PER_ITERATION = 1.25e6
 INSTRUCTIONS_FIXED = 38e6
-PI_ZERO_2W_IPS = 500e6         # one Cortex-A53 core running CPython: the docs' estimate, not measured
+
+
+def estimate(events, ready=True):
+    """The instructions a search that applied decisions emitting ``events`` engine events has
+    cost, with its fixed part (``ready``: the root is a ready node)."""
+    return (COST_FIXED_READY if ready else COST_FIXED_SEQ) + COST_PER_EVENT * events
+
+
+def instructions_for(seconds, instructions_per_second=PI_ZERO_2W_IPS):
+    """The instruction budget of ``seconds`` of one core (a Pi Zero 2 W's by default: an estimate)."""
+    return seconds * instructions_per_second
 
 
 def iterations_for(seconds, instructions_per_second=PI_ZERO_2W_IPS, per_iteration=INSTRUCTIONS_PER_ITERATION,
                    fixed=INSTRUCTIONS_FIXED):
     """How many iterations a ready decision can run in ``seconds`` of one core at
-    ``instructions_per_second`` (on average: a position with more options costs more)."""
+    ``instructions_per_second`` (on average: a position with more options costs more; a
+    budget in instructions, ``Config(budget=instructions_for(seconds))``, holds at each one)."""
     return max(1, int((seconds * instructions_per_second - fixed) / per_iteration))
 
 
 class Config:
-    """Search parameters. ``iterations`` is the budget; the rest rarely needs changing."""
+    """Search parameters. The budget is ``iterations`` when given, else ``budget`` (estimated
+    instructions: ``estimate``); the rest rarely needs changing."""
 
-    __slots__ = ("iterations", "horizon", "explore", "ucb", "worlds", "final_rm", "floor")
+    __slots__ = ("iterations", "budget", "horizon", "explore", "ucb", "worlds", "final_rm", "floor", "stall")
 
-    def __init__(self, iterations=360, horizon=1, explore=0.2, ucb=0.4, worlds=8, final_rm=400, floor=0.03):
+    def __init__(self, iterations=None, budget=None, horizon=1, explore=0.2, ucb=0.4, worlds=8, final_rm=400,
+                 floor=0.03, stall=bot_eval.STALL_PULL):
+        if iterations is None and budget is None:
+            budget = LEVELS["strong"]["budget"]
         self.iterations = iterations
+        self.budget = budget          # estimated instructions a decision (when no iteration count is given)
         self.horizon = horizon        # ready nodes below the root before the leaf value counts
         self.explore = explore        # uniform share of the pair drawn at a ready node
         self.ucb = ucb                # UCB1 exploration constant (values are win chances)
         self.worlds = worlds          # determinizations drawn per search
         self.final_rm = final_rm      # RM+ iterations on the root matrix at the end
         self.floor = floor            # root mix entries below this are dropped (noise, not strategy)
+        self.stall = stall            # a leaf nobody took damage on is pulled this far toward 1/2 (bot_eval.leaf_value)
 
     @classmethod
-    def level(cls, name, iterations=None):
+    def level(cls, name, iterations=None, budget=None):
         if name not in LEVELS:
             raise ValueError("unknown level %r (levels: %s)" % (name, ", ".join(LEVELS)))
         kw = dict(LEVELS[name])
         if iterations is not None:
             kw["iterations"] = iterations
+        if budget is not None:
+            kw["budget"] = budget
         return cls(**kw)
 
 
@@ -127,12 +158,15 @@ def answers(st, req):
     return [list(c) for c in ranked]
 
 
-def _auto(st, rnd):
+def _auto(st, rnd, search=None):
     """Play the decisions the tree does not branch on (setups) with the default policy."""
     while st.winner is None and st.pending and st.pending[0]["kind"] == "setup":
         req = st.pending[0]
         kind, value = bot_eval.default_answer(st, req, rnd)
-        apply(st, req["player"], kind, value, copy=False)
+        _, events = apply(st, req["player"], kind, value, copy=False)
+        if search is not None:
+            search.applies += 1
+            search.events += len(events)
     return _signature(st)
 
 
@@ -302,7 +336,10 @@ class Search:
         self.rnd = random.Random(seed)
         self.worlds = [rebuilt.world(self.rnd) for _ in range(max(1, config.worlds))]
         self.done = 0
+        self.applies = 0          # engine decisions applied: with ``done``, what the search has cost
+        self.events = 0           # the events they emitted (the engine's work: judgments, damage, moves)
         st = self.worlds[0]
+        self.root_health = {p: pl.health for p, pl in st.players.items()}
         sig = _signature(st)
         if sig[0] == "over":
             raise Unseen("the game is over")
@@ -317,15 +354,30 @@ class Search:
             self._iterate(st)
             self.done += 1
 
+    def cost(self):
+        """The instructions this search has spent so far, estimated from what it did (see
+        ``estimate``): the budget a level is given is counted in these."""
+        return estimate(self.events, isinstance(self.root, SimNode))
+
+    def run_budget(self, instructions, cap=None):
+        """Iterate until the estimated cost reaches ``instructions`` (at least one iteration;
+        at most ``cap``). Deterministic: the estimate counts work done, it reads no clock."""
+        while self.done == 0 or (self.cost() < instructions and (cap is None or self.done < cap)):
+            self.run(1)
+
     def _play(self, st, node, action):
         if isinstance(node, SimNode):
             i, j = action
             a, b = node.opts[0][i], node.opts[1][j]
             for r in list(st.pending):
                 p = r["player"]
-                apply(st, p, "ready", a if p == "a" else b, copy=False)
+                _, events = apply(st, p, "ready", a if p == "a" else b, copy=False)
+                self.applies += 1
+                self.events += len(events)
         else:
-            apply(st, node.player, node.kind, node.opts[action], copy=False)
+            _, events = apply(st, node.player, node.kind, node.opts[action], copy=False)
+            self.applies += 1
+            self.events += len(events)
 
     def _iterate(self, st):
         cfg, rnd = self.cfg, self.rnd
@@ -343,14 +395,14 @@ class Search:
             path.append((node, action))
             sig = _signature(st)
             if sig[0] == "auto":
-                sig = _auto(st, rnd)
+                sig = _auto(st, rnd, self)
             if sig[0] == "over":
                 v = bot_eval.value(st)
                 break
             if sig[0] == "ready" or any(r["kind"] == "ready" for r in st.pending):
                 readies += 1
                 if readies >= cfg.horizon:
-                    v = bot_eval.value(st)
+                    v = bot_eval.leaf_value(st, self.root_health, cfg.stall)
                     break
             child = node.children.get((akey, sig))
             if child is None:
@@ -371,8 +423,10 @@ class Search:
                 readies += 1
             req = pend[0]
             kind, value = bot_eval.default_answer(st, req, rnd)
-            apply(st, req["player"], kind, value, copy=False)
-        return bot_eval.value(st)
+            _, events = apply(st, req["player"], kind, value, copy=False)
+            self.applies += 1
+            self.events += len(events)
+        return bot_eval.leaf_value(st, self.root_health, self.cfg.stall)
 
     # ------------------------------------------------------------ reading the result
     def thought(self):
@@ -405,6 +459,8 @@ class Search:
             mix = [n / total for n in root.N]
             best = max(range(len(opts)), key=lambda i: (root.N[i], values[i] if values[i] is not None else -1.0, -i))
             t = Thought(seat, root.kind, opts, mix, values, opts[best], list(root.N), self.done)
+        t.applies = self.applies
+        t.cost = self.cost()
         explain_thought(t, self)
         return t
 
@@ -423,7 +479,7 @@ class Thought:
     of its searched outcomes elsewhere), the pick, and ``explanation`` (engine/bot_coach.py)."""
 
     __slots__ = ("seat", "kind", "options", "mix", "values", "pick", "visits", "iterations",
-                 "opponent", "matrix", "explanation")
+                 "opponent", "matrix", "explanation", "applies", "cost")
 
     def __init__(self, seat, kind, options, mix, values, pick, visits, iterations, opponent=None):
         self.seat = seat
@@ -437,6 +493,8 @@ class Thought:
         self.opponent = opponent
         self.matrix = None
         self.explanation = None
+        self.applies = 0          # engine decisions the search applied
+        self.cost = None          # its estimated instructions (``estimate``)
 
     def answer(self):
         """The (kind, value) to give engine.game.apply."""
@@ -446,13 +504,15 @@ class Thought:
         return {"seat": self.seat, "kind": self.kind, "options": self.options,
                 "mix": [round(p, 4) for p in self.mix],
                 "values": [None if v is None else round(v, 4) for v in self.values],
-                "pick": self.pick, "visits": self.visits, "iterations": self.iterations,
+                "pick": self.pick, "visits": self.visits, "iterations": self.iterations, "applies": self.applies,
+                "cost": None if self.cost is None else int(self.cost),
                 "opponent": None if self.opponent is None else
                 {"options": self.opponent["options"], "mix": [round(p, 4) for p in self.opponent["mix"]]},
                 "explanation": self.explanation}
 
 
-def think(state, seat, request=None, seed=0, iterations=None, level="strong", cards=None, deck=None, config=None):
+def think(state, seat, request=None, seed=0, iterations=None, level="strong", cards=None, deck=None, config=None,
+          budget=None):
     """Search the decision ``request`` of ``seat`` (default: the seat's pending one) and
     return a ``Thought``. ``state`` is a GameState (only its ``seat_view`` is read) or such a
     view (then ``cards``, the game's card table, is needed). ``iterations`` overrides the
@@ -467,7 +527,7 @@ def think(state, seat, request=None, seed=0, iterations=None, level="strong", ca
         view = state
         if cards is None:
             raise ValueError("think() on a view needs the card table (cards=)")
-    cfg = config or Config.level(level, iterations)
+    cfg = config or Config.level(level, iterations, budget)
     if iterations is not None:
         cfg.iterations = iterations
     rebuilt = rebuild(view, seat, cards, deck)
@@ -477,42 +537,62 @@ def think(state, seat, request=None, seed=0, iterations=None, level="strong", ca
     s = Search(rebuilt, mine[0], cfg, seed)
     if isinstance(s.root, SeqNode) and s.root.player != seat:
         raise Unseen("the next decision is not %s's" % seat)
-    n = cfg.iterations
-    if isinstance(s.root, SeqNode) and iterations is None:
-        # a sequential decision's tree is a few options deep before the horizon: a quarter of
-        # the ready's budget finds its best answer (the ready, a matrix, needs the rest)
-        n = max(SEQ_MIN, n // SEQ_SHARE)
-    s.run(n)
+    # a sequential decision's tree is a few options deep before the horizon: a quarter of the
+    # ready's budget finds its best answer (the ready, a matrix, needs the rest)
+    seq = isinstance(s.root, SeqNode)
+    if cfg.iterations is not None:
+        n = cfg.iterations
+        if seq and iterations is None:
+            n = max(SEQ_MIN, n // SEQ_SHARE)
+        s.run(n)
+    else:
+        s.run_budget(cfg.budget / SEQ_SHARE if seq else cfg.budget)
     return s.thought()
 
 
-def search_answer(state, req, seed, level="strong", iterations=None, deck=None):
+def search_answer(state, req, seed, level="strong", iterations=None, deck=None, budget=None):
     """(kind, value, Thought or None) for request ``req`` of a search bot: the search where
     the seat's view can be searched, else the greedy default (a setup, a one-option ready, a
     step the view does not rebuild). Reads only the seat's view of ``state``."""
     seat = req["player"]
-    view = seat_view(state, seat)
-    own = [r for r in view["pending"] if r["player"] == seat and r["kind"] == req["kind"]]
-    req = own[0] if own else req
+    return answer_view(seat_view(state, seat), seat, state.cards, seed, level, iterations, deck, budget, req["kind"])
+
+
+def answer_view(view, seat, cards, seed, level="strong", iterations=None, deck=None, budget=None, kind=None):
+    """``search_answer`` from the seat's view alone (``seat_view``, or that view read back
+    from JSON: what the hub's bot process is given) and the game's card table: the answer to
+    the seat's pending request (of ``kind`` if given)."""
+    own = [r for r in view["pending"] if r["player"] == seat and (kind is None or r["kind"] == kind)]
+    if not own:
+        raise ValueError("%s is asked nothing%s in this view" % (seat, "" if kind is None else " of kind %s" % kind))
+    req = own[0]
     if req["kind"] == "ready" and len(req["options"]) == 1:
         return "ready", req["options"][0], None
     if req["kind"] != "setup":
         try:
-            t = think(view, seat, req, seed=seed, level=level, iterations=iterations, cards=state.cards, deck=deck)
-            kind, value = t.answer()
-            return kind, value, t
+            t = think(view, seat, req, seed=seed, level=level, iterations=iterations, cards=cards, deck=deck,
+                      budget=budget)
+            k, value = t.answer()
+            return k, value, t
         except Unseen:
             pass
-    kind, value = bot_eval.default_answer(_OwnSide(state, seat), req, random.Random(seed))
-    return kind, value, None
+    k, value = fallback_answer(view, seat, cards, seed, req["kind"])
+    return k, value, None
+
+
+def fallback_answer(view, seat, cards, seed, kind=None):
+    """The greedy default (``bot_eval.default_answer``) for the seat's pending request in its
+    view: instant, never a timeout. What a table answers when a search cannot finish in time."""
+    req = [r for r in view["pending"] if r["player"] == seat and (kind is None or r["kind"] == kind)][0]
+    return bot_eval.default_answer(_OwnSide(view, seat, cards), req, random.Random(seed))
 
 
 class _OwnSide:
     """What ``default_answer`` reads outside a search: the card table, the seat's own player
-    state and the public hand limit (nothing of the opponent's)."""
+    state (from its view) and its hand limit; nothing of the opponent's."""
 
     __slots__ = ("cards", "players")
 
-    def __init__(self, state, seat):
-        self.cards = state.cards
-        self.players = {seat: state.players[seat]}
+    def __init__(self, view, seat, cards):
+        self.cards = cards
+        self.players = {seat: PlayerState.from_json(view["players"][seat])}

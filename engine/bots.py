@@ -65,13 +65,14 @@ def greedy_answer(st, req, rnd):
 
 class Bot:
     """A seated player. ``policy``: "random", "greedy" (= "easy"), "normal" or "strong";
-    ``iterations`` overrides a search level's budget. A search bot reads only its seat's view
+    ``iterations`` (a count) or ``budget`` (estimated instructions) overrides a search level's budget. A search bot reads only its seat's view
     of the state (engine/bot_view.py); ``last`` keeps its last ``Thought`` (None elsewhere)."""
 
-    def __init__(self, seed, policy="random", iterations=None):
+    def __init__(self, seed, policy="random", iterations=None, budget=None):
         self.rnd = random.Random(seed)
         self.level = policy
         self.iterations = iterations
+        self.budget = budget
         self.last = None
         if policy in ("normal", "strong"):
             self.policy = self._search
@@ -83,7 +84,8 @@ class Bot:
 
     def _search(self, st, req, rnd):
         from .bot_search import search_answer
-        kind, value, self.last = search_answer(st, req, rnd.getrandbits(64), self.level, self.iterations)
+        kind, value, self.last = search_answer(st, req, rnd.getrandbits(64), self.level, self.iterations,
+                                                  budget=self.budget)
         return kind, value
 
 

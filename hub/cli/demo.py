@@ -69,14 +69,18 @@ def result_line(n, winner, turns, health, names, lang):
 # ---------------------------------------------------------------- the table demo
 
 class PodPlayer:
-    """Plays one seat through its pod's buttons, as a person would."""
+    """Plays one seat through its pod's buttons, as a person would. ``questions``: a search
+    level's questions (hub/bot/questions.py): the answer is thought out in the bot's own
+    process, and the pod's buttons pressed once it is back; None: the greedy player, here."""
 
-    def __init__(self, seat, sim, hub, table, seed, pace, executor):
+    def __init__(self, seat, sim, hub, table, seed, pace, executor, questions=None, coach=None):
         self.seat = seat
         self.sim = sim
         self.hub = hub
         self.table = table
         self.bot = Bot(seed, "greedy")
+        self.questions = questions
+        self.coach = coach
         self.rnd = random.Random(seed)
         self.pace = pace
         self.executor = executor
@@ -126,7 +130,19 @@ class PodPlayer:
         if not reqs:
             return None
         req = reqs[0]
-        kind, value = self.bot.answer(s.engine_state, req)
+        if self.questions is not None:
+            q = self.questions.look(s, self.seat, self.table.clock.now_ms(), lambda: None)
+            if q is None:
+                return None
+            if q.answer is None and q.failed is None:
+                return None           # still thinking (in its own process): look again at the next step
+            if q.answer is None:
+                q.answer = self.questions.fallback(s, q)
+            kind, value = q.answer
+            if self.coach is not None and kind == "ready":
+                self.coach.bot_decided(s, self.seat, q)     # shown after the reveal, never before
+        else:
+            kind, value = self.bot.answer(s.engine_state, req)
         if kind == "timeout":
             return None
         if req["kind"] == "discard":
@@ -142,7 +158,7 @@ class PodPlayer:
 
 class TableDemo:
     def __init__(self, seed=1, lang="ko", games=1, mode="referee", port=8000, serve=True, quiet=False,
-                 play=None, pace=None, forever=False, db=None, out=print, host="127.0.0.1"):
+                 play=None, pace=None, forever=False, db=None, out=print, host="127.0.0.1", level="easy"):
         from hub.record.store import Store
         from hub.sessions.table import Table
         self.seed = seed
@@ -167,6 +183,11 @@ class TableDemo:
         self.error = None
         self.sims = {}
         self.hub = None
+        # a search level plays the bots' pods (its thinking in its own process), and the coach
+        # shows on the display what each of them thought, after each reveal
+        from hub.sessions.table import SESSIONS
+        self.level = "easy" if SESSIONS[mode].takes_actions else level     # players who enter results: no engine to search
+        self.worker = self.coach = None
 
     # -- printing
     def _on_table(self, audience, msg):
@@ -236,8 +257,17 @@ class TableDemo:
             self.hub.add(SimPort(self.sims[seat], name="pod-%s" % ("1P" if seat == "a" else "2P")))
         self.table.subscribe(self._on_table)
         executor = ThreadPoolExecutor(max_workers=2)
+        questions = None
+        if self.level != "easy":
+            from hub.bot.coach import Coach
+            from hub.bot.questions import Questions
+            from hub.bot.worker import ThinkWorker
+            self.worker = ThinkWorker(name="lumen-demo-bots")
+            questions = Questions(self.worker, level=self.level)
+            self.coach = Coach(self.table, worker=self.worker, level=self.level)
+            self.coach.own = {"a", "b"} - {self.play}
         self.players = {seat: PodPlayer(seat, self.sims[seat], self.hub, self.table, self.seed * 10 + i, self.pace,
-                                        executor) for i, seat in enumerate(("a", "b"))}
+                                        executor, questions, self.coach) for i, seat in enumerate(("a", "b"))}
         if self.play:
             self.players[self.play].human = True
             threading.Thread(target=self._stdin_loop, daemon=True).start()
@@ -263,6 +293,8 @@ class TableDemo:
                 asyncio.run(self._standalone())
         finally:
             executor.shutdown(wait=False, cancel_futures=True)
+            if self.worker is not None:
+                self.worker.close()
             for sim in self.sims.values():
                 sim.close()
             self.table.store.close()
@@ -323,7 +355,8 @@ class TableDemo:
             if not self.quiet:      # the header comes before the game's first events (turn 1)
                 self.out("== %s %d: %s (seed %d) ==" % ("게임" if self.lang == "ko" else "game", n,
                                                        _title(self.mode, sides), gseed))
-            self.table.start(self.mode, *sides, seed=gseed)
+            meta = {"coach": ["a", "b"]} if self.coach is not None else None
+            self.table.start(self.mode, *sides, seed=gseed, **({"meta": meta} if meta else {}))
             for p in self.players.values():
                 p.acted = None
             await self._play_game()
@@ -401,7 +434,8 @@ def run(args):
         print("--bots and --play cannot go together: --bots means bots play both pods", file=sys.stderr)
         return 2
     forever = args.bots and args.games is None and args.port is not None
+    level = getattr(args, "level", None) or ("strong" if args.bots or args.play else "easy")
     return run_table_demo(seed=args.seed, lang=args.lang, games=args.games or 1, mode=args.mode,
                           port=args.port if args.port is not None else 8000, serve=not args.no_serve,
                           quiet=args.quiet, play=args.play, pace=args.pace, forever=forever, db=args.db,
-                          host=args.host)
+                          host=args.host, level=level)

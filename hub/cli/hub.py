@@ -53,13 +53,28 @@ SIDES = {"referee": lambda args: tuple(map(_deck, args.decks or ("serin", "gangc
 OPTIONS = {"profile": lambda args: {"profile": args.profile, "players": args.players, "card_set": _profile_cards(args)}}
 
 
+def practice(args):
+    """The start meta of this hub's new games: the bot's seat and level (``--bot``), the coached
+    seats (``--coach``: on by default against the bot; never by default in a tournament)."""
+    from hub.bot.meta import practice_meta
+    bot = getattr(args, "bot", None)
+    coach = getattr(args, "coach", None)
+    if coach is None:
+        coach = "on" if bot and not getattr(args, "broker", None) else "off"
+    return practice_meta(bot, getattr(args, "level", "strong"), ("a", "b") if coach == "on" else None)
+
+
 def new_game(table, args, profile=None):
     """The game a starting hub opens by itself (listed once something is entered in it).
     ``profile``: a tournament room's game profile, which wins over ``--mode``."""
     if profile is not None and profile != "lumen":
         return table.start("profile", profile=profile, players=2, auto=True)
-    extra = OPTIONS.get(args.mode)
-    return table.start(args.mode, *SIDES[args.mode](args), auto=True, **(extra(args) if extra else {}))
+    options = OPTIONS.get(args.mode)
+    extra = dict(options(args)) if options else {}
+    meta = practice(args)
+    if meta:
+        extra["meta"] = meta
+    return table.start(args.mode, *SIDES[args.mode](args), auto=True, **extra)
 
 
 def open_record(path, durable, out, lock=None, cards=None):
@@ -147,6 +162,16 @@ def run_hub(args, out=None):
     if getattr(args, "broker", None) and (not getattr(args, "event", None) or not args.table.rsplit("-", 1)[-1].isdigit()):
         out("--broker needs --event NAME and --table N (a table number)")
         return 2
+    if getattr(args, "mode", None) is None:
+        args.mode = "referee" if getattr(args, "bot", None) else "tracker"
+    if getattr(args, "bot", None):
+        if getattr(args, "broker", None):
+            out("--bot is for practice: a tournament table seats two players (leave out --bot or --broker)")
+            return 2
+        from hub.sessions.table import SESSIONS
+        if SESSIONS[args.mode].takes_actions:       # the players enter results: no engine for a bot to play
+            out("--bot plays referee games (the engine must know the cards): leave out --mode tracker")
+            return 2
     lock = RecordLock(args.db)
     try:
         lock.acquire()
@@ -173,6 +198,7 @@ def run_hub(args, out=None):
             return 2
         out("새 게임 #%d (%s)" % (table.session.game_id, table.session.mode))
     hub = PodHub(table, mode=args.mode, out=out)
+    bot, coach = _bot_and_coach(table, args)
     light = None
     if args.light:
         light = StatusLight(open_strip(args.light_pixels, args.light))
@@ -219,7 +245,7 @@ def run_hub(args, out=None):
 
     # systemd (Type=notify, WatchdogSec=): ready once the display serves, pinged while the loop and the links run
     notifier = systemd_notifier(args.host, args.port, alive=lambda: hub.links.running)
-    tasks = (pods, notifier) + ((upkeep,) if light is not None else ()) + ((tournament,) if bridge else ())
+    tasks = (pods, notifier, bot.run, coach.run) + ((upkeep,) if light is not None else ()) + ((tournament,) if bridge else ())
     from hub.web import server as web
     try:
         from hub.library.sets import CardLibrary
@@ -233,6 +259,19 @@ def run_hub(args, out=None):
     return 0
 
 
+def _bot_and_coach(table, args):
+    """The table's bot player and coach (hub/bot): idle, and no thinking process started,
+    until a game on the table seats the bot or is coached."""
+    from hub.bot.coach import Coach
+    from hub.bot.seat import BotSeat
+    from engine.bot_search import instructions_for
+    seconds = getattr(args, "think_seconds", None)
+    budget = instructions_for(seconds) if seconds else None
+    coach = Coach(table, budget=budget)
+    bot = BotSeat(table, budget=budget, coach=coach,
+                  defaults={"seat": getattr(args, "bot", None) or "b", "level": getattr(args, "level", "strong"),
+                            "coach": getattr(args, "coach", None) != "off"})
+    return bot, coach
 def broker_url(args, out):
     """The broker's address with the table's password (issue 28.13): from
     ``--broker-password-file`` or ``$LUMEN_BROKER_PASSWORD``, never needed on the command line,

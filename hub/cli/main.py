@@ -68,6 +68,10 @@ def build_parser():
     dp.add_argument("--bots", action="store_true",
                     help="bots play both pods (as without --play); with --port and no --games they keep playing "
                          "games, serving the display, until stopped")
+    dp.add_argument("--level", choices=("easy", "normal", "strong"), default=None,
+                    help="how the bots play the pods (easy: greedy; normal and strong: the search player, its "
+                         "thinking in its own process, the coach showing on the display what it thought after each "
+                         "reveal); default strong with --bots or --play, else easy")
     dp.add_argument("--mode", choices=("referee", "tracker"), default="referee",
                     help="referee: the engine judges every battle; tracker: the health/FP tracker (default referee)")
     dp.add_argument("--port", type=int, default=None, help="serve the display on this port (default 8000)")
@@ -97,8 +101,9 @@ def build_parser():
     hp.add_argument("--host", default="127.0.0.1", help="display address (0.0.0.0 for phones on the network)")
     hp.add_argument("--port", type=int, default=8000, help="display port")
     hp.add_argument("--serial", action="append", metavar="DEV", help="a pod's serial port (repeat); default: auto-detect")
-    hp.add_argument("--mode", choices=("referee", "tracker", "profile"), default="tracker",
-                    help="mode of new games (referee needs both decks; profile: another game, --profile)")
+    hp.add_argument("--mode", choices=("referee", "tracker", "profile"), default=None,
+                    help="mode of new games (referee needs both decks; profile: another game, --profile; "
+                         "default tracker, referee with --bot)")
     hp.add_argument("--profile", default="battlecon", metavar="ID",
                     help="profile mode: the game (lumen profiles list: battlecon, yojeong, gundam; default %(default)s)")
     hp.add_argument("--players", type=int, default=None, choices=(2, 4),
@@ -132,6 +137,17 @@ def build_parser():
                     help="replace the kept admin token with a new one (old admin links stop working)")
     hp.add_argument("--no-mdns", action="store_true",
                     help="with --host 0.0.0.0: do not announce lumen-<table>.local on the network")
+    hp.add_argument("--bot", choices=("a", "b"), default=None,
+                    help="practice against the hub's bot: it plays this seat (1P = a, 2P = b) in referee games, "
+                         "one person plays the other seat on a pod; new games from the admin page offer it too")
+    hp.add_argument("--level", choices=("easy", "normal", "strong"), default="strong",
+                    help="the bot's level (easy: greedy; normal and strong search; default strong)")
+    hp.add_argument("--think-seconds", type=float, default=None, metavar="S",
+                    help="the bot's thinking budget a decision, in seconds of a Pi Zero 2 W core (an estimate, "
+                         "turned into instructions); default: the level's (strong: ~0.9 s)")
+    hp.add_argument("--coach", choices=("on", "off"), default=None,
+                    help="the coach: after each reveal the display shows what the search thought of each ready "
+                         "(default: on in games against the bot, off otherwise and always in tournaments)")
     hp.add_argument("--light", default=None, metavar="PIN", help="NeoPixel status light on this Blinka pin (e.g. D18)")
     hp.add_argument("--light-pixels", type=int, default=16, help="pixels on the status light's ring (default 16)")
     hp.set_defaults(func=_command("hub.cli.hub", "run_hub"))

@@ -398,6 +398,8 @@ class PodHub(SeatPrompts):
             # the same pod back on another port after its link died (a replug): it takes its seat again
             self.drop(other, "replaced by a new connection of the same pod")
         self.conflicts.pop(info.board_id, None)
+        if seat in self.table.bot_seats():
+            seat = None              # the hub's bot plays that seat in this game: this pod may take the other
         c.seat = seat
         c.link.welcome(t, SEAT_NUM.get(seat, 0), self._mode_code(), self.brightness)
         podext.greet(c.link, t)
@@ -461,7 +463,7 @@ class PodHub(SeatPrompts):
     def _claim(self, c, t):
         if c.seat is not None or c.board_id is None:
             return
-        taken = {x.seat for x in self.conns if x.seat and not x.closed and x is not c}
+        taken = {x.seat for x in self.conns if x.seat and not x.closed and x is not c} | self.table.bot_seats()
         free = [s for s in self._seats() if s not in taken]
         if not free:
             self.out("빈 좌석 없음 / no free seat for %s" % c.name)
@@ -475,6 +477,8 @@ class PodHub(SeatPrompts):
         self.push(seat, force=True, resume=True)
 
     def _on_choice(self, seat, prompt_id, slot, ready, at_ms=None):
+        if seat in self.table.bot_seats():
+            return                   # the hub's bot answers for that seat (a pod seated there before the game)
         pr = self.prompts[seat]
         if prompt_id != pr.id or pr.kind == "none":
             return      # an answer to a prompt that is no longer open

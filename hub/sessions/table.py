@@ -73,6 +73,11 @@ class Table:
         self._summaries = {}            # game id -> ((id, record count), its summary): see games()
         self.session = None
         self.names = {}                 # seat -> the player's name, as the game's start record keeps it
+        self.meta = {}                  # the current game's start meta (decks, a bot's seat, coached seats)
+        # the hub's bot player and coach (hub/bot), when the hub runs them: the display shows
+        # ``coach.view()``; the table itself never calls either
+        self.bot = None
+        self.coach = None
         self.listeners = []
         self.pods = None                # the pods' links while they serve (hub.pods.links.PodHub): drain()
         # setups nobody can enter on a pod (game start, sudden-death rebuild) answered by the
@@ -138,6 +143,7 @@ class Table:
     def _attach(self, session, new=False, carry=True, auto=False):
         self.session = session
         self.names = self._names_in_record(session.game_id)
+        self.meta = self._meta_in_record(session.game_id)
         self.store.set_current(self.name, session.game_id, auto=auto)
         if new and self.timer.state == "time":
             # a new game never inherits the last round's TIME: the clock waits for a round start
@@ -170,12 +176,15 @@ class Table:
         return self.registered
     # ------------------------------------------------------------ games
     def start(self, mode, a=None, b=None, seed=None, priority=None, names=None, auto=False, profile=None,
-              players=None, sides=None, card_set=None):
+              players=None, sides=None, card_set=None, meta=None):
         """A new game in ``mode`` (``referee``: sample deck ids, default serin vs gangcheol;
         ``tracker``: roster characters, default the generic one; ``profile``: the game
         ``profile`` (an id, hub/profiles/data/) with ``players`` seats, ``sides`` seat ->
         card-data character (``a``/``b`` too), ``priority``: who goes first). Unknown decks or
-        characters raise :class:`NotFound` before anything is written."""
+        characters raise :class:`NotFound` before anything is written. ``meta``: kept in a
+        referee game's start record (a bot's seat and level, the coached seats: hub/bot)."""
+        if meta and mode != "referee":
+            raise SessionError("a bot and the coach play referee games only (they need the cards)")
         if mode == "profile":
             sides = dict(sides or {})
             for seat, v in (("a", a), ("b", b)):
@@ -185,7 +194,7 @@ class Table:
                                       names=names, auto=auto, card_set=card_set)
         if mode == "referee":
             return self.start_referee(a or "serin", b or "gangcheol", seed=seed, priority=priority, names=names,
-                                      auto=auto)
+                                      auto=auto, meta=meta)
         if mode == "tracker":
             return self.start_tracker(a or "generic", b or "generic", seed=seed, priority=priority, names=names,
                                       auto=auto)
@@ -293,6 +302,16 @@ class Table:
         start = self.store.records(game_id, kinds=("start",))
         body = start[0].body if start else {}
         return dict(body.get("names") or (body.get("meta") or {}).get("names") or {})
+
+    def bot_seats(self):
+        """The seats the current game's start record gives the hub's bot (``meta["bot"]``,
+        hub/bot/meta.py): no pod sits there."""
+        b = (self.meta or {}).get("bot") if self.session is not None else None
+        return {b["seat"]} if isinstance(b, dict) and b.get("seat") in ("a", "b") else set()
+
+    def _meta_in_record(self, game_id):
+        start = self.store.records(game_id, kinds=("start",))
+        return dict((start[0].body.get("meta") or {}) if start else {})
 
     def resume_current(self):
         """After a restart: the game that was on this table (its table log), else, for a

@@ -41,11 +41,14 @@ def display_state(table):
     out["record_error"] = err.to_json() if err is not None else None   # "the record can't be written: ..."
     out["pod_conflicts"] = _pod_conflicts(table)
     if s is None:
-        out.update(seats=None, log=[], log_total=0, ready={}, pending=[], cards={}, last_battle=None)
+        out.update(seats=None, log=[], log_total=0, ready={}, pending=[], cards={}, last_battle=None, coach=None)
         return out
     out["game_id"] = s.game_id
     out.update(s.display_state(table.names))
     out["ahead"] = _ahead(out["seats"], out.get("totals")) if timer["state"] == "time" else None
+    # the coach (hub/bot/coach.py): public after a reveal only, None when the game is not coached
+    coach = getattr(table, "coach", None)
+    out["coach"] = coach.view() if coach is not None else None
     return out
 
 

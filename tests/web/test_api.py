@@ -493,3 +493,31 @@ def test_bad_timer_actions(client, table, body, status):
     before = fingerprint(table)
     assert_error(client.post("/api/control/timer", json=dict(body, action_id=aid()), headers=AUTH), status)
     assert fingerprint(table) == before
+
+
+def test_a_practice_game_against_the_hubs_bot_from_the_admin_page(client, table):
+    """Issue 24: the admin page starts a referee game with the hub's bot in a seat and the
+    coach on; the start record keeps both (meta); a tracker game refuses a bot; GET /api/bot
+    says what the page can offer."""
+    r = client.get("/api/bot")
+    assert r.status_code == 200
+    assert r.json()["levels"] == ["easy", "normal", "strong"] and r.json()["game"]["bot"] is None
+    r = client.post("/api/control/games", json={"action_id": aid(), "mode": "referee", "bot": "b", "level": "normal",
+                                                "coach": ["a", "b"]}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    start = table.store.records(table.session.game_id, kinds=("start",))[0].body
+    assert start["meta"]["bot"] == {"seat": "b", "level": "normal"} and start["meta"]["coach"] == ["a", "b"]
+    assert client.get("/api/bot").json()["game"] == {"bot": {"seat": "b", "level": "normal"}, "coach": ["a", "b"]}
+    # the public record says so too (a coached game is marked)
+    assert client.get("/api/games/%d" % table.session.game_id).json()["start"]["meta"]["coach"] == ["a", "b"]
+    r = client.post("/api/control/games", json={"action_id": aid(), "mode": "tracker", "bot": "a"}, headers=AUTH)
+    assert r.status_code == 409 and "referee" in r.json()["detail"]
+    r = client.post("/api/control/games", json={"action_id": aid(), "mode": "referee", "bot": "c"}, headers=AUTH)
+    assert r.status_code == 422
+    r = client.post("/api/control/games", json={"action_id": aid(), "mode": "referee", "level": "grandmaster",
+                                                "bot": "a"}, headers=AUTH)
+    assert r.status_code == 422
+    # a game without a bot: the display's coach part is empty
+    r = client.post("/api/control/games", json={"action_id": aid(), "mode": "referee"}, headers=AUTH)
+    assert r.status_code == 200 and table.bot_seats() == set()
+    assert client.get("/api/state").json()["display"]["coach"] is None

@@ -9,6 +9,7 @@ from pydantic import Field, StringConstraints
 
 from engine.errors import IllegalDecision
 
+from hub.bot.meta import practice_meta
 from hub.sessions import roster
 from hub.sessions.base import SessionError
 from hub.web.common import AnySeat, ApiError, Control, Empty, GameId, Name, Seat
@@ -24,6 +25,10 @@ class StartGame(Control):
                                                     "null = coin toss")
     names: dict[AnySeat, Annotated[str, StringConstraints(max_length=40)]] | None = Field(
         None, description="the players' names per seat (shown on the display, kept in the record)")
+    bot: Seat | None = Field(None, description="referee: the hub's bot plays this seat (practice against it)")
+    level: Literal["easy", "normal", "strong"] = Field("strong", description="the bot's level")
+    coach: list[Seat] | None = Field(None, description="referee: seats the coach explains after each reveal "
+                                                        "(a bot's seat: what it thought); kept in the record")
     profile: Name | None = Field(None, description="profile mode: the game (GET /api/profiles: battlecon, yojeong, gundam)")
     players: Literal[2, 4] | None = Field(None, description="profile mode: the seats (4: 2 on 2, where the profile allows it)")
     sides: dict[AnySeat, Name] | None = Field(None, description="profile mode: each seat's character in the card set")
@@ -81,8 +86,10 @@ def router(ctl):
     async def start_game(body: StartGame, _=Depends(bearer)):
         try:
             with claim(body.action_id):
+                meta = practice_meta(body.bot, body.level, body.coach)
                 table.start(body.mode, body.a, body.b, seed=body.seed, priority=body.priority, names=body.names,
-                            profile=body.profile, players=body.players, sides=body.sides, card_set=body.card_set)
+                            profile=body.profile, players=body.players, sides=body.sides, card_set=body.card_set,
+                            **({"meta": meta} if meta else {}))
         except (SessionError, IllegalDecision) as e:
             raise refused(e) from None
         return done(body.action_id, game_id=table.session.game_id)
