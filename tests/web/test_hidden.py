@@ -280,3 +280,5 @@ def test_spectator_traffic_does_not_depend_on_the_readied_card():
         assert s1 == s2
         assert d1 == d2, "%s differs with the readied card (%s vs %s)" % (s1, card_1, card_2)
     assert len(world_1) == len(world_2)
+    print("hidden information: %d spectator observations compared between two worlds (readied %s / %s): 0 differences"
+          % (len(world_1), card_1, card_2))
