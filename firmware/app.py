@@ -20,8 +20,8 @@ _MERGE_MS = const(3)  # a timer frame this close to the grid is the grid frame (
 _RX_BUDGET = const(64)  # link bytes per pass (more than one whole frame), then the loop gets a turn
 _GC_EVERY_MS = const(30000)  # a collection (~3 ms on a Pico's 234 KB heap) at a time we choose; a frame allocates next to nothing
 _GC_THRESHOLD = const(32768)  # only a burst past this many bytes collects in between
-_LOG_MAX = const(4096)
-_LOG_GAP_MS = const(10000)
+_ERRORS_MAX = const(4096)
+_ERRORS_GAP_MS = const(10000)
 _OLED_CHUNK = const(32)  # OLED bytes a write: 0.7 ms of I2C at 400 kHz
 _OLED_QUIET_MS = const(4)
 _SPIN_US = const(1500)  # a button confirmation this close is waited for without sleeping
@@ -101,20 +101,20 @@ class App:
         self.quit = False
 
     def log(self, msg):
-        # board: errors.log on flash (started afresh past _LOG_MAX), at most
-        # one write per _LOG_GAP_MS: a fault every frame must not wear the
+        # board: errors.log on flash (started afresh past _ERRORS_MAX), at most
+        # one write per _ERRORS_GAP_MS: a fault every frame must not wear the
         # flash or stall the loop. Simulation: stderr (stdout may be the link).
         try:
             if self.sim:
                 sys.stderr.write("pod: %s\n" % msg)
                 return
             now = clock.ms()
-            if self.log_any and clock.diff(now, self.log_at) < _LOG_GAP_MS:
+            if self.log_any and clock.diff(now, self.log_at) < _ERRORS_GAP_MS:
                 self.log_quiet += 1
                 return
             path = self.log_path
             try:
-                if os.stat(path)[6] > _LOG_MAX:
+                if os.stat(path)[6] > _ERRORS_MAX:
                     os.remove(path)
             except OSError:
                 pass
