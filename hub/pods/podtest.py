@@ -142,7 +142,8 @@ class Check:
         self.sweep_ms = sweep_ms
         self.link = HubLink()
         self.results: dict[str, str] = {}  # part -> the pod's latest report
-        self.hellos = 0
+        self.boot: int | None = None  # the pod's boot id, from its first hello
+        self.started = False  # the self-test was asked for
         self.restarted = False
 
     # -- the link
@@ -153,15 +154,22 @@ class Check:
         if data:
             for m in self.link.feed(data, now):
                 if m.type == "hello":
-                    self.hellos += 1
-                    if self.hellos > 1 and self.results:
-                        self.restarted = True  # a reset mid-test: its reports so far are gone
-                    self.link.welcome(now, 0, "referee")
+                    self.hello(m, now)
                 elif m.type == "test":
                     self.results[PART_OF.get(m["part"], str(m["part"]))] = RESULT_OF.get(m["result"], "?")
         out = self.link.poll(now)
         if out:
             w.write(out)
+
+    def hello(self, m, now: int) -> None:
+        # a new boot mid-check is a reset (its self-test is gone); the same boot with a new
+        # epoch is the link coming back (the pod keeps testing and keeps what it reported)
+        if self.boot is not None and m["boot"] != self.boot:
+            self.restarted = True
+        self.boot = m["boot"]
+        self.link.welcome(now, 0, "referee")
+        if self.started:
+            self.link.send("ext", now, version=EXT)  # each welcome resets it on the pod
 
     def until(self, cond: Callable[[], bool], ms: int) -> bool:
         end = self.wire.now() + ms
@@ -201,6 +209,7 @@ class Check:
         b.say("자가 진단을 시작합니다. 링을 보세요: 빨강, 초록, 파랑, 흰색이 한 점씩 돈 뒤 링 전체를 채웁니다. / Starting the "
               "self-test. Watch the ring: red, green, blue and white, each one pixel round, then the whole ring.")
         self.send("selftest", action=1)
+        self.started = True
         if not self.until(lambda: len(self.results) > 0, 3000):
             raise NoPod(f"{self.wire.name}: 포드가 자가 진단을 시작하지 않았습니다 / the pod did not start its self-test")
         out = [self.ring()]
