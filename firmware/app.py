@@ -24,7 +24,6 @@ _ERRORS_MAX = const(4096)
 _ERRORS_GAP_MS = const(10000)
 _OLED_CHUNK = const(32)  # OLED bytes a write: 0.7 ms of I2C at 400 kHz
 _OLED_QUIET_MS = const(4)
-_NAP_MS = const(4)  # the event loop's longest sleep (nap_task)
 _SPIN_US = const(1500)  # a button confirmation this close is waited for without sleeping
 _SPIN_MAX = const(2000)  # (about 10 ms of spinning on a Pico: far more than _SPIN_US)  # at most one errors.log write per 10 s; the rest counted
 
@@ -168,8 +167,9 @@ class App:
         while True:
             if bt.head == bt.tail:
                 # an edge: its confirmation is waited out here, the last stretch
-                # spinning (a one-shot machine.Timer for it fired up to a frame
-                # late on the emulated RP2040: docs/performance.md)
+                # spinning (a one-shot machine.Timer armed for it from the pin
+                # interrupt fired up to a frame late on the emulated RP2040, and
+                # cost a schedule and a Timer.init per edge: docs/performance.md)
                 w = bt.until_due_us()
                 if w < 0:
                     await flag.wait()  # an edge: its confirmation is due in about a ms
@@ -281,18 +281,8 @@ class App:
             o.flush(_OLED_CHUNK)
             await asyncio.sleep_ms(0)
 
-    async def nap_task(self):
-        # The event loop looks at its waits at least every _NAP_MS: on the
-        # emulated RP2040 a pin interrupt's ThreadSafeFlag.set() during the
-        # loop's sleep was seen only when that sleep ended (the next frame, up
-        # to 20 ms: press-to-frame max 14 ms); this bounds it (about 2 % CPU).
-        while True:
-            await asyncio.sleep_ms(_NAP_MS)
-
     async def main(self):
         tasks = [self.link_task, self.input_task]
-        if not self.sim:
-            tasks.append(self.nap_task)  # (the unix port's poll wakes on the pin's fd)
         if self.pod.screen is not None:
             tasks.append(self.oled_task)
         if self.ctl:

@@ -85,7 +85,6 @@ class Buttons:
         self.lost = 0  # events dropped on a full queue (none in any test)
         self.glitches = 0  # closings that never held long enough to count
         self.wake = no_wake  # app.py: ThreadSafeFlag.set, called after each push
-        self.on_edge = no_wake  # app.py (board): arms a timer for the confirmation (hard IRQ safe)
 
     def _push(self, code):
         h = self.head
@@ -111,7 +110,6 @@ class Buttons:
         self.raw[i] = level
         self.t_raw[i] = now
         self.t_us[i] = u
-        self.on_edge()
         self.wake()  # the input task looks again when the confirmation falls due
 
     def _need(self, i):

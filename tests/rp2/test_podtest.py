@@ -67,6 +67,10 @@ class SeenBuilder:
         self.presses.append(button)
 
     def ask(self, part: str, question: str, idle) -> bool:
+        # a moment to think, as a person takes, while the link runs: a beep still
+        # sounding has ended (pod.mjs reports a tone when it ends)
+        for _ in range(40):  # 200 ms of emulated time
+            idle()
         yes = getattr(self, "seen_" + part)()
         self.asked[part] = yes
         return yes
