@@ -20,8 +20,8 @@ _MERGE_MS = const(3)  # a timer frame this close to the grid is the grid frame (
 _RX_BUDGET = const(64)  # link bytes per pass (more than one whole frame), then the loop gets a turn
 _GC_EVERY_MS = const(30000)  # a collection (~3 ms on a Pico's 234 KB heap) at a time we choose; a frame allocates next to nothing
 _GC_THRESHOLD = const(32768)  # only a burst past this many bytes collects in between
-_LOG_MAX = const(4096)
-_LOG_GAP_MS = const(10000)
+_ERRORS_MAX = const(4096)
+_ERRORS_GAP_MS = const(10000)
 _OLED_CHUNK = const(32)  # OLED bytes a write: 0.7 ms of I2C at 400 kHz
 _OLED_QUIET_MS = const(4)
 _SPIN_US = const(1500)  # a button confirmation this close is waited for without sleeping
@@ -77,11 +77,6 @@ class App:
         p.buttons.wake = self.pressed.set
         self.hw.attach_irqs(p.buttons)
         p.power_up(now)
-        self.confirmer = None
-        if not self.sim and hasattr(machine, "Timer"):
-            import confirm  # (a board's: the unix port's heap is spared its code)
-
-            self.confirmer = confirm.Confirmer(p.buttons)
         self.drawn = asyncio.ThreadSafeFlag()
         if p.screen is not None:
             p.screen.wake = self.drawn.set
@@ -101,20 +96,20 @@ class App:
         self.quit = False
 
     def log(self, msg):
-        # board: errors.log on flash (started afresh past _LOG_MAX), at most
-        # one write per _LOG_GAP_MS: a fault every frame must not wear the
+        # board: errors.log on flash (started afresh past _ERRORS_MAX), at most
+        # one write per _ERRORS_GAP_MS: a fault every frame must not wear the
         # flash or stall the loop. Simulation: stderr (stdout may be the link).
         try:
             if self.sim:
                 sys.stderr.write("pod: %s\n" % msg)
                 return
             now = clock.ms()
-            if self.log_any and clock.diff(now, self.log_at) < _LOG_GAP_MS:
+            if self.log_any and clock.diff(now, self.log_at) < _ERRORS_GAP_MS:
                 self.log_quiet += 1
                 return
             path = self.log_path
             try:
-                if os.stat(path)[6] > _LOG_MAX:
+                if os.stat(path)[6] > _ERRORS_MAX:
                     os.remove(path)
             except OSError:
                 pass
@@ -169,13 +164,14 @@ class App:
         p = self.pod
         bt = p.buttons
         flag = self.pressed
-        timed = self.confirmer is not None
         while True:
             if bt.head == bt.tail:
-                # an edge: a board's timer confirms it and wakes this task; without
-                # one (the unix port) the confirmation is waited out here
+                # an edge: its confirmation is waited out here, the last stretch
+                # spinning (a one-shot machine.Timer armed for it from the pin
+                # interrupt fired up to a frame late on the emulated RP2040, and
+                # cost a schedule and a Timer.init per edge: docs/performance.md)
                 w = bt.until_due_us()
-                if w < 0 or timed:
+                if w < 0:
                     await flag.wait()  # an edge: its confirmation is due in about a ms
                     continue
                 if w > _SPIN_US:
@@ -192,7 +188,7 @@ class App:
         # first (its frame goes out before this one is drawn)
         bt = p.buttons
         w = bt.until_due_us()
-        if 0 < w <= _SPIN_US and self.confirmer is None:
+        if 0 < w <= _SPIN_US:
             spin(w)
         bt.scan(now)
         if bt.head != bt.tail:

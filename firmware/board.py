@@ -1,10 +1,19 @@
 # Hardware from the pin map (hardware/pinmaps/*.json, copied to the board as
 # /pinmap.json), and the byte stream the link runs on.
+from micropython import const
 import json
 import select
 import machine
 import buttons
 import clock
+
+# proto.py's codes (private copies: tests/firmware/test_codes.py)
+_FEATURE_OLED = const(1)
+_FEATURE_VIBE = const(2)
+_FEATURE_PIEZO = const(4)
+_FEATURE_SIM = const(8)
+_FEATURE_OLED64 = const(16)
+_FEATURE_EXT = const(32)
 
 # Used when no pinmap.json is present; equal to hardware/pinmaps/pico.json
 # (a test keeps the two the same).
@@ -34,26 +43,25 @@ class Hardware:
         bt = pm["buttons"]
         self.pins = [None if bt.get(k) is None else Pin(bt[k], Pin.IN, Pin.PULL_UP if low else Pin.PULL_DOWN)
                      for k in BUTTONS]
-        # features bits: 1 OLED, 2 vibration, 4 piezo, 8 simulated, 16 OLED of 64 rows,
-        # 32 protocol extension 1
-        feat = 8 if sim else 0
+        # the hello's features bits (proto.FEATURE_*)
+        feat = _FEATURE_SIM if sim else 0
         self.pwm = None
         if pm.get("piezo") is not None:
             self.pwm = machine.PWM(Pin(pm["piezo"]))
             self.pwm.duty_u16(0)
-            feat |= 4
+            feat |= _FEATURE_PIEZO
         self.vibe = None
         if pm.get("vibe") is not None:
             self.vibe = Pin(pm["vibe"], Pin.OUT, value=0)
-            feat |= 2
+            feat |= _FEATURE_VIBE
         self.oled = None
         o = pm.get("oled")
         if o:
             # optional keys (defaults keep older pin maps working): i2c bus id,
             # addr (0x3C), width (128), height (32 or 64), freq (400 kHz)
-            feat |= 1 | (16 if o.get("height", 32) >= 64 else 0)
+            feat |= _FEATURE_OLED | (_FEATURE_OLED64 if o.get("height", 32) >= 64 else 0)
             self.oled = oled_from(o)
-        feat |= 32  # speaks protocol extension 1 (docs/protocol.md section 11)
+        feat |= _FEATURE_EXT  # speaks protocol extension 1 (docs/protocol.md section 11)
         self.features = feat
         uid = machine.unique_id()[:8]
         self.board_id = uid + bytes(8 - len(uid))

@@ -16,11 +16,26 @@
 # capacitor at once, so a press edge stays fast; a release rises in about
 # 1 ms); the internal pull-ups alone also work.
 #
-# Event code = button << 3 | kind. Buttons: 0 prev, 1 next, 2 ready, 3 back.
-# Kinds: 1 press, 2 release (short), 3 long (still held), 4 repeat (prev/next
-# held), 5 release after a long press.
+# Event code = button << 3 | kind. The names below are the one source of the
+# button and kind numbers: selection.py, selftest.py and pod.py repeat the
+# ones they use as private consts (free on the board, see proto.py), and
+# tests/firmware/test_codes.py checks the copies.
 from micropython import const
 import clock
+
+# buttons, in the pin map's order (self-test parts: proto.py _PART_PREV + button)
+_BTN_PREV = const(0)
+_BTN_NEXT = const(1)
+_BTN_READY = const(2)
+_BTN_BACK = const(3)
+# event kinds: ev & _EV_MASK
+_EV_PRESS = const(1)
+_EV_RELEASE = const(2)  # after a short press
+_EV_LONG = const(3)  # held past _LONG_MS, still down
+_EV_REPEAT = const(4)  # PREV/NEXT held: auto-repeat
+_EV_LONG_RELEASE = const(5)  # the release after a long press
+_EV_MASK = const(7)
+_EV_SHIFT = const(3)
 
 _CONFIRM_US = const(1200)  # a level held this long is real (a 1 ms glitch is not)
 _REBOUNCE_US = const(12000)  # PREV/NEXT pressed again this soon after a release: hold this long
@@ -70,7 +85,6 @@ class Buttons:
         self.lost = 0  # events dropped on a full queue (none in any test)
         self.glitches = 0  # closings that never held long enough to count
         self.wake = no_wake  # app.py: ThreadSafeFlag.set, called after each push
-        self.on_edge = no_wake  # app.py (board): arms a timer for the confirmation (hard IRQ safe)
 
     def _push(self, code):
         h = self.head
@@ -96,11 +110,10 @@ class Buttons:
         self.raw[i] = level
         self.t_raw[i] = now
         self.t_us[i] = u
-        self.on_edge()
         self.wake()  # the input task looks again when the confirmation falls due
 
     def _need(self, i):
-        if self.raw[i] and i < 2 and clock.diff(self.t_raw[i], self.t_rel[i]) < _REARM_MS:
+        if self.raw[i] and i <= _BTN_NEXT and clock.diff(self.t_raw[i], self.t_rel[i]) < _REARM_MS:
             return _REBOUNCE_US
         return _CONFIRM_US
 
@@ -111,11 +124,11 @@ class Buttons:
             self.long_done[i] = 0
             self.t_press[i] = self.t_first[i]
             self.t_rep[i] = clock.add(now, _REPEAT_DELAY_MS)  # from now: a late check never repeats at once
-            self._push(i << 3 | 1)
+            self._push(i << _EV_SHIFT | _EV_PRESS)
         else:
             self.down[i] = 0
             self.t_rel[i] = self.t_raw[i]
-            self._push(i << 3 | (5 if self.long_done[i] else 2))
+            self._push(i << _EV_SHIFT | (_EV_LONG_RELEASE if self.long_done[i] else _EV_RELEASE))
 
     def check(self, now):
         # levels that have held long enough become events
@@ -168,10 +181,10 @@ class Buttons:
                 if self.down[i]:
                     if not self.long_done[i] and clock.diff(now, self.t_press[i]) >= _LONG_MS:
                         self.long_done[i] = 1
-                        self._push(i << 3 | 3)
-                    if i < 2 and clock.diff(now, self.t_rep[i]) >= 0:
+                        self._push(i << _EV_SHIFT | _EV_LONG)
+                    if i <= _BTN_NEXT and clock.diff(now, self.t_rep[i]) >= 0:
                         self.t_rep[i] = clock.add(self.t_rep[i], _REPEAT_MS)
-                        self._push(i << 3 | 4)
+                        self._push(i << _EV_SHIFT | _EV_REPEAT)
         finally:
             self.irq_on(st)
 

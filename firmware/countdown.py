@@ -1,6 +1,12 @@
 # The visible 10-second ready countdown (guide 3.10). The hub is the referee
 # of the deadline; the pod only shows it, beeps, and reports its own expiry.
+from micropython import const
 import clock
+
+# what update() found (pod.py repeats them: tests/firmware/test_codes.py)
+_CD_NOTHING = const(0)
+_CD_SECOND = const(1)  # a whole second of the last three: beep
+_CD_END = const(2)  # the time is up
 
 
 class Countdown:
@@ -34,12 +40,11 @@ class Countdown:
         return d if d > 0 else 0
 
     def update(self, now):
-        # 0 nothing, 1 a whole second of the last three (beep), 2 the end
         if not self.active or self.remaining(now) > self.mark:
-            return 0
+            return _CD_NOTHING
         m = self.mark
         self.mark = m - 1000
         if m == 0:
             self.active = False
-            return 2
-        return 1
+            return _CD_END
+        return _CD_SECOND

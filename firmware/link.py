@@ -8,17 +8,7 @@ import struct
 import clock
 import proto as P
 
-_MAX_BODY = const(42)  # proto.py
-_MAX_ENC = const(44)
-_MAX_TEXT = const(32)
-_HEARTBEAT_MS = const(500)
-_DEAD_MS = const(1500)
-_RESEND_MS = const(250)
-_HELLO_MS = const(500)
-_WINDOW = const(8)
-_OUT_N = const(12)  # pod decisions kept while the link is down
-_OUT_W = const(4)  # room per kept payload (adjust: 3 bytes)
-# message types (proto.py)
+# proto.py's codes (private copies: tests/firmware/test_codes.py)
 _T_PING = const(0x00)
 _T_HELLO = const(0x01)
 _T_READY = const(0x02)
@@ -30,6 +20,17 @@ _T_READY_AT = const(0x08)
 _T_TEST = const(0x09)
 _T_WELCOME = const(0x81)
 _T_SERVICE = const(0x8F)
+_MAX_BODY = const(42)
+
+_MAX_ENC = const(44)
+_MAX_TEXT = const(32)
+_HEARTBEAT_MS = const(500)
+_DEAD_MS = const(1500)
+_RESEND_MS = const(250)
+_HELLO_MS = const(500)
+_WINDOW = const(8)
+_KEEP_N = const(12)  # pod decisions kept while the link is down
+_KEEP_W = const(4)  # room per kept payload (adjust: 3 bytes)
 
 
 def _next(s):
@@ -45,10 +46,10 @@ class Link:
         self.dec = P.Decoder()
         self.tx = bytearray(_MAX_ENC + 2)
         self.body = bytearray(_MAX_BODY + 2)
-        self.o_t = bytearray(_OUT_N)
-        self.o_s = bytearray(_OUT_N)
-        self.o_len = bytearray(_OUT_N)
-        self.o_p = bytearray(_OUT_N * _OUT_W)
+        self.o_t = bytearray(_KEEP_N)
+        self.o_s = bytearray(_KEEP_N)
+        self.o_len = bytearray(_KEEP_N)
+        self.o_p = bytearray(_KEEP_N * _KEEP_W)
         self.o_head = 0
         self.o_n = 0
         self.up = False
@@ -98,13 +99,13 @@ class Link:
     def queue(self, t, a, b, now, c=0):
         # A pod decision: kept until acked, across link losses (renumbered on
         # the next welcome). Payload packed by type; nothing allocated.
-        if self.o_n == _OUT_N:
-            self.o_head = (self.o_head + 1) % _OUT_N  # oldest goes, counted
+        if self.o_n == _KEEP_N:
+            self.o_head = (self.o_head + 1) % _KEEP_N  # oldest goes, counted
             self.o_n -= 1
             self.dropped += 1
-        k = (self.o_head + self.o_n) % _OUT_N
+        k = (self.o_head + self.o_n) % _KEEP_N
         p = self.o_p
-        o = k * _OUT_W
+        o = k * _KEEP_W
         p[o] = a
         if t == _T_ADJUST:
             p[o + 1] = b >> 8 & 0xFF
@@ -128,8 +129,8 @@ class Link:
 
     def _resend(self, now):
         for j in range(self.o_n if self.o_n < _WINDOW else _WINDOW):
-            k = (self.o_head + j) % _OUT_N
-            self._emit(self.o_t[k], self.o_s[k], self.o_p, k * _OUT_W, self.o_len[k], now)
+            k = (self.o_head + j) % _KEEP_N
+            self._emit(self.o_t[k], self.o_s[k], self.o_p, k * _KEEP_W, self.o_len[k], now)
             self.resent += 1
         self.resend_at = clock.add(now, _RESEND_MS)
 
@@ -150,7 +151,7 @@ class Link:
             n = self.o_n
             # cumulative: everything up to and including ack is in
             while self.o_n and (ack - self.o_s[self.o_head]) % 255 < 128:
-                self.o_head = (self.o_head + 1) % _OUT_N
+                self.o_head = (self.o_head + 1) % _KEEP_N
                 self.o_n -= 1
             if self.o_n != n:
                 self.resend_at = clock.add(now, _RESEND_MS)
@@ -177,7 +178,7 @@ class Link:
         # timed ready as a plain one (this hub may not speak the extension)
         s = 1
         for j in range(self.o_n):
-            k = (self.o_head + j) % _OUT_N
+            k = (self.o_head + j) % _KEEP_N
             self.o_s[k] = s
             if self.o_t[k] == _T_READY_AT:
                 self.o_t[k] = _T_READY

@@ -15,11 +15,7 @@ import board
 import selftest
 import views
 
-_FW_MAJOR = const(0)  # firmware version, sent in the hello
-_FW_MINOR = const(5)
-_FW_PATCH = const(0)
-
-# message types (proto.py)
+# proto.py's codes (private copies: tests/firmware/test_codes.py)
 _T_READY = const(0x02)
 _T_ANSWER = const(0x03)
 _T_EXPIRED = const(0x04)
@@ -37,11 +33,38 @@ _T_STRIP = const(0x8A)
 _T_SELFTEST = const(0x8B)
 _T_SERVICE = const(0x8F)
 _SERVICE_MAGIC = const(0x5AFE)
-_CHOOSING = const(1)  # selection states
+_LOG_RECOVERED = const(1)
+_MODE_TRACKER = const(2)
+_KIND_NONE = const(0)
+_STATE_FLAG_LOCKED = const(2)
+_OUT_HIT = const(1)
+_OUT_EVADE = const(4)
+_OUT_GUARDED = const(5)
+_OUT_COUNTERED = const(7)
+_OUT_WAS_HIT = const(8)
+_OUT_NON_RESPONSE = const(13)
+_NOTE_OPPONENT_LINK_OK = const(2)
+_NOTE_NON_RESPONSE = const(6)
+_NOTE_RESUMED = const(9)
+# buttons.py's codes (private copies: tests/firmware/test_codes.py)
+_BTN_READY = const(2)
+_EV_PRESS = const(1)
+_EV_MASK = const(7)
+_EV_SHIFT = const(3)
+# selection.py's codes (private copies: tests/firmware/test_codes.py)
+_CHOOSING = const(1)
 _REVEAL = const(3)
 _RESULT = const(4)
-_BRIGHT = const(3)  # brightness page
-_READY_BTN = const(2)
+_PAGE_BRIGHT = const(3)
+# countdown.py's codes (private copies: tests/firmware/test_codes.py)
+_CD_NOTHING = const(0)
+_CD_SECOND = const(1)
+_CD_END = const(2)
+
+_FW_MAJOR = const(0)  # firmware version, sent in the hello
+_FW_MINOR = const(5)
+_FW_PATCH = const(0)
+
 _OLED_BUDGET = const(128)  # OLED bytes show() sends a frame when no task does (tests' harness)
 _RES = const(4000)  # board.RES_HZ: the piezo's resonance
 _DEFAULT_BRIGHT = const(6)  # selection.BRIGHT_LEVELS[6] = 144: reads in a lit room
@@ -109,7 +132,7 @@ class Pod:
 
     def power_up(self, now):
         # READY held while plugging in: the builder's self-test, no hub needed
-        if self.buttons.held(_READY_BTN):
+        if self.buttons.held(_BTN_READY):
             self.test.start(now)
 
     def set_bright(self, idx):
@@ -125,7 +148,7 @@ class Pod:
             self.snd.tick(now, True)
             gc.collect()
             msg = "%s %s %s" % (where(e), type(e).__name__, e)
-            self.link.send_log(1, msg.encode(), now)
+            self.link.send_log(_LOG_RECOVERED, msg.encode(), now)
             self.on_log(msg)
         except Exception:
             pass
@@ -141,8 +164,8 @@ class Pod:
                 if self.test.active:
                     self.test.button(ev, now)
                     continue
-                if not self.link.up and ev & 7 == 1:
-                    self.btn_seen = ev >> 3  # no hub: the ring shows which button (views.no_hub)
+                if not self.link.up and ev & _EV_MASK == _EV_PRESS:
+                    self.btn_seen = ev >> _EV_SHIFT  # no hub: the ring shows which button (views.no_hub)
                     self.btn_t = now
                 sel.counting = self.cd.active
                 was = sel.page
@@ -153,7 +176,7 @@ class Pod:
                     if t == _T_READY and self.ext:
                         # the hub judges the ready by its first edge, not by
                         # when the press was confirmed
-                        age = clock.diff(now, self.buttons.t_press[_READY_BTN])
+                        age = clock.diff(now, self.buttons.t_press[_BTN_READY])
                         self.link.queue(_T_READY_AT, sel.a, sel.b, now, 0 if age < 0 else 255 if age > 255 else age)
                     else:
                         self.link.queue(t, sel.a, sel.b, now)
@@ -165,7 +188,7 @@ class Pod:
                 else:
                     self.snd.beep(_RES, 5, now)  # a click for each cursor move
                 self.ring.level = selection.BRIGHT_LEVELS[sel.bright]
-                if was == _BRIGHT and sel.page != _BRIGHT:
+                if was == _PAGE_BRIGHT and sel.page != _PAGE_BRIGHT:
                     self.on_bright(sel.bright)
         except Exception as e:
             self.fault(e, now)
@@ -191,7 +214,7 @@ class Pod:
         cd = self.cd
         if t == _T_STATE:
             v = struct.unpack_from(">BBBBBBbHB", b, 3)
-            if v[1] == 0 or v[0] != cd.prompt or v[3] & 2:
+            if v[1] == _KIND_NONE or v[0] != cd.prompt or v[3] & _STATE_FLAG_LOCKED:
                 cd.active = False
             sel.on_state(v[0], v[1], v[2], v[3], v[4])
             self.priority = v[5]
@@ -216,14 +239,15 @@ class Pod:
             sel.state = _RESULT
             # at the piezo's resonance: a win two short beeps, a loss one long,
             # a draw one short; a buzz when it hurts
-            win = 1 <= c <= 4
-            loss = 5 <= c <= 8 or c == 13
-            self.snd.beep(_RES, 300 if loss else 70, now, 150 if c in (7, 8) else 0, 2 if win else 1)
+            win = _OUT_HIT <= c <= _OUT_EVADE
+            loss = _OUT_GUARDED <= c <= _OUT_WAS_HIT or c == _OUT_NON_RESPONSE
+            hurt = c == _OUT_COUNTERED or c == _OUT_WAS_HIT
+            self.snd.beep(_RES, 300 if loss else 70, now, 150 if hurt else 0, 2 if win else 1)
         elif t == _T_NOTICE:
             c = b[3]
-            if c == 2 or c == 9:  # opponent back / resumed
-                c = 0
-            elif c == 6:  # you did not respond in time: three long beeps
+            if c == _NOTE_OPPONENT_LINK_OK or c == _NOTE_RESUMED:
+                c = 0  # nothing to show
+            elif c == _NOTE_NON_RESPONSE:  # you did not respond in time: three long beeps
                 self.snd.beep(_RES, 250, now, 300, 3, 120)
             self.notice_code = c
             self.notice_t0 = now
@@ -254,7 +278,7 @@ class Pod:
         sel = self.sel
         sel.seat = seat
         sel.mode = mode
-        if mode != 2:
+        if mode != _MODE_TRACKER:
             sel.page = 0
         if bright:
             # the hub's 1..255 scale onto our 8 steps
@@ -279,10 +303,10 @@ class Pod:
             bt = self.buttons
             # a READY press still being confirmed when the time runs out is
             # judged first (by its first edge): the expiry waits for it
-            ev = 0 if bt.raw[_READY_BTN] and not bt.down[_READY_BTN] else self.cd.update(now)
-            if ev == 1:
+            ev = _CD_NOTHING if bt.raw[_BTN_READY] and not bt.down[_BTN_READY] else self.cd.update(now)
+            if ev == _CD_SECOND:
                 self.snd.beep(_RES, 80, now, 80)
-            elif ev == 2:
+            elif ev == _CD_END:
                 self.link.queue(_T_EXPIRED, self.cd.prompt, 0, now)
                 self.snd.beep(_RES, 400, now, 300)
             if self.test.active:

@@ -9,17 +9,33 @@ import framebuf
 from array import array
 from micropython import const
 import clock
+import selection
 import words
+
+# proto.py's codes (private copies: tests/firmware/test_codes.py)
+_OUT_HIT = const(1)
+_OUT_EVADE = const(4)
+_OUT_GUARDED = const(5)
+_OUT_WAS_HIT = const(8)
+_OUT_NON_RESPONSE = const(13)
+_NOTE_OPPONENT_LINK_LOST = const(1)
+_NOTE_WIN = const(3)
+_NOTE_DRAW = const(5)
+_NOTE_NON_RESPONSE = const(6)
+_NOTE_PAUSED = const(8)
+# selection.py's codes (private copies: tests/firmware/test_codes.py)
+_CHOOSING = const(1)
+_LOCKED = const(2)
+_REVEAL = const(3)
+_PAGE_HP = const(1)
+_PAGE_FP = const(2)
+_PAGE_BRIGHT = const(3)
 
 _N_SLOTS = const(16)
 _N_VALS = const(17)
 _STRIP_BYTES = const(256)  # 128 columns x 2 pages
 _PART = const(32)
 
-# selection states (selection.py)
-_CHOOSING = const(1)
-_LOCKED = const(2)
-_REVEAL = const(3)
 _RESULT_MS = const(1500)
 
 OUTCOMES = ("", "HIT", "COUNTER", "GUARD", "EVADE", "GUARDED", "EVADED", "COUNTERED", "WAS HIT",
@@ -181,26 +197,25 @@ class Screen:
         if p.result_code and clock.diff(now, p.result_t0) < _RESULT_MS:
             c = p.result_code
             name = OUTCOMES[c] if c < len(OUTCOMES) else "RESULT %d" % c
-            w = "WIN" if 1 <= c <= 4 else "LOSE" if 5 <= c <= 8 else "TIMEOUT" if c == 13 else "DRAW"
+            w = "WIN" if _OUT_HIT <= c <= _OUT_EVADE else "LOSE" if _OUT_GUARDED <= c <= _OUT_WAS_HIT \
+                else "TIMEOUT" if c == _OUT_NON_RESPONSE else "DRAW"
             return self.word(w), None, [name, fps]
         nc = p.notice_code
-        if nc in (3, 4, 5):
-            return self.word(("WIN", "LOSE", "DRAW")[nc - 3]), None, ["GAME OVER", fps]
-        if nc == 6:
+        if _NOTE_WIN <= nc <= _NOTE_DRAW:
+            return self.word(("WIN", "LOSE", "DRAW")[nc - _NOTE_WIN]), None, ["GAME OVER", fps]
+        if nc == _NOTE_NON_RESPONSE:
             return self.word("TIMEOUT"), None, ["NO RESPONSE", fps]
-        if nc in (1, 8):
-            return None, None, ["OPPONENT AWAY" if nc == 1 else "PAUSED", fps]
+        if nc == _NOTE_OPPONENT_LINK_LOST or nc == _NOTE_PAUSED:
+            return None, None, ["OPPONENT AWAY" if nc == _NOTE_OPPONENT_LINK_LOST else "PAUSED", fps]
         seat = "%dP" % sel.seat if sel.seat else "--"
         cd = p.cd
         secs = " %2ds" % ((cd.remaining(now) + 999) // 1000) if cd.active else ""
         more = self.more(p)
-        if sel.page == 1:
-            import selection
-
+        if sel.page == _PAGE_HP:
             return None, None, ["HP %+d" % selection.HP_STEPS[sel.menu], "HP %d" % p.hp] + more
-        if sel.page == 2:
+        if sel.page == _PAGE_FP:
             return None, None, ["SET " + fps, "READY: ADD"] + more
-        if sel.page == 3:
+        if sel.page == _PAGE_BRIGHT:
             return None, None, ["BRIGHT %d/8" % (sel.bright + 1), ""] + more
         if sel.seat == 0:
             return None, None, ["PRESS READY", "TO TAKE A SEAT"]

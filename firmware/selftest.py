@@ -7,24 +7,34 @@
 from micropython import const
 import clock
 
-# parts and results (docs/protocol.md section 11, "test")
-RING = const(1)
-PIEZO = const(2)
-MOTOR = const(3)
-OLED = const(4)
-PREV = const(5)  # buttons: PREV + index
-N_PARTS = const(8)
-PENDING = const(0)
-OK = const(1)  # seen working by the pod itself (a press and its release, the OLED acked)
-SHOWN = const(2)  # played or lit: the builder's eyes and ears judge
-FAILED = const(3)
-ABSENT = const(4)  # not in the pin map
+# proto.py's codes (private copies: tests/firmware/test_codes.py)
+_PART_RING = const(1)
+_PART_PIEZO = const(2)
+_PART_MOTOR = const(3)
+_PART_OLED = const(4)
+_PART_PREV = const(5)
+_PART_BACK = const(8)
+_RES_PENDING = const(0)
+_RES_OK = const(1)
+_RES_SHOWN = const(2)
+_RES_FAILED = const(3)
+_RES_ABSENT = const(4)
+# buttons.py's codes (private copies: tests/firmware/test_codes.py)
+_BTN_READY = const(2)
+_BTN_BACK = const(3)
+_EV_PRESS = const(1)
+_EV_RELEASE = const(2)
+_EV_LONG = const(3)
+_EV_LONG_RELEASE = const(5)
+_EV_MASK = const(7)
+_EV_SHIFT = const(3)
 
+_N_PARTS = const(8)  # _PART_RING .. _PART_BACK
 _SWEEP_STEP_MS = const(50)
 _FILL_MS = const(500)
 _PERIOD_MS = const(10000)
 _PRESS_MS = const(400)
-_RES_HZ = const(4000)
+_PIEZO_HZ = const(4000)
 _COLOURS = (0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF)
 
 
@@ -34,8 +44,8 @@ class SelfTest:
         self.active = False
         self.by_hub = False
         self.t0 = 0
-        self.res = bytearray(N_PARTS + 1)
-        self.told = bytearray(N_PARTS + 1)  # results already reported to the hub
+        self.res = bytearray(_N_PARTS + 1)
+        self.told = bytearray(_N_PARTS + 1)  # results already reported to the hub
         self.pressed = bytearray(4)
         self.lit = -1  # the button whose quadrant is lit
         self.lit_t = 0
@@ -45,22 +55,22 @@ class SelfTest:
         self.active = True
         self.by_hub = by_hub
         self.t0 = now
-        for i in range(N_PARTS + 1):
-            self.res[i] = PENDING
+        for i in range(_N_PARTS + 1):
+            self.res[i] = _RES_PENDING
             self.told[i] = 0
         for i in range(4):
             self.pressed[i] = 0
             if p.buttons.pins[i] is None:
-                self.res[PREV + i] = ABSENT
+                self.res[_PART_PREV + i] = _RES_ABSENT
         self.lit = -1
         hw = p.hw
-        self.res[MOTOR] = SHOWN if hw.vibe is not None else ABSENT
-        self.res[PIEZO] = SHOWN if hw.pwm is not None else ABSENT
+        self.res[_PART_MOTOR] = _RES_SHOWN if hw.vibe is not None else _RES_ABSENT
+        self.res[_PART_PIEZO] = _RES_SHOWN if hw.pwm is not None else _RES_ABSENT
         if hw.oled is None:
-            self.res[OLED] = ABSENT
+            self.res[_PART_OLED] = _RES_ABSENT
         else:
-            self.res[OLED] = OK if p.screen is not None and p.screen.oled.ok else FAILED
-        p.snd.beep(_RES_HZ, 200, now, 300)
+            self.res[_PART_OLED] = _RES_OK if p.screen is not None and p.screen.oled.ok else _RES_FAILED
+        p.snd.beep(_PIEZO_HZ, 200, now, 300)
         p.cd.active = False
 
     def stop(self, now):
@@ -70,30 +80,30 @@ class SelfTest:
 
     def button(self, ev, now):
         # a button event while testing; True: the test is over
-        btn = ev >> 3
-        kind = ev & 7
-        if btn == 3 and kind == 3:  # BACK held: leave
+        btn = ev >> _EV_SHIFT
+        kind = ev & _EV_MASK
+        if btn == _BTN_BACK and kind == _EV_LONG:  # BACK held: leave
             self.stop(now)
             return True
-        if kind == 1:
+        if kind == _EV_PRESS:
             self.lit = btn
             self.lit_t = now
             self.pressed[btn] = 1
-            self.pod.snd.beep(_RES_HZ, 60, now, 120 if btn == 2 else 0)
-        elif kind in (2, 5) and self.pressed[btn]:
-            self.res[PREV + btn] = OK
+            self.pod.snd.beep(_PIEZO_HZ, 60, now, 120 if btn == _BTN_READY else 0)
+        elif (kind == _EV_RELEASE or kind == _EV_LONG_RELEASE) and self.pressed[btn]:
+            self.res[_PART_PREV + btn] = _RES_OK
         return False
 
     def tick(self, now):
         # results to the hub, once each (when the hub speaks the extension)
         if clock.diff(now, self.t0) >= 4 * (self.pod.ring.n * _SWEEP_STEP_MS + _FILL_MS):
-            if self.res[RING] == PENDING:
-                self.res[RING] = SHOWN
+            if self.res[_PART_RING] == _RES_PENDING:
+                self.res[_PART_RING] = _RES_SHOWN
         p = self.pod
         if not p.link.up or not p.ext:
             return
-        for i in range(1, N_PARTS + 1):
-            if self.res[i] != PENDING and not self.told[i]:
+        for i in range(1, _N_PARTS + 1):
+            if self.res[i] != _RES_PENDING and not self.told[i]:
                 self.told[i] = 1
                 p.report(i, self.res[i], now)
 
@@ -112,7 +122,7 @@ class SelfTest:
         else:
             # buttons tested so far: their quadrants dim green
             for b in range(4):
-                if self.res[PREV + b] == OK:
+                if self.res[_PART_PREV + b] == _RES_OK:
                     quadrant(r, b, 0x009E73, 60)
         if self.lit >= 0 and clock.diff(now, self.lit_t) < _PRESS_MS:
             quadrant(r, self.lit, 0xFFFFFF, 255)

@@ -9,6 +9,27 @@ import clock
 import selection
 import selftest
 
+# proto.py's codes (private copies: tests/firmware/test_codes.py)
+_OUT_EVADE = const(4)
+_OUT_WAS_HIT = const(8)
+_OUT_TRADE = const(9)
+_OUT_OFFSET = const(10)
+_OUT_BOTH_DEFEND = const(11)
+_OUT_BOTH_EVADE = const(12)
+_NOTE_OPPONENT_LINK_LOST = const(1)
+_NOTE_WIN = const(3)
+_NOTE_LOSE = const(4)
+_NOTE_DRAW = const(5)
+_NOTE_SUDDEN_DEATH = const(7)
+_NOTE_PAUSED = const(8)
+# selection.py's codes (private copies: tests/firmware/test_codes.py)
+_CHOOSING = const(1)
+_LOCKED = const(2)
+_REVEAL = const(3)
+_PAGE_MAIN = const(0)
+_PAGE_HP = const(1)
+_PAGE_FP = const(2)
+
 # Okabe-Ito palette (distinguishable with the common colour-vision
 # deficiencies), one meaning each:
 _BLUE = const(0x0072B2)  # seat 1P (slots, the lock, the seat marker)
@@ -26,37 +47,18 @@ _K_SPENT = const(40)  # a slot whose share of the time is gone
 _K_ARC = const(90)  # the time left where no slot is
 _K_LOCK = const(150)
 
-# selection states and pages (selection.py)
-_CHOOSING = const(1)
-_LOCKED = const(2)
-_REVEAL = const(3)
-_HP = const(1)
-_FP = const(2)
-
 _SELFTEST_MS = const(900)
 _RESULT_MS = const(1500)
 _NOTICE_MS = const(1500)
 _BUTTON_MS = const(400)  # no hub: a press lights its quadrant this long
 
-# result outcome codes (docs/protocol.md "Values")
-_O_HIT = const(1)
-_O_COUNTER = const(2)
-_O_GUARD = const(3)
-_O_EVADE = const(4)
-_O_WAS_HIT = const(8)
-_O_TRADE = const(9)
-_O_OFFSET = const(10)
-_O_BOTH_DEFEND = const(11)
-_O_BOTH_EVADE = const(12)
-
 _KINDS = b"\x00\x01\x02\x03\x02\x03\x01\x00"  # outcome 1..8 -> motion: flash, sparkle, shield, zip
 
-_N_OPP_LOST = const(1)
-_N_WIN = const(3)
-_N_LOSE = const(4)
-_N_DRAW = const(5)
-_N_SUDDEN_DEATH = const(7)
-_N_PAUSED = const(8)
+
+def lasting(c):
+    # a notice shown until the next state, not for _NOTICE_MS (the game's end, a pause)
+    return c == _NOTE_WIN or c == _NOTE_LOSE or c == _NOTE_DRAW \
+        or c == _NOTE_OPPONENT_LINK_LOST or c == _NOTE_PAUSED
 
 
 def seat_colour(seat):
@@ -164,10 +166,10 @@ def blink2(r, col, t):
 
 def result(r, code, t):
     n = r.n
-    col = _GREEN if code <= _O_EVADE else _ORANGE if code <= _O_WAS_HIT else _PURPLE
+    col = _GREEN if code <= _OUT_EVADE else _ORANGE if code <= _OUT_WAS_HIT else _PURPLE
     # a win and its loss share a motion: guarded is guard's, evaded evade's,
     # countered counter's, was_hit hit's
-    kind = _KINDS[code - 1] if code <= _O_WAS_HIT else code
+    kind = _KINDS[code - 1] if code <= _OUT_WAS_HIT else code
     if kind == 0:  # hit / was_hit: full flashes
         if t % 250 < 150:
             r.fill(col)
@@ -178,25 +180,25 @@ def result(r, code, t):
         k = 80 + tri(t, 500) * 2 // 3
         for i in range(-(n // 4), n // 4 + 1):
             r.put(i, col, k)
-    elif kind == 3 or kind == _O_BOTH_EVADE:  # evade: a pixel zips round
+    elif kind == 3 or kind == _OUT_BOTH_EVADE:  # evade: a pixel zips round
         h = t * n // 500
         r.put(h, col)
         r.put(h - 1, col, 80)
-        if kind == _O_BOTH_EVADE:
+        if kind == _OUT_BOTH_EVADE:
             r.put(-h, col)
             r.put(1 - h, col, 80)
-    elif kind == _O_TRADE:  # halves swap green/orange: both hit
+    elif kind == _OUT_TRADE:  # halves swap green/orange: both hit
         sw = t // 250 % 2
         for i in range(n):
             r.put(i, _GREEN if (i < n // 2) == (sw == 0) else _ORANGE)
-    elif kind == _O_OFFSET:  # two pixels meet at the top, then flash
+    elif kind == _OUT_OFFSET:  # two pixels meet at the top, then flash
         h = n // 2 - t * (n // 2) // 700
         if h > 0:
             r.put(h, _PURPLE)
             r.put(-h, _PURPLE)
         elif t % 200 < 100:
             r.fill(_PURPLE)
-    elif kind == _O_BOTH_DEFEND:
+    elif kind == _OUT_BOTH_DEFEND:
         k = 60 + tri(t, 500) // 2
         for i in range(n):
             r.put(i, col, k if i & 1 else 20)
@@ -206,18 +208,18 @@ def result(r, code, t):
 
 def notice(r, p, code, t, now):
     n = r.n
-    if code == _N_WIN:
+    if code == _NOTE_WIN:
         for i in range(now // 80 % 3, n, 3):
             r.put(i, _GREEN)
-    elif code == _N_LOSE:
+    elif code == _NOTE_LOSE:
         r.fill(_ORANGE, 60)
-    elif code == _N_DRAW:
+    elif code == _NOTE_DRAW:
         for i in range(n):
             r.put(i, _PURPLE if (i + now // 400) & 1 else seat_colour(p.sel.seat), 120)
-    elif code == _N_OPP_LOST or code == _N_PAUSED:
+    elif code == _NOTE_OPPONENT_LINK_LOST or code == _NOTE_PAUSED:
         for i in range(0, n, n // 4):
             r.put(i, _SKY, 60 + tri(now, 2000) * 2 // 3)
-    elif code == _N_SUDDEN_DEATH:
+    elif code == _NOTE_SUDDEN_DEATH:
         if t % 300 < 150:
             r.fill(_WHITE)
     else:
@@ -235,14 +237,14 @@ def page(r, p, now):
     sel = p.sel
     n = r.n
     pg = sel.page
-    if pg == _HP:
+    if pg == _PAGE_HP:
         # one pixel per quick step: losses orange, gains green; the cursor white
         st = selection.HP_STEPS
         for j in range(len(st)):
             r.put(1 + j, _GREEN if st[j] > 0 else _ORANGE, 120)
         r.put(1 + sel.menu, _WHITE)
         marker(r, 1, now)
-    elif pg == _FP:
+    elif pg == _PAGE_FP:
         fp_arc(r, p.fp + sel.fp_pending, sel.seat, now)
         marker(r, 2, now)
     else:
@@ -297,13 +299,13 @@ def draw(p, now):
     c = p.notice_code
     if c:
         t = clock.diff(now, p.notice_t0)
-        if t < _NOTICE_MS or c in (_N_WIN, _N_LOSE, _N_DRAW, _N_OPP_LOST, _N_PAUSED):
+        if t < _NOTICE_MS or lasting(c):
             notice(r, p, c, t, now)
             return
         p.notice_code = 0
     sel = p.sel
     st = sel.state
-    if sel.page != 0:
+    if sel.page != _PAGE_MAIN:
         page(r, p, now)
     elif sel.seat == 0:
         h = now // 150  # unseated: "press READY to claim a seat"

@@ -28,6 +28,7 @@ def imported(*argv):
 @pytest.mark.parametrize("argv, banned", [
     (["--help"], HEAVY_WEB + HEAVY_EVENT),
     (["hub", "--help"], HEAVY_WEB + HEAVY_EVENT),
+    (["pod", "test", "--help"], HEAVY_WEB + HEAVY_EVENT),
     (["scenario", "tests/scenarios/judgment"], HEAVY_WEB + HEAVY_EVENT),
     (["cards", "check", "engine/data/sample"], HEAVY_WEB + HEAVY_EVENT),
     (["demo", "--text", "--quiet"], HEAVY_WEB + HEAVY_EVENT),

@@ -1,5 +1,6 @@
-"""``lumen pod flash`` (hub/pods/flash.py does the work) and ``lumen pod image``
-(one UF2 to drag onto a board: hub/pods/image.py)."""
+"""``lumen pod flash`` (hub/pods/flash.py does the work), ``lumen pod image``
+(one UF2 to drag onto a board: hub/pods/image.py) and ``lumen pod test`` (the
+builder's check of a flashed pod: hub/pods/podtest.py)."""
 
 from __future__ import annotations
 
@@ -62,3 +63,9 @@ def image(args):
           f"{board.name} in and copy this file onto the {drive} drive.\n"
           f"BOOTSEL 버튼을 누른 채 연결하고 이 파일을 드라이브에 복사하세요.")
     return 0
+
+
+def test(args):
+    from hub.pods import podtest
+
+    return podtest.main(args.port, board=args.board, hello_s=args.wait, press_s=args.press_wait)

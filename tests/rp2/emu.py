@@ -86,6 +86,7 @@ class Rp2Pod:
         self.images: list[tuple[int, bytes]] = []  # (us, RGB per pixel) decoded from the ring pin's bitstream
         self.tones: list[tuple[int, int, int]] = []  # (us, Hz, ms) measured on the piezo pin
         self.i2c: list[tuple[int, int]] = []  # (us, bytes) of each I2C write to the OLED
+        self.vibe: list[tuple[int, int]] = []  # (us, level) at each change of the motor's switch pin
         self.oled: tuple[int, bytes] | None = None  # (rows, display RAM) of the emulated SSD1306
         self.delivered: list[tuple[int, int]] = []  # (emulated us, bytes) handed to the pod
         self.stats_lines: list[str] = []
@@ -119,6 +120,9 @@ class Rp2Pod:
             elif kind == "tone":
                 t, hz, ms = (int(x) for x in rest.split())
                 self.tones.append((t, hz, ms))
+            elif kind == "vibe":
+                t, level = (int(x) for x in rest.split())
+                self.vibe.append((t, level))
             elif kind == "i2c":
                 t, n = (int(x) for x in rest.split())
                 self.i2c.append((t, n))

@@ -9,8 +9,9 @@
 //   run MS                      rx T HEX (USB CDC bytes from the pod), tx T N
 //                               (N bytes handed to the pod), px T GRBHEX (a
 //                               WS2812 frame on the ring pin, decoded), tone T
-//                               HZ MS (the piezo), i2c T N and oled H HEX (the
-//                               SSD1306 on I2C0), then ok T
+//                               HZ MS (the piezo), vibe T 0|1 (the motor's
+//                               switch), i2c T N and oled H HEX (the SSD1306
+//                               on I2C0), then ok T
 //   write HEX                   queued for the pod's USB bulk-OUT endpoint -> ok T
 //   pin GPIO 0|1                drive an input pin (buttons: 0 = pressed) -> ok T
 //   stats                       busy=NS idle=NS (CPU executing vs asleep in WFE
@@ -31,6 +32,7 @@ const BUTTON_PINS = (process.env.LUMEN_BUTTON_PINS || '10,11,12,13').split(',').
 const WS2812_RESET_NS = 50_000; // a low gap this long ends a frame
 const WS2812_ONE_NS = 600; // a high pulse longer than this is a 1 bit (0: ~400 ns, 1: ~800 ns)
 const PIEZO_PIN = Number(process.env.LUMEN_PIEZO_PIN || 15);
+const VIBE_PIN = Number(process.env.LUMEN_VIBE_PIN || 14);
 const TONE_GAP_NS = 5_000_000;
 const OLED_ADDR = Number(process.env.LUMEN_OLED_ADDR || 0x3c); // 0: nothing on the bus
 
@@ -143,6 +145,16 @@ mcu.gpio[PIEZO_PIN].addListener((state) => {
   if (toneFirst < 0) toneFirst = t;
   toneLast = t;
   toneEdges++;
+});
+
+// The vibration motor's switch (its transistor's gate) on VIBE_PIN: vibe T 1|0 at each
+// change of the pin as an output
+let vibeLevel = -1;
+mcu.gpio[VIBE_PIN].addListener((state) => {
+  const level = state === 1 ? 1 : state === 0 ? 0 : -1;
+  if (level < 0 || level === vibeLevel) return;
+  vibeLevel = level;
+  events.push(`vibe ${Math.floor(clock.nanos / 1000)} ${level}`);
 });
 
 // An SSD1306 at OLED_ADDR on I2C0 (the pin map's bus), as tests/firmware's

@@ -1,0 +1,385 @@
+"""The builder's check (``lumen pod test``, issue 21 part 4): talk to a freshly flashed pod over
+its serial port, start its self-test (docs/protocol.md section 11, firmware/selftest.py) and
+judge each part: PASS, FAIL with what to check, or absent from the pin map.
+
+What the pod can see for itself it reports: a button is *ok* once it was pressed and released,
+the OLED *ok* when it answered on I2C (*failed* when not). What only a person can judge (the
+ring's colours, the beep, the motor, the OLED's picture) the pod reports as *shown*, and the
+builder answers a y/n question. The run is written against two small seams so that the same code
+runs at the bench and in the tests: a ``Wire`` (bytes and a clock: a serial port and the wall
+clock here, the emulated Pico and its emulated time in tests/rp2) and a ``Builder`` (the person:
+the terminal here; in tests, what the emulated Pico really showed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Protocol
+
+from hub.pods.channel import HubLink
+from hub.pods.protocol import EXT, FEATURE_EXT, TEST_PARTS, TEST_RESULTS
+
+PINMAPS = Path(__file__).resolve().parents[2] / "hardware" / "pinmaps"
+PART_OF = {v: k for k, v in TEST_PARTS.items()}
+RESULT_OF = {v: k for k, v in TEST_RESULTS.items()}
+BUTTONS = ("prev", "next", "ready", "back")
+
+# part -> (Korean, English) name
+NAMES = {
+    "ring": ("링", "ring"), "piezo": ("피에조", "piezo"), "motor": ("진동 모터", "motor"),
+    "oled": ("OLED", "OLED"), "prev": ("PREV 버튼", "PREV button"), "next": ("NEXT 버튼", "NEXT button"),
+    "ready": ("READY 버튼", "READY button"), "back": ("BACK 버튼", "BACK button"),
+}
+WHERE = {"prev": ("왼쪽", "left"), "next": ("오른쪽", "right"), "ready": ("아래", "bottom"), "back": ("위", "top")}
+# the y/n questions (Korean, English)
+QUESTIONS = {
+    "ring": ("링의 모든 픽셀이 빨강, 초록, 파랑, 흰색 순서로 켜졌습니까?",
+             "Did every pixel of the ring light red, then green, then blue, then white?"),
+    "piezo": ("시작할 때와 버튼을 누를 때마다 높은 삐 소리(4 kHz)가 났습니까?",
+              "Did the pod beep (a high 4 kHz tone) when the test started and at each press?"),
+    "motor": ("시작할 때와 READY를 누를 때 진동 모터가 떨렸습니까?",
+              "Did the motor buzz when the test started and when you pressed READY?"),
+    "oled": ("화면에 테두리, 왼쪽의 체크 무늬, SELF TEST 글자가 보입니까?",
+             "Does the screen show a frame round its edge, a checkerboard at the left and SELF TEST?"),
+}
+
+
+class NoPod(Exception):
+    """The check could not run at all (no pod, no answer, an older firmware): the message
+    names the port and what to do, Korean and English."""
+
+
+class Wire(Protocol):
+    name: str
+
+    def now(self) -> int:
+        """Milliseconds on this wire's clock."""
+        ...
+
+    def wait(self, ms: int) -> bytes:
+        """Bytes from the pod, waiting at most ``ms`` for the first of them (b"": none)."""
+        ...
+
+    def write(self, data: bytes) -> None: ...
+
+
+class Builder(Protocol):
+    def say(self, text: str) -> None: ...
+
+    def press(self, button: str) -> None:
+        """Ask for one press and release of a button (the pod reports it)."""
+        ...
+
+    def ask(self, part: str, question: str, idle: Callable[[], None]) -> bool:
+        """A yes/no question; ``idle`` keeps the link alive while the person thinks."""
+        ...
+
+
+@dataclass
+class Verdict:
+    part: str
+    status: str  # "PASS", "FAIL" or "ABSENT"
+    why: str = ""  # what to check (FAIL) or why it was not tested (ABSENT), Korean and English
+
+
+def _pins(board: str) -> dict:
+    try:
+        return json.loads((PINMAPS / f"{board}.json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def hints(board: str = "pico") -> dict[str, str]:
+    """What to check when a part fails, with the pin map's GPIOs (Korean / English)."""
+    pm = _pins(board)
+    bt = pm.get("buttons") or {}
+    o = pm.get("oled") or {}
+
+    def gp(v) -> str:
+        return f"GP{v}" if isinstance(v, int) else "its GPIO"
+
+    ring = (pm.get("ring") or {}).get("pin")
+    out = {
+        "ring": f"링의 5 V·GND, DIN ({gp(ring)} → 74AHCT125 → 330 Ω), 74AHCT125의 /OE 접지, 10 µF의 방향; 한 픽셀부터 "
+                f"꺼지면 그 픽셀의 DOUT→DIN / Check the ring's 5 V and GND, DIN ({gp(ring)} through the 74AHCT125 and "
+                "the 330 Ω), the 74AHCT125's /OE tied to GND, the 10 µF's polarity; dark from one pixel on: that "
+                "pixel's DOUT to the next DIN; wrong colours: a ring that is not GRB (WS2812B)",
+        "piezo": f"피에조(PS1240)와 {gp(pm.get('piezo'))}, GND, J4 점퍼; 자석식 부저는 GPIO에 직접 연결 금지 / Check the piezo "
+                 f"(PS1240) on {gp(pm.get('piezo'))} and GND, J4's shunt; a magnetic buzzer (a few ohms) needs a driver, "
+                 "never a GPIO",
+        "motor": f"AO3400A의 게이트({gp(pm.get('vibe'))}), 플라이백 다이오드 방향, 모터의 5 V / Check the AO3400A's gate on "
+                 f"{gp(pm.get('vibe'))}, the flyback diode's direction (band to 5 V), the motor's 5 V and its wires",
+        "oled_failed": "OLED가 I2C에 응답하지 않습니다: SDA·SCL 배선, 3V3·GND, 핀 맵의 addr(0x3C 또는 0x3D) / The OLED did "
+                       f"not answer on I2C: check SDA ({gp(o.get('sda'))}) and SCL ({gp(o.get('scl'))}), its 3V3 and "
+                       "GND, and the pin map's addr (0x3C = 60 or 0x3D = 61)",
+        "oled": "버스에는 응답하지만 그림이 다름: 핀 맵의 height(32/64), SSD1306인지(SH1106 아님) / It answers on the bus but "
+                "shows wrong: check the pin map's height (32 or 64) and that the module is an SSD1306 (not an SH1106)",
+    }
+    for b in BUTTONS:
+        ko, en = WHERE[b]
+        out[b] = (f"스위치, {gp(bt.get(b))}와 GND 배선, 10 kΩ 풀업·100 nF; 누르는 동안 링의 {ko} 사분면이 켜집니다 / "
+                  f"Check the switch, its wires to {gp(bt.get(b))} and GND, the 10 kΩ pull-up and 100 nF; while it is "
+                  f"held the ring's {en} quarter lights")
+    return out
+
+
+class Check:
+    """One run of the builder's check over a wire."""
+
+    def __init__(self, wire: Wire, builder: Builder, board: str = "pico", hello_ms: int = 8000,
+                 press_ms: int = 30000, sweep_ms: int = 15000) -> None:
+        self.wire = wire
+        self.builder = builder
+        self.hints = hints(board)
+        self.hello_ms = hello_ms
+        self.press_ms = press_ms
+        self.sweep_ms = sweep_ms
+        self.link = HubLink()
+        self.results: dict[str, str] = {}  # part -> the pod's latest report
+        self.boot: int | None = None  # the pod's boot id, from its first hello
+        self.started = False  # the self-test was asked for
+        self.restarted = False
+
+    # -- the link
+    def pump(self, ms: int = 20) -> None:
+        w = self.wire
+        data = w.wait(ms)
+        now = w.now()
+        if data:
+            for m in self.link.feed(data, now):
+                if m.type == "hello":
+                    self.hello(m, now)
+                elif m.type == "test":
+                    self.results[PART_OF.get(m["part"], str(m["part"]))] = RESULT_OF.get(m["result"], "?")
+        out = self.link.poll(now)
+        if out:
+            w.write(out)
+
+    def hello(self, m, now: int) -> None:
+        # a new boot mid-check is a reset (its self-test is gone); the same boot with a new
+        # epoch is the link coming back (the pod keeps testing and keeps what it reported)
+        if self.boot is not None and m["boot"] != self.boot:
+            self.restarted = True
+        self.boot = m["boot"]
+        self.link.welcome(now, 0, "referee")
+        if self.started:
+            self.link.send("ext", now, version=EXT)  # each welcome resets it on the pod
+
+    def until(self, cond: Callable[[], bool], ms: int) -> bool:
+        end = self.wire.now() + ms
+        while not cond():
+            if self.restarted:
+                raise NoPod(f"{self.wire.name}: 점검 중 포드가 다시 시작했습니다(리셋 또는 전압 강하: USB 케이블, 링의 전류) / "
+                            "the pod restarted during the check (a reset or a brown-out: check the USB cable and "
+                            "the ring's current)")
+            if self.wire.now() >= end:
+                return False
+            self.pump()
+        return True
+
+    def send(self, msg_type: str, **fields) -> None:
+        self.link.send(msg_type, self.wire.now(), **fields)
+        self.wire.write(self.link.take_output())
+
+    # -- the check
+    def connect(self) -> None:
+        name = self.wire.name
+        if not self.until(lambda: self.link.up, self.hello_ms):
+            s = self.hello_ms / 1000
+            raise NoPod(f"{name}: {s:g}초 동안 포드의 응답이 없습니다. 펌웨어를 올렸는지(lumen pod image), 데이터 케이블인지, "
+                        f"다른 프로그램(lumen hub)이 포트를 쓰고 있지 않은지 확인하세요. / no pod answered on {name} in "
+                        f"{s:g} s: is the pod flashed (lumen pod image), the cable a data cable, the port not held by "
+                        "another program (a running lumen hub)?")
+        pod = self.link.pod
+        assert pod is not None
+        if not pod.features & FEATURE_EXT:
+            raise NoPod(f"{name}: 포드 펌웨어 {pod.firmware}에는 자가 진단이 없습니다: lumen pod image로 새로 올리세요. / the pod's "
+                        f"firmware {pod.firmware} has no self-test over the link: flash a current one (lumen pod image)")
+
+    def run(self) -> list[Verdict]:
+        self.connect()
+        b = self.builder
+        self.send("ext", version=EXT)
+        b.say("자가 진단을 시작합니다. 링을 보세요: 빨강, 초록, 파랑, 흰색이 한 점씩 돈 뒤 링 전체를 채웁니다. / Starting the "
+              "self-test. Watch the ring: red, green, blue and white, each one pixel round, then the whole ring.")
+        self.send("selftest", action=1)
+        self.started = True
+        if not self.until(lambda: len(self.results) > 0, 3000):
+            raise NoPod(f"{self.wire.name}: 포드가 자가 진단을 시작하지 않았습니다 / the pod did not start its self-test")
+        out = [self.ring()]
+        for btn in BUTTONS:
+            out.append(self.button(btn))
+        out.append(self.looked("piezo"))
+        out.append(self.looked("motor"))
+        out.append(self.oled())
+        self.send("selftest", action=0)
+        self.until(lambda: self.link.unacked == 0, 1000)
+        return out
+
+    def absent(self, part: str) -> Verdict:
+        return Verdict(part, "ABSENT", "핀 맵에 없음 / not in the pin map")
+
+    def ring(self) -> Verdict:
+        if not self.until(lambda: "ring" in self.results, self.sweep_ms):
+            return Verdict("ring", "FAIL", "포드가 스윕을 끝내지 못했습니다 / the pod never finished the sweep; " + self.hints["ring"])
+        return self.judge("ring")
+
+    def button(self, btn: str) -> Verdict:
+        if self.results.get(btn) == "absent":
+            return self.absent(btn)
+        ko, en = WHERE[btn]
+        self.builder.say(f"{NAMES[btn][0]}({ko})을 한 번 눌렀다 떼세요 / Press and release {btn.upper()} ({en}) once")
+        self.builder.press(btn)
+        if self.until(lambda: self.results.get(btn) == "ok", self.press_ms):
+            return Verdict(btn, "PASS")
+        s = self.press_ms / 1000
+        return Verdict(btn, "FAIL", f"{s:g}초 동안 누름이 없었습니다 / no press and release in {s:g} s; " + self.hints[btn])
+
+    def looked(self, part: str) -> Verdict:
+        r = self.results.get(part)
+        if r == "absent":
+            return self.absent(part)
+        if r != "shown":
+            return Verdict(part, "FAIL", f"포드의 보고: {r} / the pod reported {r}; " + self.hints[part])
+        return self.judge(part)
+
+    def oled(self) -> Verdict:
+        r = self.results.get("oled")
+        if r == "absent":
+            return self.absent("oled")
+        if r != "ok":
+            return Verdict("oled", "FAIL", self.hints["oled_failed"])
+        return self.judge("oled")
+
+    def judge(self, part: str) -> Verdict:
+        ko, en = QUESTIONS[part]
+        yes = self.builder.ask(part, f"{ko} / {en}", self.pump)
+        return Verdict(part, "PASS") if yes else Verdict(part, "FAIL", self.hints[part])
+
+
+def report(verdicts: list[Verdict], out=None) -> int:
+    """PASS/FAIL per part; the exit code: 0 only when nothing failed."""
+    out = out or sys.stdout
+    for v in verdicts:
+        ko, en = NAMES[v.part]
+        mark = {"PASS": "PASS", "FAIL": "FAIL", "ABSENT": "----"}[v.status]
+        print(f"{mark}  {ko} / {en}" + (f"\n      {v.why}" if v.why else ""), file=out)
+    failed = [v for v in verdicts if v.status == "FAIL"]
+    if failed:
+        print(f"{len(failed)}개 실패: 위의 항목을 확인한 뒤 lumen pod test를 다시 실행하세요. / {len(failed)} failed: check "
+              "the parts above and run lumen pod test again.", file=out)
+        return 1
+    print("모든 항목 통과. / All parts pass.", file=out)
+    return 0
+
+
+# -- at the bench: a serial port and a terminal
+
+
+class SerialWire:
+    """A pod's USB serial port (pyserial through hub/pods/ports.py), on the wall clock."""
+
+    def __init__(self, device: str) -> None:
+        from hub.pods.ports import SerialPort
+
+        self.name = device
+        self.port = SerialPort(device)
+
+    def now(self) -> int:
+        return int(time.monotonic() * 1000)
+
+    def wait(self, ms: int) -> bytes:
+        r, _, _ = select.select([self.port.fileno()], [], [], ms / 1000)
+        return self.port.read() if r else b""
+
+    def write(self, data: bytes) -> None:
+        self.port.write(data)
+
+    def close(self) -> None:
+        self.port.close()
+
+
+class Console:
+    """The builder at a terminal: instructions printed, y/n read from stdin while the link
+    keeps running (the pod drops a link that is silent for 1.5 s)."""
+
+    def __init__(self, stdin=None, out=None) -> None:
+        self.stdin = stdin or sys.stdin
+        self.out = out or sys.stdout
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def press(self, button: str) -> None:
+        pass  # the instruction was said; the pod reports the press
+
+    def ask(self, part: str, question: str, idle: Callable[[], None]) -> bool:
+        while True:
+            print(f"{question} [y/n] ", end="", file=self.out, flush=True)
+            line = self._line(idle)
+            if line is None:
+                print("", file=self.out)
+                return False  # no answer (end of input): not a pass
+            a = line.strip().lower()
+            if a in ("y", "yes", "ㅇ", "예", "네"):
+                return True
+            if a in ("n", "no", "아니오", "아니요"):
+                return False
+            print("y 또는 n / y or n", file=self.out)
+
+    def _line(self, idle: Callable[[], None]) -> str | None:
+        fd = self.stdin.fileno()
+        buf = b""
+        while True:
+            r, _, _ = select.select([fd], [], [], 0)
+            if not r:
+                idle()  # waits up to 20 ms on the pod's port
+                continue
+            c = os.read(fd, 1)
+            if not c:
+                return buf.decode(errors="replace") if buf else None
+            if c == b"\n":
+                return buf.decode(errors="replace")
+            buf += c
+
+
+def find_port() -> str:
+    """The one pod plugged in, found as the hub finds pods (hub/pods/ports.py)."""
+    from hub.pods.ports import find_pod_ports
+
+    ports = find_pod_ports()
+    if not ports:
+        raise NoPod("포드를 찾지 못했습니다: USB를 연결하고(데이터 케이블), 또는 --port 장치를 주세요. / no pod found: plug "
+                    "it in (a data cable) or give --port DEV")
+    if len(ports) > 1:
+        raise NoPod(f"포드가 여러 개입니다({', '.join(ports)}): --port로 하나를 고르세요. / more than one pod "
+                    f"({', '.join(ports)}): pick one with --port DEV")
+    return ports[0]
+
+
+def main(port: str | None, board: str = "pico", hello_s: float = 8, press_s: float = 30) -> int:
+    try:
+        dev = port or find_port()
+        print(f"{dev}: 포드와 연결 중 / talking to the pod", flush=True)
+        try:
+            wire = SerialWire(dev)
+        except Exception as e:  # pyserial's SerialException, a missing device, no permission
+            raise NoPod(f"{dev}: 포트를 열 수 없습니다 / cannot open the port: {e}") from None
+        try:
+            check = Check(wire, Console(), board, hello_ms=int(hello_s * 1000), press_ms=int(press_s * 1000))
+            verdicts = check.run()
+        finally:
+            wire.close()
+    except NoPod as e:
+        print(f"lumen pod test: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # unplugged mid-test
+        print(f"lumen pod test: {e}", file=sys.stderr)
+        return 2
+    return report(verdicts)
