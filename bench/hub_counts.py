@@ -167,6 +167,7 @@ def plan_games(seeds, bot_seeds):
     for seed in seeds:
         table = Table(Store(":memory:"))
         pods = PodHub(table, mode="referee", out=lambda text: None)   # its prompts only: no pod is seated
+        table.auto_setup = True     # as once the pods' links run (Table.attach_pods): the hub answers the setups
         for p in players.values():
             p.table, p.hub, p.acted = table, pods, None
         table.start_referee(seed=seed)
