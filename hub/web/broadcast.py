@@ -69,6 +69,7 @@ class DisplayHub:
         self._tasks = []
         self._last_clock = 0.0
         self._poke = None               # asyncio.Event: wakes the ticker when something changed
+        self.server = None              # the uvicorn Server serving this hub (hub.web.server sets it)
         self.sent = 0
         self.feed = DisplayFeed(table)
         table.subscribe(self.on_table)
@@ -221,6 +222,12 @@ class DisplayHub:
             self._tasks.append(asyncio.create_task(BotPlayers(self, seed=self.bot_seed, pace=self.bot_pace).run()))
         for fn in self.extra_tasks:        # e.g. the pods' serial links: they share this loop with the table
             self._tasks.append(asyncio.ensure_future(fn(self)))
+
+    async def serving(self, poll=0.05):
+        """Return once the web server accepts connections (a task that should not slow the
+        start: the record's whole-file check). Tasks start before the server binds its socket."""
+        while self.server is None or not self.server.started:
+            await asyncio.sleep(poll)
 
     async def stop(self):
         for t in self._tasks:

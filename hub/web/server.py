@@ -60,7 +60,8 @@ def serve(table, host="127.0.0.1", port=8000, *, bots=False, tick_interval=0.1, 
         announce(table, host, port, out, mdns=announcer.name if announcer else None)
     try:
         try:
-            uvicorn.Server(guard.server_config(app, host, port, log_level=log_level)).run()
+            server = app.state.hub.server = uvicorn.Server(guard.server_config(app, host, port, log_level=log_level))
+            server.run()
         except KeyboardInterrupt:
             pass
     finally:
@@ -99,7 +100,7 @@ def start_in_thread(table, port=0, host="127.0.0.1", *, tick_interval=0.1, bots=
     import uvicorn
     app = create_app(table, tick_interval=tick_interval, bots=bots, **kw)
     config = guard.server_config(app, host, port, lifespan="on", guard=conn_guard)
-    server = uvicorn.Server(config)
+    server = app.state.hub.server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="lumen-web", daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout
