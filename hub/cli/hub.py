@@ -190,6 +190,7 @@ def record_check(table, args, out, lock, durable, pods):
         problems, damaged = await asyncio.to_thread(check.check_file, args.db)
         report_damaged(damaged, out)
         if not problems:
+            out("기록 확인: 이상 없음 / the record's check: sound")
             return
         with pods.lock:
             gid = table.session.game_id if table.session is not None else None
