@@ -105,7 +105,7 @@ class Counted:
         if self.kind != "callgrind":
             return None
         subprocess.run(["callgrind_control", "-d", str(self.proc.pid)], check=True, capture_output=True, timeout=600)
-        new = [f for f in glob.glob(os.path.join(self.dir, "cg.%d*" % self.proc.pid)) if f not in self.seen]
+        new = [f for f in glob.glob(os.path.join(self.dir, "cg.%d.*" % self.proc.pid)) if f not in self.seen]
         self.seen.update(new)
         self.so_far += sum(_totals(f) for f in new)
         return self.so_far
