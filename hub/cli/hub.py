@@ -7,6 +7,7 @@ ends into a new one by itself: a new game is a judge's action on the display.
 """
 
 import asyncio
+import gc
 import os
 
 from engine.decks import load_deck, load_sample
@@ -209,6 +210,16 @@ def record_check(table, args, out, lock, durable, pods):
     return run
 
 
+async def collect_once_serving(display):
+    """A ``tasks`` entry: garbage collection back on once the display serves (``lumen hub``
+    starts with it off: hub/cli/main.py), what the start built moved out of its reach
+    (``gc.freeze``: the modules, routes and card tables live as long as the hub, and a full
+    collection during play would walk them all again)."""
+    await display.serving()
+    gc.freeze()
+    gc.enable()
+
+
 def _resume(table, out):
     """Resume the game that was on the table (else the newest unfinished one) if it replays;
     a game damaged past what the store can see is reported, and the next one tried."""
@@ -309,7 +320,7 @@ def run_hub(args, out=None):
     # systemd (Type=notify, WatchdogSec=): ready once the display serves, pinged while the loop and the links run
     notifier = systemd_notifier(args.host, args.port, alive=lambda: hub.links.running)
     checker = record_check(table, args, out, lock, durable, hub)
-    tasks = (pods, notifier, checker) + ((upkeep,) if light is not None else ()) + ((tournament,) if bridge else ())
+    tasks = (collect_once_serving, pods, notifier, checker) + ((upkeep,) if light is not None else ()) + ((tournament,) if bridge else ())
     from hub.web import server as web
     try:
         from hub.library.sets import CardLibrary
