@@ -32,6 +32,7 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from engine.errors import IllegalDecision  # noqa: E402
 from hub.tournament.broker import LocalBroker, free_port, make_url  # noqa: E402
 from hub.tournament.clock import RoundClock  # noqa: E402
 from hub.tournament.eventdir import new_event  # noqa: E402
@@ -83,6 +84,7 @@ class Tables:
         self.watch.subscribe(topic(cfg["event"], "room", "clock"), self._on_room)
         self.skew_est, self.skew_display, self.spread, self.bounds = [], [], [], []
         self.report_at = {}             # result_id -> mono when the table stored it
+        self.refused = 0                # bot decisions the table refused (it had moved on)
         self.stop_ev = threading.Event()
         self.error = None
 
@@ -99,7 +101,11 @@ class Tables:
                 for i, s in enumerate(self.sims):
                     if now >= due[i]:
                         before = len(s.bridge.reported)
-                        due[i] = now + s.step(now)
+                        try:
+                            due[i] = now + s.step(now)
+                        except IllegalDecision:     # the table moved on meanwhile (a deadline): look again, counted
+                            self.refused += 1
+                            due[i] = now + s.pace
                         for body in s.bridge.reported[before:]:
                             self.report_at[body["result_id"]] = time.monotonic()
                 if now - last_sample >= 0.5:
@@ -148,7 +154,7 @@ class Tables:
         return {"report_at": self.report_at,
                 "answers": {rid: a.get("seq") for s in self.sims for rid, a in s.link.answers.items()},
                 "reported": [b["result_id"] for s in self.sims for b in s.link.outbox.results()],
-                "decisions": sum(s.decisions for s in self.sims), "skew_est": self.skew_est, "bounds": self.bounds,
+                "decisions": sum(s.decisions for s in self.sims), "refused": self.refused, "skew_est": self.skew_est, "bounds": self.bounds,
                 "spread": self.spread, "skew_display": self.skew_display, "error": self.error}
 
     def close(self):
@@ -393,7 +399,7 @@ class Bench:
         est, bounds, spread, disp = joined("skew_est"), joined("bounds"), joined("spread"), joined("skew_display")
         return {"tables": self.n, "rounds": self.rounds, "results": len(td_ids), "expected": self.n * self.rounds,
                 "procs": len(self.workers), "lost": lost, "doubled": doubled, "elapsed_s": elapsed,
-                "decisions": sum(p["decisions"] for p in parts),
+                "decisions": sum(p["decisions"] for p in parts), "refused": sum(p["refused"] for p in parts),
                 "standings_ms": (pct(lat, 50), pct(lat, 99), max(lat) if lat else float("nan")),
                 "est_ms": (pct(est, 50), pct(est, 99), max(est or [float("nan")])),
                 "bound_ms": (pct(bounds, 50), pct(bounds, 99), max(bounds or [float("nan")])),
@@ -423,7 +429,8 @@ class Bench:
 
 
 def show(f):
-    print("tables %(tables)d: %(results)d/%(expected)d results in %(elapsed_s).0f s (%(decisions)d bot decisions)" % f)
+    print("tables %(tables)d: %(results)d/%(expected)d results in %(elapsed_s).0f s (%(decisions)d bot decisions, "
+          "%(refused)d refused: the table had moved on)" % f)
     print("  lost %(lost)d, doubled %(doubled)d" % f)
     print("  game end -> standings: median %.0f ms, p99 %.0f ms, max %.0f ms" % f["standings_ms"])
     print("  clock, hub estimate vs TD: median %.1f ms, p99 %.1f ms, max %.1f ms" % f["est_ms"])
