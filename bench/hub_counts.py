@@ -167,6 +167,7 @@ def plan_games(seeds, bot_seeds):
     for seed in seeds:
         table = Table(Store(":memory:"))
         pods = PodHub(table, mode="referee", out=lambda text: None)   # its prompts only: no pod is seated
+        table.auto_setup = True     # as once the pods' links run (Table.attach_pods): the hub answers the setups
         for p in players.values():
             p.table, p.hub, p.acted = table, pods, None
         table.start_referee(seed=seed)
@@ -495,16 +496,35 @@ def work_tracker(actions):
 
 # ---------------------------------------------------------------- driver
 
-def report(idle_s=20, games=1, actions=200, out=print):
+FIGURES = ("idle", "battle", "pods", "parts", "tracker")
+
+
+def report(idle_s=20, games=1, actions=200, out=print, only=FIGURES):
     kind = icount.counter()
     me = os.path.abspath(__file__)
     out("instruction counts (%s; hub process only: pods and the display's client are other processes)"
         % (kind or "no counter here: wall and CPU only"))
+    if "idle" in only:
+        report_idle(me, idle_s, out)
+    if "battle" in only:
+        report_battle(me, games, out)
+    if "pods" in only:
+        report_pods(me, games, out)
+    if "parts" in only:
+        report_parts(me, out)
+    if "tracker" in only:
+        report_tracker(me, actions, out)
+
+
+def report_idle(me, idle_s, out):
     counts, infos = icount.run_worker(me, ["--worker", "idle", str(idle_s)])
     i = infos["idle"]
     rate = counts["idle"] / i["wall_s"] if counts["idle"] is not None else None
     out("seated idle table: %s per second (%.1f s; hub CPU %.0f%% of a core meanwhile)"
         % (icount.fmt(rate), i["wall_s"], 100 * i["cpu_s"] / i["wall_s"]))
+
+
+def report_battle(me, games, out):
     counts, infos = icount.run_worker(me, ["--worker", "battle", str(games), "5"])
     q = infos["quiet"]
     bg = counts["quiet"] / q["wall_s"] if counts["quiet"] is not None else None
@@ -520,6 +540,9 @@ def report(idle_s=20, games=1, actions=200, out=print):
         out("  record of that game: %.1f KB of record bodies (%s); the database file grew %.1f KB"
             % (body / 1024, ", ".join("%s %d x %.1f KB" % (k, n, b / 1024) for k, (n, b) in sorted(r["record"].items())),
                r["db_growth"] / 1024))
+
+
+def report_pods(me, games, out):
     counts, infos = icount.run_worker(me, ["--worker", "pods", str(games), "5"])
     bg = counts["quiet"] / infos["quiet"]["wall_s"] if counts["quiet"] is not None else None
     for g, r in enumerate(infos["pods"]):
@@ -529,6 +552,9 @@ def report(idle_s=20, games=1, actions=200, out=print):
             "%.1f frames out (%.1f state), %.1f in, per decision (background %s/s)"
             % (g, r["decisions"], icount.fmt(None if net is None else net / r["decisions"]), k["wakes"],
                k["frames_out"], k["states"], k["frames_in"], icount.fmt(bg)))
+
+
+def report_parts(me, out):
     counts, infos = icount.run_worker(me, ["--worker", "parts", "3"])
     p = infos["parts"]
     per = {k: None if counts[k] is None else counts[k] / p["battles"] for k in ("engine", "session", "display")}
@@ -537,6 +563,9 @@ def report(idle_s=20, games=1, actions=200, out=print):
         % (p["battles"], p["decisions"], icount.fmt(per["engine"]),
            icount.fmt(None if per["session"] is None else per["session"] - per["engine"]),
            icount.fmt(None if per["display"] is None else per["display"] - per["session"])))
+
+
+def report_tracker(me, actions, out):
     counts, infos = icount.run_worker(me, ["--worker", "tracker", str(actions)])
     t = infos["tracker"]
     per = None if counts["actions"] is None else (counts["actions"] - counts["none"]) / t["actions"]
@@ -550,6 +579,8 @@ def main():
     ap.add_argument("--idle", type=float, default=20)
     ap.add_argument("--games", type=int, default=1)
     ap.add_argument("--actions", type=int, default=200)
+    ap.add_argument("--only", default=",".join(FIGURES),
+                    help="comma-separated figures to measure (default all: %s)" % ",".join(FIGURES))
     args = ap.parse_args()
     if args.worker:
         name, rest = args.worker[0], args.worker[1:]
@@ -564,7 +595,11 @@ def main():
         elif name == "tracker":
             work_tracker(int(rest[0]))
         return
-    report(args.idle, args.games, args.actions)
+    only = tuple(f for f in args.only.split(",") if f)
+    bad = [f for f in only if f not in FIGURES]
+    if bad:
+        ap.error("--only: unknown figure(s) %s (choose from %s)" % (", ".join(bad), ", ".join(FIGURES)))
+    report(args.idle, args.games, args.actions, only=only)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,11 @@ import sys
 import tempfile
 import time
 
-PYTHON = os.path.realpath(sys.executable)     # not a pyenv shim: valgrind would count the shell
+# The running interpreter as it was started: a venv's bin/python is a symlink whose path is
+# what makes Python find the venv (its pyvenv.cfg), so it must not be resolved (realpath gave
+# the base interpreter: "No module named fastapi" from a venv). sys.executable is never a
+# pyenv shim (the shim is a shell script that exec'd this binary), so valgrind counts Python.
+PYTHON = sys.executable or shutil.which("python3") or "python3"
 
 
 def counter():

@@ -1,7 +1,8 @@
 """Tournament scale, by simulation: one Mosquitto, the TD service (its own process, with
 its page) and N simulated tables (real hub tables with their SQLite records, bots playing
-referee games at an accelerated pace, each joined through its own MQTT connection), for
-3 Swiss rounds. Prints, per size:
+referee games at an accelerated pace, each joined through its own MQTT connection; up to
+--per-proc 64 tables a process, as real hubs are processes of their own), for 3 Swiss
+rounds. Prints, per size:
 
   results lost / doubled        (every table's outbox against the TD's record: must be 0 / 0)
   game end -> standings         (a table's final result to the retained standings that include it)
@@ -31,6 +32,7 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from engine.errors import IllegalDecision  # noqa: E402
 from hub.tournament.broker import LocalBroker, free_port, make_url  # noqa: E402
 from hub.tournament.clock import RoundClock  # noqa: E402
 from hub.tournament.eventdir import new_event  # noqa: E402
@@ -65,8 +67,181 @@ def pct(values, q):
     return v[min(len(v) - 1, int(round(q / 100 * (len(v) - 1))))]
 
 
+class Tables:
+    """Simulated tables in one process (a worker: ``--worker CONFIG``), as real hubs are each
+    a process of their own: one process holding all of them had ~9 descriptors a table
+    (two SQLite files with their WAL and shm, the MQTT socket, paho's wake-up pair) and past
+    1024 of them paho's select() failed (46 of 128 tables never came online). Driven by one
+    loop; measured here: when each table stored a result, the hubs' clock estimates, each
+    display against the room's clock (its own watching connection)."""
+
+    def __init__(self, cfg):
+        self.sims = [SimTable(url, cfg["event"], n, os.path.join(cfg["folder"], "tables", str(n)), seed=n,
+                              pace=cfg["pace"]) for n, url in cfg["tables"]]
+        self.cut_table = None           # a table the coordinator cut off: its clock is not sampled meanwhile
+        self.room = {}
+        self.watch = Link(cfg["watch_url"], "bench-watch-%d" % cfg["index"])
+        self.watch.subscribe(topic(cfg["event"], "room", "clock"), self._on_room)
+        self.skew_est, self.skew_display, self.spread, self.bounds = [], [], [], []
+        self.report_at = {}             # result_id -> mono when the table stored it
+        self.refused = 0                # bot decisions the table refused (it had moved on)
+        self.stop_ev = threading.Event()
+        self.error = None
+
+    def _on_room(self, t, obj, msg):
+        if obj is not None:
+            self.room[t.rsplit("/", 1)[1]] = obj
+
+    def drive(self):
+        due = [0.0] * len(self.sims)
+        last_sample = 0.0
+        try:
+            while not self.stop_ev.is_set():
+                now = time.monotonic()
+                for i, s in enumerate(self.sims):
+                    if now >= due[i]:
+                        before = len(s.bridge.reported)
+                        try:
+                            due[i] = now + s.step(now)
+                        except IllegalDecision:     # the table moved on meanwhile (a deadline): look again, counted
+                            self.refused += 1
+                            due[i] = now + s.pace
+                        for body in s.bridge.reported[before:]:
+                            self.report_at[body["result_id"]] = time.monotonic()
+                if now - last_sample >= 0.5:
+                    last_sample = now
+                    self.sample_clocks()
+                time.sleep(0.002)
+        except Exception as e:
+            self.error = "%s: %s" % (type(e).__name__, e)
+            raise
+
+    def sample_clocks(self):
+        clock = self.room.get("clock")
+        errs = []
+        for s in self.sims:
+            if s.number == self.cut_table:
+                continue
+            # the TD's clock is this machine's wall clock: read it before and after the estimate,
+            # so a preempted bench thread does not count as clock error
+            before = time.time_ns() / 1e6
+            est = s.link.td_now()
+            after = time.time_ns() / 1e6
+            if est is None:
+                continue
+            errs.append(0.0 if before <= est <= after else (est - before if est < before else est - after))
+            self.bounds.append(s.link.estimator.error_bound)
+            if clock and clock.get("state") == "running" and s.table.timer.state == "running" and \
+                    s.link.clock and s.link.clock.get("seq") == clock.get("seq") == s.bridge.clock_seq:
+                # (once the table has applied the TD's latest clock change: how long that takes
+                # is the delivery figure, "game end -> standings" is the same path)
+                rc = RoundClock.from_json(clock)
+                hi = rc.left(time.time_ns() / 1e6, s.number)
+                shown = s.table.timer.left(s.table.wall.now_ms())
+                lo = rc.left(time.time_ns() / 1e6, s.number)
+                self.skew_display.append(0.0 if lo <= shown <= hi else min(abs(shown - lo), abs(shown - hi)))
+        if errs:
+            self.skew_est.extend(abs(e) for e in errs)
+            self.spread.append(max(errs) - min(errs))
+
+    def status(self):
+        return {"online": sum(1 for s in self.sims if s.link.link.connected.is_set()),
+                "reported1": sum(1 for s in self.sims if s.bridge.reported),
+                "reported2": sum(1 for s in self.sims if len(s.bridge.reported) >= 2),
+                "pending": sum(len(s.link.pending()) for s in self.sims), "error": self.error}
+
+    def results(self):
+        return {"report_at": self.report_at,
+                "answers": {rid: a.get("seq") for s in self.sims for rid, a in s.link.answers.items()},
+                "reported": [b["result_id"] for s in self.sims for b in s.link.outbox.results()],
+                "decisions": sum(s.decisions for s in self.sims), "refused": self.refused, "skew_est": self.skew_est, "bounds": self.bounds,
+                "spread": self.spread, "skew_display": self.skew_display, "error": self.error}
+
+    def close(self):
+        self.stop_ev.set()
+        for s in self.sims:
+            try:
+                s.stop()
+            except Exception:
+                pass
+        self.watch.stop()
+
+
+def worker(cfg_path):
+    """A worker process: its tables, driven until the coordinator says stop (stdin lines:
+    ``status``, ``cut N``, ``uncut``, ``stop``; each answered with one JSON line)."""
+    with open(cfg_path) as f:
+        cfg = json.load(f)
+    w = Tables(cfg)
+    w.watch.start()
+    for s in w.sims:
+        s.start()
+    driver = threading.Thread(target=w.drive, daemon=True)
+    driver.start()
+    out = sys.stdout
+    for line in sys.stdin:
+        cmd = line.split()
+        if not cmd:
+            continue
+        if cmd[0] == "status":
+            reply = w.status()
+        elif cmd[0] == "cut":
+            w.cut_table = int(cmd[1])
+            reply = {"ok": True}
+        elif cmd[0] == "uncut":
+            w.cut_table = None
+            reply = {"ok": True}
+        elif cmd[0] == "stop":
+            w.stop_ev.set()
+            driver.join(10)
+            reply = w.results()
+            cpu, hwm = proc_stats(os.getpid())
+            reply.update(cpu_s=cpu, rss_mb=hwm)
+            out.write(json.dumps(reply) + "\n")
+            out.flush()
+            w.close()
+            return 0
+        else:
+            reply = {"error": "unknown command %r" % cmd[0]}
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+    w.close()
+    return 0
+
+
+class Worker:
+    """The coordinator's handle on one worker process."""
+
+    def __init__(self, cfg, folder):
+        path = os.path.join(folder, "worker-%d.json" % cfg["index"])
+        with open(path, "w") as f:
+            json.dump(cfg, f)
+        self.numbers = [n for n, _ in cfg["tables"]]
+        self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker", path], cwd=ROOT,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                     env=dict(os.environ, PYTHONPATH=ROOT))
+        self.lock = threading.Lock()
+
+    def ask(self, cmd):
+        with self.lock:
+            self.proc.stdin.write(cmd + "\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("a bench worker ended (exit %s)" % self.proc.poll())
+        return json.loads(line)
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(30)
+
+
 class Bench:
-    def __init__(self, tables, rounds, pace, folder, cut_table=None):
+    """The event: Mosquitto, the TD (its own process, with its page) and the tables in
+    ``procs`` worker processes; the standings watched from here."""
+
+    def __init__(self, tables, rounds, pace, folder, cut_table=None, per_proc=64):
         self.n, self.rounds, self.pace, self.folder = tables, rounds, pace, folder
         players = [{"id": "p%03d" % i, "name": "선수%03d" % i} for i in range(1, 2 * tables + 1)]
         self.creds = new_event(folder, "bench", players, rounds=rounds, round_minutes=30, best_of=1, seed=7)
@@ -79,19 +254,18 @@ class Bench:
         self.cut = NetCut(self.broker.port) if cut_table else None
         self.cut_table = cut_table
         self.spawn_td()
-        self.sims = []
+        urls = []
         for n in range(1, tables + 1):
             port = self.cut.port if n == cut_table else self.broker.port
-            url = make_url("127.0.0.1", port, "table-%d" % n, self.creds["table-%d" % n])
-            self.sims.append(SimTable(url, "bench", n, os.path.join(folder, "tables", str(n)), seed=n, pace=pace))
-        self.standings_seen = []        # (mono, version)
+            urls.append((n, make_url("127.0.0.1", port, "table-%d" % n, self.creds["table-%d" % n])))
+        procs = max(1, -(-tables // per_proc))
+        self.workers = [Worker({"index": i, "event": "bench", "folder": folder, "pace": pace,
+                                "watch_url": self.broker.url("spectator"), "tables": urls[i::procs]}, folder)
+                        for i in range(procs)]
+        self.standings_seen = []        # (mono, version): CLOCK_MONOTONIC is the machine's, as the workers'
         self.room = {}
         self.watch = Link(self.broker.url("spectator"), "bench-watch")
         self.watch.subscribe(topic("bench", "room", "+"), self._on_room)
-        self.skew_est, self.skew_display, self.spread, self.bounds = [], [], [], []
-        self.report_at = {}             # result_id -> mono when the table stored it
-        self.stop_ev = threading.Event()
-        self.error = None
 
     # ------------------------------------------------------------ processes
     def spawn_td(self):
@@ -120,12 +294,12 @@ class Bench:
             return None
 
     @staticmethod
-    def wait(cond, timeout, what):
+    def wait(cond, timeout, what, poll=0.05):
         deadline = time.monotonic() + timeout
         while not cond():
             if time.monotonic() > deadline:
                 raise RuntimeError("timed out waiting for " + what)
-            time.sleep(0.05)
+            time.sleep(poll)
 
     def _on_room(self, t, obj, msg):
         what = t.rsplit("/", 1)[1]
@@ -135,103 +309,71 @@ class Bench:
         if what == "standings":
             self.standings_seen.append((time.monotonic(), obj.get("version", 0)))
 
-    # ------------------------------------------------------------ the tables
-    def drive(self):
-        due = [0.0] * len(self.sims)
-        last_sample = 0.0
-        try:
-            while not self.stop_ev.is_set():
-                now = time.monotonic()
-                for i, s in enumerate(self.sims):
-                    if now >= due[i]:
-                        before = len(s.bridge.reported)
-                        due[i] = now + s.step(now)
-                        for body in s.bridge.reported[before:]:
-                            self.report_at[body["result_id"]] = time.monotonic()
-                if now - last_sample >= 0.5:
-                    last_sample = now
-                    self.sample_clocks()
-                time.sleep(0.002)
-        except Exception as e:
-            self.error = e
-            raise
+    def status(self):
+        total = {}
+        for w in self.workers:
+            st = w.ask("status")
+            if st.get("error"):
+                raise RuntimeError("a bench worker failed: %s" % st["error"])
+            for k, v in st.items():
+                if k != "error":
+                    total[k] = total.get(k, 0) + v
+        return total
 
-    def sample_clocks(self):
-        clock = self.room.get("clock")
-        errs = []
-        for s in self.sims:
-            if self.cut and s.number == self.cut_table and self.cut.is_cut:
-                continue
-            # the TD's clock is this machine's wall clock: read it before and after the estimate,
-            # so a preempted bench thread does not count as clock error
-            before = time.time_ns() / 1e6
-            est = s.link.td_now()
-            after = time.time_ns() / 1e6
-            if est is None:
-                continue
-            errs.append(0.0 if before <= est <= after else (est - before if est < before else est - after))
-            self.bounds.append(s.link.estimator.error_bound)
-            if clock and clock.get("state") == "running" and s.table.timer.state == "running" and \
-                    s.link.clock and s.link.clock.get("seq") == clock.get("seq") == s.bridge.clock_seq:
-                # (once the table has applied the TD's latest clock change: how long that takes
-                # is the delivery figure, "game end -> standings" is the same path)
-                rc = RoundClock.from_json(clock)
-                hi = rc.left(time.time_ns() / 1e6, s.number)
-                shown = s.table.timer.left(s.table.wall.now_ms())
-                lo = rc.left(time.time_ns() / 1e6, s.number)
-                self.skew_display.append(0.0 if lo <= shown <= hi else min(abs(shown - lo), abs(shown - hi)))
-        if errs:
-            self.skew_est.extend(abs(e) for e in errs)
-            self.spread.append(max(errs) - min(errs))
+    def _holder(self, n):
+        return next(w for w in self.workers if n in w.numbers)
 
     # ------------------------------------------------------------ the event
     def run(self, faults=False, cut_seconds=60):
         self.watch.start()
-        for s in self.sims:
-            s.start()
-        driver = threading.Thread(target=self.drive, daemon=True)
-        driver.start()
+        t_on = time.monotonic()
+        self.wait(lambda: self.status()["online"] == self.n, 600, "every table online", poll=0.5)
+        print("  %d tables online in %.1f s (%d processes)" % (self.n, time.monotonic() - t_on, len(self.workers)),
+              flush=True)
         t0 = time.monotonic()
         b_cpu0, _ = proc_stats(self.broker.pid)
         b_cpu_extra = 0.0
+        w_cpu0 = [proc_stats(w.proc.pid)[0] or 0 for w in self.workers]
         for rnd in range(1, self.rounds + 1):
             assert self.http("/api/control/pair", {}) is not None, "pairing refused"
             assert self.http("/api/control/start", {}) is not None, "start refused"
             if faults and rnd == 1:
-                self.wait(lambda: sum(1 for s in self.sims if s.bridge.reported) >= self.n // 4, 600, "some results")
+                self.wait(lambda: self.status()["reported1"] >= self.n // 4, 600, "some results", poll=0.5)
                 c, _ = proc_stats(self.broker.pid)
                 b_cpu_extra += (c or 0) - (b_cpu0 or 0)
                 print("  fault: broker kill -9 and restart", flush=True)
                 self.broker.restart(hard=True)
                 b_cpu0, _ = proc_stats(self.broker.pid)
             if faults and rnd == 2:
-                self.wait(lambda: sum(1 for s in self.sims if len(s.bridge.reported) >= 2) >= self.n // 4, 600,
-                          "some round-2 results")
+                self.wait(lambda: self.status()["reported2"] >= self.n // 4, 600, "some round-2 results", poll=0.5)
                 print("  fault: TD kill -9 and restart", flush=True)
                 self.kill_td()
                 self.spawn_td()
             if faults and rnd == 3 and self.cut:
                 print("  fault: table %d cut off for %d s" % (self.cut_table, cut_seconds), flush=True)
+                holder = self._holder(self.cut_table)
+                holder.ask("cut %d" % self.cut_table)
                 self.cut.cut(silent=True)
                 time.sleep(cut_seconds)
                 self.cut.restore()
+                holder.ask("uncut")
             self.wait(lambda: (self.room.get("round") or {}).get("round") == rnd and
-                      (self.room.get("round") or {}).get("complete"), 1800, "round %d" % rnd)
+                      (self.room.get("round") or {}).get("complete"), 3600, "round %d" % rnd, poll=0.5)
             print("  round %d complete at %.1f s" % (rnd, time.monotonic() - t0), flush=True)
         elapsed = time.monotonic() - t0
         # let the last acks and samples arrive
-        self.wait(lambda: all(not s.link.pending() for s in self.sims), 120, "the last acks")
+        self.wait(lambda: self.status()["pending"] == 0, 120, "the last acks", poll=0.5)
         time.sleep(1.0)
-        self.stop_ev.set()
-        driver.join(10)
+        w_cpu = [(proc_stats(w.proc.pid)[0] or 0) - c0 for w, c0 in zip(self.workers, w_cpu0)]
+        parts = [w.ask("stop") for w in self.workers]
         b_cpu, b_hwm = proc_stats(self.broker.pid)
         b_cpu = (b_cpu or 0) - (b_cpu0 or 0) + b_cpu_extra
         td_cpu, td_hwm = proc_stats(self.td.pid)
         self.td_cpu += td_cpu or 0
         self.td_hwm = max(self.td_hwm, td_hwm or 0)
-        return self.figures(elapsed, b_cpu, b_hwm)
+        return self.figures(elapsed, b_cpu, b_hwm, parts, w_cpu)
 
-    def figures(self, elapsed, b_cpu, b_hwm):
+    def figures(self, elapsed, b_cpu, b_hwm, parts, w_cpu):
         rec = EventRecord(os.path.join(self.folder, "event.sqlite"))
         results = [r for r in rec.records(("result",))]
         rec.close()
@@ -239,38 +381,42 @@ class Bench:
         per_match = {}
         for r in results:
             per_match.setdefault((r["body"]["round"], r["body"]["table"]), []).append(r["body"]["result_id"])
-        reported = {b["result_id"] for s in self.sims for b in s.link.outbox.results()}
+        reported = {rid for p in parts for rid in p["reported"]}
         lost = len(reported - set(td_ids))
         doubled = (len(td_ids) - len(set(td_ids))) + sum(len(v) - 1 for v in per_match.values())
         lat = []
-        for s in self.sims:
-            for rid, ans in s.link.answers.items():
-                seq = ans.get("seq")
-                at = self.report_at.get(rid)
+        for p in parts:
+            for rid, seq in p["answers"].items():
+                at = p["report_at"].get(rid)
                 if seq is None or at is None:
                     continue
                 seen = [t for t, v in self.standings_seen if v >= seq and t >= at]
                 if seen:
                     lat.append((min(seen) - at) * 1000)
-        decisions = sum(s.decisions for s in self.sims)
+
+        def joined(key):
+            return [x for p in parts for x in p[key]]
+        est, bounds, spread, disp = joined("skew_est"), joined("bounds"), joined("spread"), joined("skew_display")
         return {"tables": self.n, "rounds": self.rounds, "results": len(td_ids), "expected": self.n * self.rounds,
-                "lost": lost, "doubled": doubled, "elapsed_s": elapsed, "decisions": decisions,
+                "procs": len(self.workers), "lost": lost, "doubled": doubled, "elapsed_s": elapsed,
+                "decisions": sum(p["decisions"] for p in parts), "refused": sum(p["refused"] for p in parts),
                 "standings_ms": (pct(lat, 50), pct(lat, 99), max(lat) if lat else float("nan")),
-                "est_ms": (pct(self.skew_est, 50), pct(self.skew_est, 99), max(self.skew_est or [float("nan")])),
-                "bound_ms": (pct(self.bounds, 50), pct(self.bounds, 99), max(self.bounds or [float("nan")])),
-                "spread_ms": (pct(self.spread, 50), pct(self.spread, 99), max(self.spread or [float("nan")])),
-                "display_ms": (pct(self.skew_display, 50), pct(self.skew_display, 99),
-                               max(self.skew_display or [float("nan")])),
+                "est_ms": (pct(est, 50), pct(est, 99), max(est or [float("nan")])),
+                "bound_ms": (pct(bounds, 50), pct(bounds, 99), max(bounds or [float("nan")])),
+                "spread_ms": (pct(spread, 50), pct(spread, 99), max(spread or [float("nan")])),
+                "display_ms": (pct(disp, 50), pct(disp, 99), max(disp or [float("nan")])),
                 "broker_cpu_per_min": b_cpu / elapsed * 60, "broker_rss_mb": b_hwm,
-                "td_cpu_per_min": self.td_cpu / elapsed * 60, "td_rss_mb": self.td_hwm}
+                "td_cpu_per_min": self.td_cpu / elapsed * 60, "td_rss_mb": self.td_hwm,
+                "tables_cpu_share": sum(w_cpu) / elapsed, "tables_rss_mb": max(p["rss_mb"] or 0 for p in parts),
+                "load": os.getloadavg()[0]}
 
     def close(self):
-        self.stop_ev.set()
-        for s in self.sims:
+        for w in self.workers:
             try:
-                s.stop()
+                w.ask("stop")
             except Exception:
                 pass
+            w.close()
         self.watch.stop()
         try:
             self.td.kill()
@@ -283,7 +429,8 @@ class Bench:
 
 
 def show(f):
-    print("tables %(tables)d: %(results)d/%(expected)d results in %(elapsed_s).0f s (%(decisions)d bot decisions)" % f)
+    print("tables %(tables)d: %(results)d/%(expected)d results in %(elapsed_s).0f s (%(decisions)d bot decisions, "
+          "%(refused)d refused: the table had moved on)" % f)
     print("  lost %(lost)d, doubled %(doubled)d" % f)
     print("  game end -> standings: median %.0f ms, p99 %.0f ms, max %.0f ms" % f["standings_ms"])
     print("  clock, hub estimate vs TD: median %.1f ms, p99 %.1f ms, max %.1f ms" % f["est_ms"])
@@ -292,7 +439,9 @@ def show(f):
     print("  clock, spread across tables: median %.1f ms, p99 %.1f ms, max %.1f ms" % f["spread_ms"])
     print("  clock, display vs TD round clock: median %.0f ms, p99 %.0f ms, max %.0f ms" % f["display_ms"])
     print("  broker: %.2f CPU s/min, peak RSS %.1f MB; TD: %.2f CPU s/min, peak RSS %.1f MB"
-          % (f["broker_cpu_per_min"], f["broker_rss_mb"], f["td_cpu_per_min"], f["td_rss_mb"]), flush=True)
+          % (f["broker_cpu_per_min"], f["broker_rss_mb"], f["td_cpu_per_min"], f["td_rss_mb"]))
+    print("  the simulated tables (%d processes): %.2f cores busy on average, the largest %.0f MB; load average "
+          "%.1f at the end" % (f["procs"], f["tables_cpu_share"], f["tables_rss_mb"], f["load"]), flush=True)
 
 
 def pairing_times(sizes, rounds=4, compare=False):
@@ -346,9 +495,13 @@ def main(argv=None):
     ap.add_argument("--faults", action="store_true", help="broker restart, TD kill -9, a table cut off")
     ap.add_argument("--cut-seconds", type=float, default=60)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--per-proc", type=int, default=64, help="simulated tables per bench process (default 64)")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--pairing", help="only time the pairing of events of these sizes (players), e.g. 128,1000")
     ap.add_argument("--compare", action="store_true", help="with --pairing: the next round on the full graph too")
     args = ap.parse_args(argv)
+    if args.worker:
+        return worker(args.worker)
     if args.pairing:
         pairing_times([int(x) for x in args.pairing.split(",")], compare=args.compare)
         return 0
@@ -358,7 +511,7 @@ def main(argv=None):
         pace = args.pace if args.pace is not None else 0.25
         print("== %d tables, %d rounds, pace %.3f s%s" % (n, args.rounds, pace, ", faults" if args.faults else ""),
               flush=True)
-        b = Bench(n, args.rounds, pace, folder, cut_table=1 if args.faults else None)
+        b = Bench(n, args.rounds, pace, folder, cut_table=1 if args.faults else None, per_proc=args.per_proc)
         try:
             f = b.run(faults=args.faults, cut_seconds=args.cut_seconds)
         finally:

@@ -7,6 +7,7 @@ ends into a new one by itself: a new game is a judge's action on the display.
 """
 
 import asyncio
+import gc
 import os
 
 from engine.decks import load_deck, load_sample
@@ -77,18 +78,21 @@ def new_game(table, args, profile=None):
     return table.start(args.mode, *SIDES[args.mode](args), auto=True, **extra)
 
 
-def open_record(path, durable, out, lock=None, cards=None):
+def open_record(path, durable, out, lock=None, cards=None, check=True):
     """The record for this hub, checked (issues 11.6, 28.12): a file that fails SQLite's
     quick_check, or can't be opened as a database or listed, is salvaged in place (every game
     that reads back whole, same ids, the table log: the game on the table resumes; the old
     file kept aside for ``lumen doctor``); only a file of which nothing reads back gives an
     empty record. Games and card tables that can't be read are reported (those games are
-    skipped). ``lock``: the RecordLock held on ``path``, moved to the salvaged file."""
+    skipped). ``lock``: the RecordLock held on ``path``, moved to the salvaged file.
+    ``check=False`` (``lumen hub``'s start, issue 26): the file is opened, not read whole; the
+    whole-file check runs once the display serves (``record_check``), or at once if the
+    start stumbles (``start_table``), so a start costs the same at 10 games or 10,000."""
     store, why = None, None
     try:
         store = Store(path, durable=durable)
-        why = "; ".join(doctor.quick_check(store.db)) or None
-        games = store.games(limit=1000) if why is None else []
+        if check:
+            why = "; ".join(doctor.quick_check(store.db)) or None
     except RecordUnwritable:
         raise
     except SchemaTooNew as e:
@@ -96,28 +100,14 @@ def open_record(path, durable, out, lock=None, cards=None):
     except Exception as e:      # sqlite3.DatabaseError, or a corrupt page that garbles even its message
         why = "%s: %s" % (type(e).__name__, e)
     if why is not None:
-        if store is not None:
-            try:
-                store.close()
-            except Exception:
-                pass
-        moved, copied, skipped = doctor.salvage_in_place(path, cards)
-        if lock is not None:
-            lock.follow(path)       # the lock held the old file: hold the new one now
-        if copied:
-            out("기록이 손상되어 읽을 수 있는 게임을 살렸습니다 / the record was damaged (%s): games %s were salvaged "
-                "and go on%s; the damaged file is kept as %s (lumen doctor --db %s)"
-                % (why, ", ".join("#%d" % g for g in copied),
-                   ("; games %s could not be read" % ", ".join("#%d" % g for g in skipped)) if skipped else "",
-                   moved, moved))
-        else:
-            out("기록이 손상되어 옆으로 옮겼습니다 / the record is damaged (%s) and no game could be read from it: "
-                "moved to %s, a new record started (lumen doctor --db %s)" % (why, moved, moved))
-        store = Store(path, durable=durable)
-        games = store.games(limit=1000)
-    for g in games:
-        if g["status"] == "damaged":
-            out("게임 #%d 손상됨, 건너뜀 / game #%d is damaged, skipped: %s" % (g["id"], g["id"], g.get("damage")))
+        store = salvage(path, durable, out, why, store, lock, cards)
+    if check:
+        try:
+            games = store.games(limit=1000)
+        except Exception as e:    # a start that checks: the file was sound a moment ago
+            store = salvage(path, durable, out, "%s: %s" % (type(e).__name__, e), store, lock, cards)
+            games = store.games(limit=1000)
+        report_damaged(((g["id"], g.get("damage")) for g in games if g["status"] == "damaged"), out)
     try:
         damaged_tables = store.damaged_card_tables()
     except Exception as e:       # reported by the games that need them, as they are resumed
@@ -128,6 +118,121 @@ def open_record(path, durable, out, lock=None, cards=None):
             "with it resume once a game with the same cards is started (lumen doctor --db %s)"
             % (digest[:12], digest[:12], path))
     return store
+
+
+def salvage(path, durable, out, why, store=None, lock=None, cards=None):
+    """The record at ``path`` failed its check (``why``): closed, salvaged in place, reopened."""
+    if store is not None:
+        try:
+            store.close()
+        except Exception:
+            pass
+    moved, copied, skipped = doctor.salvage_in_place(path, cards)
+    if lock is not None:
+        lock.follow(path)       # the lock held the old file: hold the new one now
+    if copied:
+        out("기록이 손상되어 읽을 수 있는 게임을 살렸습니다 / the record was damaged (%s): games %s were salvaged "
+            "and go on%s; the damaged file is kept as %s (lumen doctor --db %s)"
+            % (why, ", ".join("#%d" % g for g in copied),
+               ("; games %s could not be read" % ", ".join("#%d" % g for g in skipped)) if skipped else "",
+               moved, moved))
+    else:
+        out("기록이 손상되어 옆으로 옮겼습니다 / the record is damaged (%s) and no game could be read from it: "
+            "moved to %s, a new record started (lumen doctor --db %s)" % (why, moved, moved))
+    return Store(path, durable=durable)
+
+
+def report_damaged(damaged, out):
+    for gid, why in damaged:
+        out("게임 #%d 손상됨, 건너뜀 / game #%d is damaged, skipped: %s" % (gid, gid, why))
+
+
+def _whole_check(store):
+    """quick_check now, on the store's own connection: the findings as one line, or None."""
+    try:
+        return "; ".join(doctor.quick_check(store.db)) or None
+    except Exception as e:
+        return "%s: %s" % (type(e).__name__, e)
+
+
+def _first_game(table, args, out):
+    """Resume the table's game (``--resume``) or open a new one: the line that says which."""
+    if args.resume and _resume(table, out) is not None:
+        g = table.session
+        return "게임 #%d을(를) 이어서 진행합니다 / resuming game #%d (%s)" % (g.game_id, g.game_id, g.mode)
+    new_game(table, args)
+    return "새 게임 #%d (%s)" % (table.session.game_id, table.session.mode)
+
+
+def start_table(store, args, out, lock, durable, tokens):
+    """The table's game resumed or opened on ``store`` (opened with ``check=False``). If
+    anything of that fails or reports a problem, the whole file is checked at once and,
+    failing, salvaged, and the start made again on the salvaged record, as a checked start
+    did (issue 28.12). Returns (store, table, the line to say); raises what a start on a
+    sound file raises (the store closed)."""
+    said, trouble, failed = [], [], None
+    try:
+        table = Table(store, name=args.table, tokens=tokens)
+        said.append(_first_game(table, args, trouble.append))
+    except Exception as e:
+        failed = e
+    if failed is not None or trouble:
+        why = _whole_check(store)
+        if why is not None:
+            store = salvage(args.db, durable, out, why, store, lock, args.cards)
+            try:
+                table = Table(store, name=args.table, tokens=tokens)
+                return store, table, _first_game(table, args, out)
+            except BaseException:
+                store.close()
+                raise
+        for line in trouble:
+            out(line)
+        if failed is not None:
+            store.close()
+            raise failed
+    return store, table, said[0]
+
+
+def record_check(table, args, out, lock, durable, pods):
+    """A ``tasks`` entry: once the display serves, the whole record is checked in a thread
+    (hub/record/check.py); damaged games are reported, and a file that fails the check is
+    salvaged at once on the table's loop (the pods' lock held: nothing is applied meanwhile)
+    and the table's game resumed from the salvaged record."""
+    from hub.record import check
+
+    async def run(display):
+        await display.serving()
+        problems, damaged = await asyncio.to_thread(check.check_file, args.db)
+        report_damaged(damaged, out)
+        if not problems:
+            out("기록 확인: 이상 없음 / the record's check: sound")
+            return
+        with pods.lock:
+            gid = table.session.game_id if table.session is not None else None
+            table.store = salvage(args.db, durable, out, "; ".join(problems), table.store, lock, args.cards)
+            table.session = None
+            try:
+                if gid is not None and table.store.game(gid) is not None:
+                    table.resume(gid)
+                else:
+                    new_game(table, args)
+            except Exception as e:
+                out("게임을 이어갈 수 없습니다 / the game can't go on after the salvage: %s" % e)
+                new_game(table, args)
+            out("게임 #%d (%s), 살린 기록에서 / game #%d (%s), on the salvaged record"
+                % (table.session.game_id, table.session.mode, table.session.game_id, table.session.mode))
+    return run
+
+
+async def collect_once_serving(display):
+    """A ``tasks`` entry: garbage collection back on once the display serves (``lumen hub``
+    starts with it off: hub/cli/main.py), what the start built moved out of its reach
+    (``gc.freeze``: the modules, routes and card tables live as long as the hub, and a full
+    collection during play would walk them all again)."""
+    await display.serving()
+    gc.freeze()
+    gc.enable()
 
 
 def _resume(table, out):
@@ -173,9 +278,10 @@ def run_hub(args, out=None):
             out("--bot plays referee games (the engine must know the cards): leave out --mode tracker")
             return 2
     lock = RecordLock(args.db)
+    durable = not getattr(args, "fast", False)
     try:
         lock.acquire()
-        store = open_record(args.db, not getattr(args, "fast", False), out, lock=lock, cards=args.cards)
+        store = open_record(args.db, durable, out, lock=lock, cards=args.cards, check=False)
     except StoreError as e:          # another hub holds the record, or it can't be written
         out(str(e))
         lock.release()
@@ -184,19 +290,13 @@ def run_hub(args, out=None):
     if getattr(args, "rotate_token", False):
         tokens.change(new_token())
         out("새 관리자 토큰을 만들었습니다 / a new admin token was made (the old one no longer works)")
-    table = Table(store, name=args.table, tokens=tokens)
-    if args.resume and _resume(table, out) is not None:
-        g = table.session
-        out("게임 #%d을(를) 이어서 진행합니다 / resuming game #%d (%s)" % (g.game_id, g.game_id, g.mode))
-    else:
-        try:
-            new_game(table, args)
-        except (SessionError, CardError, StoreError) as e:
-            out("게임을 시작할 수 없습니다 / cannot start a game: %s" % e)
-            store.close()
-            lock.release()
-            return 2
-        out("새 게임 #%d (%s)" % (table.session.game_id, table.session.mode))
+    try:
+        store, table, said = start_table(store, args, out, lock, durable, tokens)
+    except (SessionError, CardError, StoreError) as e:
+        out("게임을 시작할 수 없습니다 / cannot start a game: %s" % e)
+        lock.release()
+        return 2
+    out(said)
     hub = PodHub(table, mode=args.mode, out=out)
     bot, coach = _bot_and_coach(table, args)
     light = None
@@ -245,7 +345,9 @@ def run_hub(args, out=None):
 
     # systemd (Type=notify, WatchdogSec=): ready once the display serves, pinged while the loop and the links run
     notifier = systemd_notifier(args.host, args.port, alive=lambda: hub.links.running)
-    tasks = (pods, notifier, bot.run, coach.run) + ((upkeep,) if light is not None else ()) + ((tournament,) if bridge else ())
+    checker = record_check(table, args, out, lock, durable, hub)
+    tasks = ((collect_once_serving, pods, notifier, checker, bot.run, coach.run) + ((upkeep,) if light is not None else ())
+             + ((tournament,) if bridge else ()))
     from hub.web import server as web
     try:
         from hub.library.sets import CardLibrary
@@ -254,7 +356,7 @@ def run_hub(args, out=None):
     finally:
         if bridge:
             bridge.link.stop()
-        store.close()
+        table.store.close()         # the salvaged record's, if the check made one
         lock.release()
     return 0
 

@@ -2,6 +2,7 @@
 module (hub/cli/<command>.py) only when that command runs."""
 
 import argparse
+import gc
 import importlib
 import os
 import sys
@@ -10,9 +11,14 @@ DEFAULT_DB = os.environ.get("LUMEN_DB", os.path.join(os.path.expanduser("~"), ".
 CARDS_DIR = os.environ.get("LUMEN_CARDS", os.path.join(os.path.expanduser("~"), ".local", "share", "lumen", "cards"))
 
 
-def _command(module, name):
-    """The handler ``<module>.<name>``, imported when the command runs."""
+def _command(module, name, gc_off=False):
+    """The handler ``<module>.<name>``, imported when the command runs. ``gc_off``: garbage
+    collection off while it imports and starts (``lumen hub``, issue 26: the start builds
+    hundreds of thousands of objects that live on, so the collections it triggers find next
+    to nothing); the command turns it back on (hub/cli/hub.py, once the display serves)."""
     def run(args):
+        if gc_off:
+            gc.disable()
         return getattr(importlib.import_module(module), name)(args)
     return run
 
@@ -150,7 +156,7 @@ def build_parser():
                          "(default: on in games against the bot, off otherwise and always in tournaments)")
     hp.add_argument("--light", default=None, metavar="PIN", help="NeoPixel status light on this Blinka pin (e.g. D18)")
     hp.add_argument("--light-pixels", type=int, default=16, help="pixels on the status light's ring (default 16)")
-    hp.set_defaults(func=_command("hub.cli.hub", "run_hub"))
+    hp.set_defaults(func=_command("hub.cli.hub", "run_hub", gc_off=True))
     ap.hub_parser = hp            # for --config (main)
 
     from hub.tournament.cli import add_parser as tournament_parser

@@ -14,8 +14,6 @@ import base64
 import json
 import zlib
 
-import segno
-
 from .sets import LibraryError, content_hash
 
 PREFIX = "LC1."
@@ -97,4 +95,5 @@ def resolve(library, code):
 
 def qr_svg(code, scale=3):
     """The code as an SVG QR code (segno), for the page to show or print."""
+    import segno        # imported when a code is first shown, not at every hub start
     return segno.make(code, error="l").svg_inline(scale=scale, dark="#111", light="#fff")

@@ -6,11 +6,14 @@ message forms to Korean by pattern; a message without a pattern here is shown in
 so a new linter message is never lost, only untranslated.
 """
 
+import functools
 import re
 
 _R = r"""['"]([^'"]*)['"]"""       # a name as the linter quotes it with %r
 
-PATTERNS = [(re.compile("^" + p + "$"), ko) for p, ko in (
+#: (message pattern, Korean form): compiled when the first message is translated, not at every
+#: hub start (``patterns``)
+FORMS = (
     (r"(\w+) must be an integer", r"\1은(는) 정수여야 합니다"),
     (r"must be an integer", "정수여야 합니다"),
     (r"must be 1 or more", "1 이상이어야 합니다"),
@@ -71,14 +74,19 @@ PATTERNS = [(re.compile("^" + p + "$"), ko) for p, ko in (
      r"토큰 \1은(는) 이 세트의 어느 캐릭터의 토큰도 아닙니다 (토큰: \2)"),
     (r"unknown character " + _R + r" \(in the set: (.*)\)", r"모르는 캐릭터 \1 (세트에 있는 캐릭터: \2)"),
     (r"is an ultimate: put it under deck.ultimate.*", "얼티밋 카드입니다: 20장이 아니라 얼티밋 칸에 넣으세요"),
-)]
+)
+
+
+@functools.cache
+def patterns():
+    return [(re.compile("^" + p + "$"), ko) for p, ko in FORMS]
 
 
 def ko(message):
     """The Korean form of a checker message, or None when there is no pattern for it."""
     if not isinstance(message, str):
         return None
-    for rx, out in PATTERNS:
+    for rx, out in patterns():
         m = rx.match(message)
         if m:
             return m.expand(out)

@@ -195,6 +195,15 @@ class Store(CardTables):
         except (sqlite3.OperationalError, OSError) as e:
             raise RecordUnwritable(path, e) from None
 
+    @classmethod
+    def reader(cls, db, path):
+        """A Store reading through a connection of the caller's (hub/record/check.py: a
+        read-only one in the check's thread). Only its reading methods are for use."""
+        self = cls.__new__(cls)
+        self.path, self.db = path, db
+        self.write_error, self._pending_action, self._card_tables, self._next = None, None, {}, {}
+        return self
+
     def _probe(self):
         """A write that changes nothing, at start: a read-only file or file system says so now,
         not at the first ready. (A disk that fills up later is reported when it does.)"""

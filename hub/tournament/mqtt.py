@@ -7,7 +7,9 @@ Every payload this module sends passes through ``on_publish_hook`` first when on
 set: the tests hang a scanner there to prove that nothing hidden is ever published.
 """
 
+import errno
 import json
+import select
 import threading
 
 import paho.mqtt.client as paho
@@ -15,6 +17,53 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.packettypes import PacketTypes
 
 from .broker import parse_url
+
+class PollSelect:
+    """The one call paho-mqtt makes of the ``select`` module (``select.select`` in its
+    ``Client._loop``), answered with poll(2). ``select()`` can't watch a descriptor numbered
+    1024 or more (FD_SETSIZE): paho takes its ValueError for a lost connection and reconnects
+    forever, so a process with many files open (a TD beside hundreds of connections, a bench
+    of many tables) would silently never come online (issue 26: 46 of 128 tables). Raises
+    what select raises where paho relies on it: TypeError for a closed socket (None), and
+    ValueError for a negative descriptor."""
+
+    error = OSError
+    _R = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
+    _W = select.POLLOUT | select.POLLHUP | select.POLLERR
+
+    @staticmethod
+    def _fd(obj):
+        fd = obj if isinstance(obj, int) else getattr(obj, "fileno", None)
+        if fd is None:
+            raise TypeError("argument must be an int, or have a fileno() method")
+        if not isinstance(fd, int):
+            fd = fd()
+        if fd < 0:
+            raise ValueError("file descriptor cannot be a negative integer (%d)" % fd)
+        return fd
+
+    @classmethod
+    def select(cls, rlist, wlist, xlist, timeout=None):
+        want = {}
+        for objs, mask in ((rlist, select.POLLIN), (wlist, select.POLLOUT), (xlist, select.POLLPRI)):
+            for obj in objs:
+                fd = cls._fd(obj)
+                want[fd] = want.get(fd, 0) | mask
+        poller = select.poll()
+        for fd, mask in want.items():
+            poller.register(fd, mask)
+        ms = None if timeout is None else max(0, int(timeout * 1000 + 0.999))
+        got = dict(poller.poll(ms))
+        for ev in got.values():
+            if ev & select.POLLNVAL:
+                raise OSError(errno.EBADF, "Bad file descriptor")
+        r = [o for o in rlist if got.get(cls._fd(o), 0) & cls._R]
+        w = [o for o in wlist if got.get(cls._fd(o), 0) & cls._W]
+        x = [o for o in xlist if got.get(cls._fd(o), 0) & select.POLLPRI]
+        return r, w, x
+
+
+paho.select = PollSelect        # type: ignore[assignment]  # paho's module global: its one select() call
 
 ROOT = "lumen"
 SESSION_EXPIRY_S = 3600     # the broker keeps a client's subscriptions and queued QoS 1 messages this long

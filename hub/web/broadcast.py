@@ -68,7 +68,10 @@ class DisplayHub:
         self._turn_seen = (None, None)
         self._tasks = []
         self._last_clock = 0.0
-        self._poke = None               # asyncio.Event: wakes the ticker when something changed
+        self._ticking = False           # the ticker runs (its timer is armed)
+        self._poked = False             # a tick is queued after a change (call_soon), not run yet
+        self._timer = None              # the ticker's next wake-up (asyncio TimerHandle)
+        self.server = None              # the uvicorn Server serving this hub (hub.web.server sets it)
         self.sent = 0
         self.feed = DisplayFeed(table)
         table.subscribe(self.on_table)
@@ -222,6 +225,12 @@ class DisplayHub:
         for fn in self.extra_tasks:        # e.g. the pods' serial links: they share this loop with the table
             self._tasks.append(asyncio.ensure_future(fn(self)))
 
+    async def serving(self, poll=0.05):
+        """Return once the web server accepts connections (a task that should not slow the
+        start: the record's whole-file check). Tasks start before the server binds its socket."""
+        while self.server is None or not self.server.started:
+            await asyncio.sleep(poll)
+
     async def stop(self):
         for t in self._tasks:
             t.cancel()
@@ -239,8 +248,9 @@ class DisplayHub:
     def poke(self):
         """Something changed (a table message, a display connected): the ticker looks again
         at when it is next needed. On the loop thread."""
-        if self._poke is not None:
-            self._poke.set()
+        if self._ticking and not self._poked:
+            self._poked = True
+            self.loop.call_soon(self._tick)
 
     def _next_wake_s(self):
         """Seconds until the ticker has work: a deadline or the match clock falling due
@@ -256,25 +266,42 @@ class DisplayHub:
 
     async def _ticker(self):
         """Ticks the table only when something falls due or changed: an idle table costs one
-        wake-up per ``MAX_SLEEP_S`` here, not one per ``tick_interval`` (issue 16)."""
-        self._poke = asyncio.Event()
-        while True:
-            self._poke.clear()
-            try:
-                await asyncio.wait_for(self._poke.wait(), self._next_wake_s())
-            except asyncio.TimeoutError:
-                pass
-            try:
-                self.tick()
-                self._count_turns()
-                now = time.monotonic()
-                if self.clients and self._clock_running() and now - self._last_clock >= 1.0:
-                    self._last_clock = now
-                    text = self.clock_message()
-                    if text is not None:
-                        self.broadcast(text)
-            except Exception:
-                log.exception("table tick failed")
+        wake-up per ``MAX_SLEEP_S`` here, not one per ``tick_interval`` (issue 16). Driven by
+        one timer handle and ``call_soon`` (issue 26): a change used to wake this task through
+        ``asyncio.wait_for`` (a new task, a future and a timer each time); this coroutine only
+        holds the ticker's lifetime (cancelled when the server stops)."""
+        self._ticking, self._poked = True, False
+        self._arm()
+        try:
+            await asyncio.get_running_loop().create_future()       # never set: until cancelled
+        finally:
+            self._ticking = False
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+    def _arm(self):
+        """The ticker's one timer, at its next wake-up."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = self.loop.call_later(self._next_wake_s(), self._tick)
+
+    def _tick(self):
+        self._poked = False
+        if not self._ticking:
+            return
+        try:
+            self.tick()
+            self._count_turns()
+            now = time.monotonic()
+            if self.clients and self._clock_running() and now - self._last_clock >= 1.0:
+                self._last_clock = now
+                text = self.clock_message()
+                if text is not None:
+                    self.broadcast(text)
+        except Exception:
+            log.exception("table tick failed")
+        self._arm()
 
     def call(self, fn, *args, timeout=10, **kw):
         """Run ``fn(*args, **kw)`` on the server's loop thread and return its result (for other threads)."""

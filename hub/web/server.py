@@ -5,6 +5,7 @@ import threading
 import time
 
 from hub.web import guard, lan
+from hub.web.uvserver import Server
 from hub.web.app import create_app
 
 log = logging.getLogger("lumen.web")
@@ -44,7 +45,6 @@ def serve(table, host="127.0.0.1", port=8000, *, bots=False, tick_interval=0.1, 
     On every interface (``host`` 0.0.0.0) the hub also announces ``lumen-<table>.local`` by mDNS
     unless ``mdns`` is false. ``library``: the card library (hub.library.sets.CardLibrary) the
     card editor and the table's decks use."""
-    import uvicorn
     app = create_app(table, tick_interval=tick_interval, bots=bots, tasks=tasks, routers=routers, library=library)
     app.state.listen = (host, port)
     announcer = None
@@ -60,7 +60,8 @@ def serve(table, host="127.0.0.1", port=8000, *, bots=False, tick_interval=0.1, 
         announce(table, host, port, out, mdns=announcer.name if announcer else None)
     try:
         try:
-            uvicorn.Server(guard.server_config(app, host, port, log_level=log_level)).run()
+            server = app.state.hub.server = Server(guard.server_config(app, host, port, log_level=log_level))
+            server.run()
         except KeyboardInterrupt:
             pass
     finally:
@@ -96,10 +97,9 @@ def start_in_thread(table, port=0, host="127.0.0.1", *, tick_interval=0.1, bots=
                     **kw):
     """Start the server in a daemon thread; port 0 picks a free port. Returns a ServerHandle.
     ``conn_guard``: the front guard's caps (hub.web.guard.ConnectionGuard), for tests."""
-    import uvicorn
     app = create_app(table, tick_interval=tick_interval, bots=bots, **kw)
     config = guard.server_config(app, host, port, lifespan="on", guard=conn_guard)
-    server = uvicorn.Server(config)
+    server = app.state.hub.server = Server(config)
     thread = threading.Thread(target=server.run, name="lumen-web", daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout

@@ -56,11 +56,13 @@ def test_one_flipped_byte_in_an_old_game_breaks_neither_games_nor_resume(tmp_pat
     assert r.stdout.count("\n#") + r.stdout.startswith("#") >= 4, r.stdout
     hub = lumen("hub", "--db", db, "--resume", "--port", "0", "--serial", str(tmp_path / "no-pod"))
     try:
-        found, lines = wait_for_line(hub, SERVING)
+        # the damaged game is reported by the record's check, which runs once the display
+        # serves (issue 26: a start that does not read the whole record)
+        found, lines = wait_for_line(hub, "game #1 is damaged")
         assert found, "\n".join(lines) + stop(hub)
         text = "\n".join(lines)
-        assert "resuming game #4" in text, text
-        assert "damaged" in text, text
+        assert "resuming game #4" in text and SERVING in text, text
+        assert "salvaged" not in text, text     # quick_check passes: a damaged body is no torn file
     finally:
         out = stop(hub)
     assert "Traceback" not in out, out

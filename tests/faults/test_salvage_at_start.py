@@ -8,6 +8,7 @@ start, and the game on the table resumes when it is one of them."""
 import io
 import os
 import random
+import re
 import shutil
 import sqlite3
 from argparse import Namespace
@@ -131,3 +132,42 @@ def test_lumen_hub_salvages_and_resumes_a_record_that_fails_its_check(pristine, 
     assert "Traceback" not in out, out
     moved = [n for n in os.listdir(tmp_path) if ".damaged-" in n]
     assert moved, "the damaged file is kept aside"
+
+
+def test_damage_the_start_does_not_read_is_found_and_salvaged_once_the_hub_serves(pristine, tmp_path):
+    """Issue 26: the start reads only what it needs (not the whole file); a page lost in an old
+    game (game 1's finish) is found by the check that runs once the display serves, and the
+    record is salvaged then, the table's game (4) resumed from the salvaged record, which is
+    sound; the damaged file is kept aside."""
+    db = str(tmp_path / "g.sqlite3")
+    shutil.copy(pristine, db)
+    data = bytearray(open(db, "rb").read())
+    at = re.search(rb'"winner"', data).start()      # game 1's finish, the first one written
+    page = at // PAGE
+    data[page * PAGE:page * PAGE + PAGE] = bytes(PAGE)
+    open(db, "wb").write(bytes(data))
+    spare = str(tmp_path / "spare" / "g.sqlite3")
+    os.mkdir(os.path.dirname(spare))
+    shutil.copy(db, spare)
+    want = readers_recover(spare, os.path.dirname(spare))
+    assert 4 in want and len(want) < 4, want       # the damage costs a game the readers see
+    hub = lumen("hub", "--db", db, "--resume", "--port", "0", "--serial", str(tmp_path / "no-pod"))
+    try:
+        found, lines = wait_for_line(hub, "on the salvaged record")
+        text = "\n".join(lines)
+        assert found, text + stop(hub)
+        serving = next(i for i, line in enumerate(lines) if "table display" in line)
+        salvaged = next(i for i, line in enumerate(lines) if "salvaged and go on" in line)
+        assert "resuming game #4" in text and serving < salvaged, text
+        assert "game #4 (tracker), on the salvaged record" in text, text
+    finally:
+        out = stop(hub)
+    assert "Traceback" not in out, out
+    assert [n for n in os.listdir(tmp_path) if ".damaged-" in n], "the damaged file is kept aside"
+    store = Store(db)
+    try:
+        assert doctor.quick_check(store.db) == []
+        assert {g["id"] for g in store.games(limit=100) if g["status"] != "damaged"} >= want
+        assert store.current_game("table-1") == 4
+    finally:
+        store.close()

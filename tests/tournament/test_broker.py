@@ -87,3 +87,39 @@ def test_the_td_resumes_the_same_event_after_kill_9(broker, event_dir, tmp_path)
         raise AssertionError("the record allowed a delete")
     except sqlite3.DatabaseError as e:
         assert "append-only" in str(e)
+
+
+def test_a_link_whose_socket_is_numbered_past_1024_connects_and_carries_messages(broker):
+    """Issue 26: select() can't watch a descriptor numbered 1024 or more, and paho took the
+    error for a lost connection, reconnecting forever (a bench of 128 tables: 46 never came
+    online). Links poll instead (hub/tournament/mqtt.py PollSelect)."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        import pytest
+        pytest.skip("this machine allows %d open files: no descriptor past 1024 to test" % hard)
+    if soft != resource.RLIM_INFINITY and soft < 1200:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096) if hard != resource.RLIM_INFINITY else 4096, hard))
+    filler = []
+    try:
+        while True:
+            r, w = os.pipe()
+            filler += [r, w]
+            if w >= 1030:
+                break
+        got = []
+        listener = Link(broker.url("spectator"), "far-listener")
+        listener.subscribe(topic("cup", "room", "+"), lambda t, obj, msg: got.append(obj))
+        listener.start()
+        td = Link(broker.url("td"), "far-td").start()
+        try:
+            assert td.wait_connected(30) and listener.wait_connected(30), "a link past fd 1024 connects"
+            assert listener.client.socket().fileno() >= 1024 and td.client.socket().fileno() >= 1024
+            td.wait_published(td.publish(topic("cup", "room", "round"), {"round": 1}))
+            wait_for(lambda: got, 30, "the message through a socket numbered past 1024")
+            assert got[0] == {"round": 1}
+        finally:
+            td.stop(), listener.stop()
+    finally:
+        for fd in filler:
+            os.close(fd)
