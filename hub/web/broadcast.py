@@ -295,6 +295,11 @@ class DisplayHub:
             self._count_turns()
             now = time.monotonic()
             if self.clients and self._clock_running() and now - self._last_clock >= 1.0:
+                # a change waiting for its delta goes first: the clock message takes the timer
+                # into the shown state, and a delta built after it would leave out the timer's
+                # change (a round start the phone's clock button never heard of)
+                if self._flush_scheduled:
+                    self.flush()
                 self._last_clock = now
                 text = self.clock_message()
                 if text is not None:
