@@ -1,9 +1,10 @@
 """Starting ``lumen`` commands the way users do, for the fault tests (from this checkout)."""
 
 import os
-import select
+import queue
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -15,22 +16,40 @@ def lumen(*args, **kw):
                             stderr=subprocess.STDOUT, text=True, **kw)
 
 
+def _reader(p):
+    """The queue p's output lines arrive in, read by a thread of their own: a select() on the
+    pipe can't see lines already in the reader's buffer (two lines written at once: the second
+    waited for the timeout)."""
+    q = getattr(p, "_lumen_lines", None)
+    if q is None:
+        q = p._lumen_lines = queue.Queue()
+
+        def pump():
+            try:
+                for line in p.stdout:
+                    q.put(line)
+            except ValueError:          # closed under us
+                pass
+            q.put(None)                 # the end of the output
+        p._lumen_pump = threading.Thread(target=pump, daemon=True)
+        p._lumen_pump.start()
+    return q
+
+
 def wait_for_line(p, needle, timeout=120):
     """Read p's output until a line containing ``needle`` or until p exits: returns
     (found, lines so far). The bound only stops a broken test."""
     lines = []
+    q = _reader(p)
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        r, _, _ = select.select([p.stdout], [], [], 1.0)
-        if not r:
-            if p.poll() is not None:
-                break
+        try:
+            line = q.get(timeout=1.0)
+        except queue.Empty:
             continue
-        line = p.stdout.readline()
-        if not line:
-            if p.poll() is not None:
-                break
-            continue
+        if line is None:
+            q.put(None)                 # the end stays the end for the next reader
+            break
         lines.append(line.rstrip("\n"))
         if needle in line:
             return True, lines
@@ -56,6 +75,16 @@ def stop(p):
     if p.poll() is None:
         p.kill()
     p.wait(30)
+    q = getattr(p, "_lumen_lines", None)
+    if q is not None:                   # a reader thread has the pipe: what it has left
+        p._lumen_pump.join(30)
+        rest = []
+        while not q.empty():
+            line = q.get()
+            if line is not None:
+                rest.append(line)
+        q.put(None)
+        return "".join(rest)
     try:
         rest = p.stdout.read()
     except ValueError:

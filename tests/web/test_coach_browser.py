@@ -19,7 +19,7 @@ from hub.web.server import start_in_thread
 from tests import chromium
 from tests.chromium import CHROMIUM
 from tests.web.conftest import TOKEN
-from tests.web.test_browser import open_page, severe_console_errors, viewport, wait_for
+from tests.web.test_browser import browser, open_page, severe_console_errors, viewport, wait_for  # noqa: F401  (browser: the fixture)
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
@@ -42,13 +42,6 @@ def server():
     handle.stop()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    driver = chromium.start(1600, 1000, console_log=True)
-    driver.set_page_load_timeout(20)
-    viewport(driver, 1600, 1000)
-    yield driver
-    driver.quit()
 
 
 def _human_ready(table, human):
