@@ -15,6 +15,8 @@ Everything here reads only what a seat may see (no opponent side deck, no readie
 
 import math
 
+from .bots import most_damage
+
 # feature name -> weight; fitted by ``python3 bench/bot.py fit-eval`` (see its output and
 # docs/performance.md "Search player"): seeded games of the sample and entered decks.
 WEIGHTS = {
@@ -158,13 +160,7 @@ def default_answer(st, req, rnd):
         return "ready", rnd.choice(opts)
     if kind in ("combo", "catch"):
         real = [o for o in opts if o not in ("end", "pass")]
-        if not real:
-            return kind, opts[-1]
-
-        def dmg(o):
-            ids = o if isinstance(o, list) else [o]
-            return sum(cards[c].damage for c in ids)
-        return kind, max(real, key=dmg)
+        return kind, most_damage(cards, real) if real else opts[-1]
     if kind == "get":
         real = [o for o in opts if o != "skip"]
         if not real:

@@ -28,6 +28,14 @@ def random_answer(st, req, rnd):
     return kind, rnd.choice(opts)
 
 
+def most_damage(cards, options):
+    """The combo or catch option (a card id or a list of them) whose cards deal the most damage."""
+    def dmg(o):
+        ids = o if isinstance(o, list) else [o]
+        return sum(cards[c].damage for c in ids)
+    return max(options, key=dmg)
+
+
 def greedy_answer(st, req, rnd):
     """A plausible player: reads the opponent's public hand a little, combos and
     catches when it can, takes the strongest card in the get phase."""
@@ -39,12 +47,7 @@ def greedy_answer(st, req, rnd):
         return "ready", rnd.choice(opts)
     if kind in ("combo", "catch"):
         real = [o for o in opts if o not in ("end", "pass")]
-        if real:
-            def dmg(o):
-                ids = o if isinstance(o, list) else [o]
-                return sum(cards[c].damage for c in ids)
-            return kind, max(real, key=dmg)
-        return kind, opts[-1]
+        return kind, most_damage(cards, real) if real else opts[-1]
     if kind == "get":
         real = [o for o in opts if o != "skip"]
         if not real:
