@@ -44,6 +44,18 @@ from tests.tournament.netcut import NetCut  # noqa: E402
 TICK = os.sysconf("SC_CLK_TCK")
 
 
+def rss_mb(pid):
+    """A process's resident memory now (MB), from /proc."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
 def proc_stats(pid):
     """(CPU seconds, peak RSS MB) of a process, from /proc."""
     try:
@@ -241,8 +253,9 @@ class Bench:
     """The event: Mosquitto, the TD (its own process, with its page) and the tables in
     ``procs`` worker processes; the standings watched from here."""
 
-    def __init__(self, tables, rounds, pace, folder, cut_table=None, per_proc=64):
+    def __init__(self, tables, rounds, pace, folder, cut_table=None, per_proc=64, td_trace=None, progress=0):
         self.n, self.rounds, self.pace, self.folder = tables, rounds, pace, folder
+        self.td_trace, self.progress = td_trace, progress
         players = [{"id": "p%03d" % i, "name": "선수%03d" % i} for i in range(1, 2 * tables + 1)]
         self.creds = new_event(folder, "bench", players, rounds=rounds, round_minutes=30, best_of=1, seed=7)
         self.broker = LocalBroker(os.path.join(folder, "broker"),
@@ -270,10 +283,25 @@ class Bench:
     # ------------------------------------------------------------ processes
     def spawn_td(self):
         env = dict(os.environ, PYTHONPATH=ROOT)
-        self.td = subprocess.Popen([sys.executable, "-m", "hub.tournament", "run", "--dir", self.folder,
+        # --td-trace: the same service under tracemalloc (bench/td_traced.py), to see what it keeps
+        entry = ["-m", "hub.tournament"]
+        if self.td_trace:
+            entry = [os.path.join(ROOT, "bench", "td_traced.py")]
+            env["LUMEN_TRACE_FILE"] = self.td_trace
+        self.td = subprocess.Popen([sys.executable] + entry + ["run", "--dir", self.folder,
                                     "--broker", "mqtt://127.0.0.1:%d" % self.broker.port, "--port", str(self.web_port)],
                                    cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.wait(lambda: self.http("/api/state") is not None, 60, "the TD page")
+
+    def watch_progress(self, t0, stop):
+        """Every ``progress`` seconds a line: results, duplicates, the TD's live memory."""
+        while not stop.wait(self.progress):
+            st = (self.http("/api/state") or {}).get("stats", {})
+            rnd = (self.room.get("round") or {}).get("round")
+            print("  %6.0f s  round %s: %s results, %s duplicates answered, %s time requests; TD RSS %.0f MB, "
+                  "broker RSS %.0f MB, load %.1f" % (
+                      time.monotonic() - t0, rnd, st.get("results"), st.get("duplicates"), st.get("time_requests"),
+                      rss_mb(self.td.pid) or 0, rss_mb(self.broker.pid) or 0, os.getloadavg()[0]), flush=True)
 
     def kill_td(self):
         cpu, hwm = proc_stats(self.td.pid)
@@ -334,6 +362,9 @@ class Bench:
         b_cpu0, _ = proc_stats(self.broker.pid)
         b_cpu_extra = 0.0
         w_cpu0 = [proc_stats(w.proc.pid)[0] or 0 for w in self.workers]
+        stop_progress = threading.Event()
+        if self.progress:
+            threading.Thread(target=self.watch_progress, args=(t0, stop_progress), daemon=True).start()
         for rnd in range(1, self.rounds + 1):
             assert self.http("/api/control/pair", {}) is not None, "pairing refused"
             assert self.http("/api/control/start", {}) is not None, "start refused"
@@ -361,6 +392,7 @@ class Bench:
                       (self.room.get("round") or {}).get("complete"), 3600, "round %d" % rnd, poll=0.5)
             print("  round %d complete at %.1f s" % (rnd, time.monotonic() - t0), flush=True)
         elapsed = time.monotonic() - t0
+        stop_progress.set()
         # let the last acks and samples arrive
         self.wait(lambda: self.status()["pending"] == 0, 120, "the last acks", poll=0.5)
         time.sleep(1.0)
@@ -419,6 +451,9 @@ class Bench:
             w.close()
         self.watch.stop()
         try:
+            if self.td_trace:
+                self.td.terminate()     # the traced TD writes its last snapshot on SIGTERM
+                self.td.wait(60)
             self.td.kill()
             self.td.wait(10)
         except Exception:
@@ -497,6 +532,9 @@ def main(argv=None):
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--per-proc", type=int, default=64, help="simulated tables per bench process (default 64)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
+    ap.add_argument("--progress", type=float, default=0, help="a progress line every this many seconds")
+    ap.add_argument("--td-trace", help="run the TD under tracemalloc and write what it keeps to this file "
+                                       "(bench/td_traced.py; its RSS is then not a figure)")
     ap.add_argument("--pairing", help="only time the pairing of events of these sizes (players), e.g. 128,1000")
     ap.add_argument("--compare", action="store_true", help="with --pairing: the next round on the full graph too")
     args = ap.parse_args(argv)
@@ -511,7 +549,8 @@ def main(argv=None):
         pace = args.pace if args.pace is not None else 0.25
         print("== %d tables, %d rounds, pace %.3f s%s" % (n, args.rounds, pace, ", faults" if args.faults else ""),
               flush=True)
-        b = Bench(n, args.rounds, pace, folder, cut_table=1 if args.faults else None, per_proc=args.per_proc)
+        b = Bench(n, args.rounds, pace, folder, cut_table=1 if args.faults else None, per_proc=args.per_proc,
+                  td_trace=args.td_trace, progress=args.progress)
         try:
             f = b.run(faults=args.faults, cut_seconds=args.cut_seconds)
         finally:

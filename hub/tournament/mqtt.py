@@ -7,6 +7,7 @@ Every payload this module sends passes through ``on_publish_hook`` first when on
 set: the tests hang a scanner there to prove that nothing hidden is ever published.
 """
 
+import collections
 import errno
 import json
 import select
@@ -66,6 +67,7 @@ class PollSelect:
 paho.select = PollSelect        # type: ignore[assignment]  # paho's module global: its one select() call
 
 ROOT = "lumen"
+KEPT_ANSWERS = 256          # the broker's answers to our latest QoS 1 publishes kept for wait_published
 SESSION_EXPIRY_S = 3600     # the broker keeps a client's subscriptions and queued QoS 1 messages this long
 
 
@@ -117,7 +119,13 @@ class Link:
         self.client.on_disconnect = self._disconnected
         self.client.on_message = self._message
         self.client.on_publish = self._published
-        self.publish_results = {}           # mid -> reason code (MQTT v5 PUBACK), for tests
+        # mid -> reason code (the MQTT v5 PUBACK) of the latest KEPT_ANSWERS publishes, for
+        # wait_published. Bounded (issue 26): paho answers every publish, QoS 0 ones too, with a
+        # ~1.1 KB ReasonCode, and keeping them all grew a TD by 0.3 MB a second at 256 tables
+        # (their time requests) and a table's hub by 1.1 KB every clock sync, all day. (Not
+        # filtered by QoS here: paho calls back holding its message lock, so a publish can't
+        # hold ours while it registers a mid.)
+        self.publish_results = collections.OrderedDict()
         self._pub_done = threading.Condition()
 
     # ------------------------------------------------------------ lifecycle
@@ -175,6 +183,8 @@ class Link:
     def _published(self, client, userdata, mid, reason, props):
         with self._pub_done:
             self.publish_results[mid] = reason
+            while len(self.publish_results) > KEPT_ANSWERS:
+                self.publish_results.popitem(last=False)
             self._pub_done.notify_all()
 
     # ------------------------------------------------------------ use
@@ -191,7 +201,8 @@ class Link:
         return self.client.publish(t, payload, qos=qos, retain=retain)
 
     def wait_published(self, info, timeout=30):
-        """The broker's answer to one QoS 1 publish (its PUBACK reason code)."""
+        """The broker's answer to one of the latest publishes (for QoS 1 its PUBACK reason code),
+        or None if none came within ``timeout``."""
         with self._pub_done:
             self._pub_done.wait_for(lambda: info.mid in self.publish_results, timeout)
             return self.publish_results.get(info.mid)

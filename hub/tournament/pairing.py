@@ -17,7 +17,7 @@ bound, so it is the best pairing there is, in time linear in the players. When
 rematches make the bound unreachable (late rounds of a small event), the round
 is an exact maximum-weight perfect matching (rustworkx's blossom algorithm) on
 the graph of allowed pairs, weighted so that the floats' squared differences
-decide first and the seeded tie-break only among equal floats.
+decide first, then the number of floats, and the seeded tie-break only among equals.
 
 Pure: no I/O, no clock; everything comes in as arguments.
 """
@@ -149,8 +149,13 @@ def _exact(players, points, played, seed, round_no, window=None, weighted=True):
     if n == 0:
         return []
     if weighted:
+        # three keys in one weight, each outweighing all of the next: the squared point
+        # differences, then the number of floats (of two pairings with the same squared
+        # differences, the one with fewer players paired out of their group), then the seeded
+        # tie-break
         top = max(points.get(p, 0) for p in players) - min(points.get(p, 0) for p in players)
-        diff = _JITTER * (n // 2 + 1)               # a squared point outweighs all tie-breaks
+        one_float = _JITTER * (n // 2 + 1)
+        diff = one_float * (n // 2 + 1)
         base = diff * (top * top + 1)
     import rustworkx as rx          # only when rematches bind (it brings numpy: not at every start)
     g = rx.PyGraph()
@@ -163,7 +168,8 @@ def _exact(players, points, played, seed, round_no, window=None, weighted=True):
                 continue
             if weighted:
                 d = points.get(a, 0) - points.get(b, 0)
-                edges.append((i, j, base - diff * d * d + _jitter(seed, round_no, a, b) % _JITTER))
+                edges.append((i, j, base - diff * d * d - (one_float if d else 0)
+                              + _jitter(seed, round_no, a, b) % _JITTER))
             else:
                 edges.append((i, j, 1))
     g.add_edges_from(edges)

@@ -60,10 +60,10 @@ class TableLink:
         self.resend_s, self.sync_s = resend_s, sync_s
         self.outbox = Outbox(outbox_path)
         self.estimator = OffsetEstimator()
-        self.round = None             # the TD's public round (room/round)
+        self.round = None             # the TD's whole public round (room/round), from a TD of before issue 26
+        self.my_round = None          # this table's part of it (room/round/table-N)
         self.clock = None             # the round clock (room/clock)
         self.room = None
-        self.standings = None
         self.answers = {}
         self.slip = None
         self.listeners = [on_change] if on_change else []
@@ -72,7 +72,12 @@ class TableLink:
         self._sent = {}               # request id -> t0
         self.link = Link(url, client_id="hub-%s-%s" % (event, self.user),
                          will=(self.t(self.user, "online"), {"online": False, "table": self.table}))
-        self.link.subscribe(self.t("room", "+"), self._on_room)
+        # the room's small topics and this table's own match (room/round/table-N), not the whole
+        # round and standings: those grow with the event and change with every result (issue 26)
+        for what in ("state", "clock", "td"):
+            self.link.subscribe(self.t("room", what), self._on_room)
+        self.link.subscribe(self.t("room", "round", self.user), self._on_my_round)
+        self._whole_round = False     # a TD of before issue 26 sends only the whole round
         self.link.subscribe(self.t("td", self.user, "time"), self._on_time)
         self.link.subscribe(self.t("td", self.user, "ack", "+"), self._on_ack)     # one answer per result
         self.link.subscribe(self.t("td", self.user, "ack"), self._on_ack)          # a TD of before issue 28
@@ -163,6 +168,9 @@ class TableLink:
             return
         what = t.rsplit("/", 1)[1]
         with self.lock:
+            if what == "state" and not obj.get("table_rounds") and not self._whole_round:
+                self._whole_round = True
+                self.link.subscribe(self.t("room", "round"), self._on_room)
             if what == "round":
                 self.round = obj or None
             elif what == "clock":
@@ -170,12 +178,24 @@ class TableLink:
                     self.clock = obj
             elif what == "state":
                 self.room = obj
-            elif what == "standings":
-                self.standings = obj
         self._notify(what)
+
+    def _on_my_round(self, t, obj, msg):
+        if obj is None:
+            return
+        with self.lock:
+            self.my_round = obj
+        self._notify("round")
 
     @property
     def match(self):
+        """This table's match in the room's current round, or None."""
+        mine = self.my_round
+        if mine is not None and not self._whole_round:
+            # a match of an earlier round (a retained message a restarted TD did not replace) is none
+            if mine.get("match") is None or (self.room and self.room.get("round") != mine.get("round")):
+                return None
+            return dict(mine["match"], round=mine["round"], stage=mine["stage"], started=mine["started"])
         r = self.round
         if not r:
             return None

@@ -9,6 +9,7 @@ again and recorded once.
 
 Topics (``lumen/<event>/...``):
   room/state room/round room/clock room/standings room/td   TD -> all, retained
+  room/round/table-N                                        TD -> table N, retained: its own match
   table-N/online (will) table-N/status                      table N -> all, retained
   table-N/result                                            table N -> TD, QoS 1
   table-N/time/req  td/table-N/time                         the clock-offset exchange, QoS 0
@@ -25,7 +26,7 @@ from . import standings as st
 from .broker import table_user
 from .clock import ClockError, RoundClock
 from .event import EventError
-from .mqtt import Link, topic
+from .mqtt import Link, encode, topic
 from .record import EventRecord
 
 TABLE_RE = re.compile(r"^table-(\d{1,4})$")
@@ -81,6 +82,9 @@ class TD:
             self.link.on_connect.append(self.publish_all)
         self._stop = threading.Event()
         self._ticker = None
+        # table -> the room/round/table-N payload last published (b"": publish it again; every
+        # table of the event so far, so a restarted TD tells one without a match this round)
+        self._match_sent = {m["table"]: b"" for r in self.event.rounds for m in r["pairings"]}
 
     def t(self, *parts):
         return topic(self.name, *parts)
@@ -327,21 +331,43 @@ class TD:
                 "finished": self.event.finished(), "players": len(self.event.active()),
                 "rounds": self.event.settings["rounds"], "cut": self.event.settings["cut"],
                 "best_of": self.event.settings["best_of"], "profile": self.event.settings.get("profile", "lumen"),
-                "version": self.version}
+                "version": self.version, "table_rounds": True}     # room/round/table-N is published
 
     def standings_json(self):
         return {"version": self.version, "rows": st.to_json(self.event.standings())}
 
+    def table_matches(self, rnd=None):
+        """What each table's hub is told of the round (room/round/table-N): its own match, or
+        ``None`` for a table without one this round (one that had one before is told so)."""
+        rnd = self.event.public_round() if rnd is None else rnd
+        head = {"round": rnd["round"], "stage": rnd["stage"], "started": rnd["started"]} if rnd else \
+            {"round": 0, "stage": None, "started": False}
+        out = {n: dict(head, table=n, match=None) for n in self._match_sent}
+        for m in (rnd or {}).get("tables", []):
+            out[m["table"]] = dict(head, table=m["table"], match=m)
+        return out
+
     def publish_room(self):
+        """The room's state after a change. The whole round and the standings go to the pages
+        and spectators; each hub reads only its own match (room/round/table-N), published when
+        it changes: with every hub reading the whole round and standings after every result,
+        256 tables decoded 256 x ~100 KB a result and the broker sent 6.5 GB a round (issue 26)."""
         if self.link:
-            self.link.publish(self.t("room", "round"), self.event.public_round() or {}, retain=True)
+            rnd = self.event.public_round()
+            self.link.publish(self.t("room", "round"), rnd or {}, retain=True)
             self.link.publish(self.t("room", "standings"), self.standings_json(), retain=True)
+            for n, body in self.table_matches(rnd).items():
+                payload = encode(body)
+                if self._match_sent.get(n) != payload:
+                    self.link.publish(self.t("room", "round", table_user(n)), payload, retain=True)
+                    self._match_sent[n] = payload
             self.link.publish(self.t("room", "state"), self.room_state(), retain=True)
         self._changed("room")
 
     def publish_all(self):
         with self.lock:
             self.link.publish(self.t("room", "td"), {"online": True}, retain=True)
+            self._match_sent = {n: b"" for n in self._match_sent}    # all again (a broker may have lost them)
             self.publish_room()
             self.publish_clock()
             for table, answers in self.answers.items():

@@ -1,0 +1,130 @@
+"""What each hub reads of the room (issue 26): its own match (``room/round/table-N``), the
+room's state, clock and TD presence, never the whole round or the standings. With every hub
+reading those after every result, 256 tables decoded 256 x ~100 KB a result (the bench's
+largest cost) and the broker sent 6.5 GB a round. Pages and spectators still get the whole
+round and the standings (docs/tournament.md §4)."""
+
+import threading
+
+import pytest
+
+from hub.tournament.mqtt import Link, topic
+from tests.tournament.conftest import wait_for
+from tests.tournament.room import Room
+
+
+@pytest.fixture
+def room(broker, event_dir, tmp_path):
+    folder, creds = event_dir
+    rooms = []
+
+    def make(**kw):
+        r = Room(broker, folder, creds, str(tmp_path), **kw)
+        rooms.append(r)
+        return r
+    yield make
+    for r in rooms:
+        r.close()
+
+
+def count_topics(link):
+    """Every topic a table's MQTT connection receives from now on (its paho callback)."""
+    seen, lock = [], threading.Lock()
+    inner = link.link._message
+
+    def counting(client, userdata, msg):
+        with lock:
+            seen.append((msg.topic, len(msg.payload)))
+        inner(client, userdata, msg)
+    link.link.client.on_message = counting
+    return seen
+
+
+def test_a_hub_reads_its_own_match_and_the_pages_the_whole_room(room, broker):
+    r = room(tables=4)
+    spectator = Link(broker.url("spectator"), "spectator")
+    whole = {}
+    spectator.subscribe(topic("cup", "room", "+"), lambda t, o, m: whole.__setitem__(t.rsplit("/", 1)[1], o))
+    spectator.start()
+    try:
+        td = r.start_td()
+        seen = count_topics(r.links[2])
+        r.start_tables()
+        td.pair_next()
+        td.start_round()
+        r.wait_round_started(1)
+        mine = r.links[2].match
+        expect = next(m for m in td.event.public_round()["tables"] if m["table"] == 2)
+        assert {k: mine[k] for k in ("table", "a", "b", "a_name", "b_name")} == \
+            {k: expect[k] for k in ("table", "a", "b", "a_name", "b_name")}
+        assert mine["round"] == 1 and mine["started"] and mine["result"] is None
+
+        r.report_all(tables=[1, 3, 4])
+        for n in (1, 3, 4):
+            wait_for(lambda: not r.links[n].pending(), 60, "table %d acknowledged" % n)
+        wait_for(lambda: sum(1 for m in (whole.get("round") or {}).get("tables", []) if m["result"]) == 3, 60,
+                 "the page's whole round with three results")
+        assert len((whole.get("standings") or {}).get("rows", [])) == 8, "the page still gets the standings"
+
+        r.report_all(tables=[2])
+        wait_for(lambda: (r.links[2].match or {}).get("result"), 60, "table 2's own result in its match")
+        assert r.links[2].match["result"]["a_wins"] == 1
+        wait_for(lambda: (whole.get("state") or {}).get("complete"), 60, "the round complete")
+
+        topics = {t for t, _ in seen}
+        room_topics = {t for t in topics if "/room/" in t}
+        assert room_topics <= {topic("cup", "room", w) for w in ("state", "clock", "td")} | \
+            {topic("cup", "room", "round", "table-2")}, room_topics
+        assert topic("cup", "room", "round", "table-2") in room_topics
+        # its match was sent when it changed (paired, started, its own result), not at others' results
+        mine_msgs = [t for t, _ in seen if t == topic("cup", "room", "round", "table-2")]
+        assert len(mine_msgs) <= 4, mine_msgs
+    finally:
+        spectator.stop()
+
+
+def test_a_table_without_a_match_this_round_is_told_so_by_a_restarted_td(room):
+    """Round 1 seats four tables; two players drop and round 2 seats three. The TD restarted in
+    between still tells table 4 it has no match (its round-1 match stays retained otherwise)."""
+    r = room(tables=4)
+    td = r.start_td()
+    r.start_tables()
+    td.pair_next()
+    td.start_round()
+    r.wait_round_started(1)
+    r.report_all()
+    r.wait_all_acked()
+    r.stop_td()
+    td = r.start_td()
+    four = next(m for m in td.event.public_round()["tables"] if m["table"] == 4)
+    td.drop(four["a"])
+    td.drop(four["b"])
+    td.pair_next()
+    td.start_round()
+    for n in (1, 2, 3):
+        link = r.links[n]
+        wait_for(lambda: link.match and link.match["round"] == 2 and link.match["started"], 60,
+                 "table %d's round-2 match" % n)
+    wait_for(lambda: (r.links[4].room or {}).get("round") == 2, 60, "table 4 to see round 2")
+    wait_for(lambda: r.links[4].my_round and r.links[4].my_round["round"] == 2, 60, "table 4 told of round 2")
+    assert r.links[4].match is None
+
+
+def test_a_td_of_before_issue_26_still_seats_the_table(room, broker):
+    """A TD that publishes only the whole round (no ``table_rounds`` in its state): the hub reads
+    its match from the whole round, as before."""
+    r = room(tables=2)
+    old_td = Link(broker.url("td"), "old-td").start()
+    try:
+        assert old_td.wait_connected(30)
+        rnd = {"round": 1, "stage": "swiss", "started": True, "bye": None, "bye_name": None, "complete": False,
+               "tables": [{"table": 1, "a": "p01", "b": "p02", "a_name": "선수01", "b_name": "선수02", "result": None},
+                          {"table": 2, "a": "p03", "b": "p04", "a_name": "선수03", "b_name": "선수04", "result": None}]}
+        old_td.wait_published(old_td.publish(topic("cup", "room", "round"), rnd, retain=True))
+        old_td.wait_published(old_td.publish(topic("cup", "room", "state"), {"event": "cup", "round": 1,
+                                                                              "best_of": 1}, retain=True))
+        r.start_tables()
+        wait_for(lambda: r.links[2].match, 60, "table 2's match from the whole round")
+        assert r.links[2].match["a"] == "p03" and r.links[2].match["started"]
+    finally:
+        old_td.stop()
