@@ -30,6 +30,9 @@ from .mqtt import Link, encode, topic
 from .record import EventRecord
 
 TABLE_RE = re.compile(r"^table-(\d{1,4})$")
+#: the whole round and the standings go out at most this often while results pour in (issue 26:
+#: at 256 tables ~30 ms of work each, after every result, queued a burst of results for seconds)
+ROOM_EVERY_S = 0.25
 
 
 def td_now_ms():
@@ -82,6 +85,8 @@ class TD:
             self.link.on_connect.append(self.publish_all)
         self._stop = threading.Event()
         self._ticker = None
+        self._room_sent = -1e9        # time.monotonic() of the last room publish
+        self._room_dirty = False      # a result changed the room since (the ticker sends it)
         # table -> the room/round/table-N payload last published (b"": publish it again; every
         # table of the event so far, so a restarted TD tells one without a match this round)
         self._match_sent = {m["table"]: b"" for r in self.event.rounds for m in r["pairings"]}
@@ -99,16 +104,27 @@ class TD:
 
     def stop(self):
         self._stop.set()
+        with self.lock:
+            if self._room_dirty:
+                self._send_room()
         if self.link:
             self.link.publish(self.t("room", "td"), {"online": False}, retain=True)
             self.link.stop()
         self.record.close()
 
     def _tick_loop(self):
-        while not self._stop.wait(0.1):
+        wait = 0.1
+        while not self._stop.wait(wait):
             with self.lock:
                 if self.clock.update(self.now()):
                     self._clock_record("time")
+                wait = 0.1
+                if self._room_dirty:
+                    due = self._room_sent + ROOM_EVERY_S - time.monotonic()
+                    if due <= 0:
+                        self._send_room()
+                    else:
+                        wait = min(wait, due)
 
     def subscribe(self, fn):
         self.listeners.append(fn)
@@ -296,7 +312,7 @@ class TD:
                 seq = self._commit("result", body)
                 known[rid] = {"status": "ok", "seq": seq}
                 self.stats["results"] += 1
-                self.publish_room()
+                self.publish_room(soon=True)
             except TDError as e:
                 has = False
                 try:
@@ -347,11 +363,23 @@ class TD:
             out[m["table"]] = dict(head, table=m["table"], match=m)
         return out
 
-    def publish_room(self):
-        """The room's state after a change. The whole round and the standings go to the pages
-        and spectators; each hub reads only its own match (room/round/table-N), published when
-        it changes: with every hub reading the whole round and standings after every result,
-        256 tables decoded 256 x ~100 KB a result and the broker sent 6.5 GB a round (issue 26)."""
+    def publish_room(self, soon=False):
+        """The room's state after a change: now, or with ``soon`` (a table's result) within
+        ROOM_EVERY_S, one publish for all the results that came meanwhile (the result's own
+        answer is not delayed: publish_ack)."""
+        if soon and time.monotonic() - self._room_sent < ROOM_EVERY_S:
+            self._room_dirty = True
+        else:
+            self._send_room()
+        self._changed("room")
+
+    def _send_room(self):
+        """The whole round and the standings go to the pages and spectators; each hub reads only
+        its own match (room/round/table-N), published when it changes: with every hub reading
+        the whole round and standings after every result, 256 tables decoded 256 x ~100 KB a
+        result and the broker sent 6.5 GB a round (issue 26)."""
+        self._room_dirty = False
+        self._room_sent = time.monotonic()
         if self.link:
             rnd = self.event.public_round()
             self.link.publish(self.t("room", "round"), rnd or {}, retain=True)
@@ -362,7 +390,6 @@ class TD:
                     self.link.publish(self.t("room", "round", table_user(n)), payload, retain=True)
                     self._match_sent[n] = payload
             self.link.publish(self.t("room", "state"), self.room_state(), retain=True)
-        self._changed("room")
 
     def publish_all(self):
         with self.lock:

@@ -128,3 +128,34 @@ def test_a_td_of_before_issue_26_still_seats_the_table(room, broker):
         assert r.links[2].match["a"] == "p03" and r.links[2].match["started"]
     finally:
         old_td.stop()
+
+
+def test_results_pouring_in_are_published_together_and_none_is_left_out(room, broker):
+    """A burst of results (the end of a round) is one publish of the whole round and standings
+    per ROOM_EVERY_S, not one each (at 256 tables ~30 ms of work each queued results for
+    seconds); the last publish includes every result. The results arrive while the TD's lock
+    is held, so no flush can come between them, however slow the machine."""
+    r = room(tables=4)
+    spectator = Link(broker.url("spectator"), "spectator")
+    standings = []
+    spectator.subscribe(topic("cup", "room", "standings"), lambda t, o, m: standings.append(o))
+    spectator.start()
+    try:
+        td = r.start_td()
+        td.pair_next()
+        td.start_round()
+        assert spectator.wait_connected(30)
+        wait_for(lambda: standings and standings[-1]["version"] == td.version, 60, "the standings of round 1's start")
+        before = len(standings)
+        with td.lock:
+            for m in td.event.public_round()["tables"]:
+                td.handle_result(m["table"], {"result_id": "burst-%d" % m["table"], "round": 1, "a_wins": 1,
+                                              "b_wins": 0, "draws": 0, "source": "table", "confirmed_by": ["a", "b"],
+                                              "detail": {}})
+            last = td.version
+        wait_for(lambda: standings[-1]["version"] == last, 60, "standings with all four results")
+        got = standings[before:]
+        assert len(got) <= 2, [s["version"] for s in got]
+        assert sum(row["points"] for row in got[-1]["rows"]) == 4 * 3, "four wins in the last standings"
+    finally:
+        spectator.stop()
