@@ -85,24 +85,22 @@ class Tables:
     (two SQLite files with their WAL and shm, the MQTT socket, paho's wake-up pair) and past
     1024 of them paho's select() failed (46 of 128 tables never came online). Driven by one
     loop; measured here: when each table stored a result, the hubs' clock estimates, each
-    display against the room's clock (its own watching connection)."""
+    display against the room's clock (the coordinator's, passed on: ``clock JSON`` on stdin;
+    a watching connection of each worker's own would share one spectator user with the
+    coordinator's, and clients of one user take turns: the measuring connections kicked each
+    other every second or two, so standings were seen late)."""
 
     def __init__(self, cfg):
         self.sims = [SimTable(url, cfg["event"], n, os.path.join(cfg["folder"], "tables", str(n)), seed=n,
                               pace=cfg["pace"]) for n, url in cfg["tables"]]
         self.cut_table = None           # a table the coordinator cut off: its clock is not sampled meanwhile
         self.room = {}
-        self.watch = Link(cfg["watch_url"], "bench-watch-%d" % cfg["index"])
-        self.watch.subscribe(topic(cfg["event"], "room", "clock"), self._on_room)
         self.skew_est, self.skew_display, self.spread, self.bounds = [], [], [], []
         self.report_at = {}             # result_id -> mono when the table stored it
+        self.report_wall = {}           # result_id -> wall ms then (the TD's record stamps wall time)
         self.refused = 0                # bot decisions the table refused (it had moved on)
         self.stop_ev = threading.Event()
         self.error = None
-
-    def _on_room(self, t, obj, msg):
-        if obj is not None:
-            self.room[t.rsplit("/", 1)[1]] = obj
 
     def drive(self):
         due = [0.0] * len(self.sims)
@@ -120,6 +118,7 @@ class Tables:
                             due[i] = now + s.pace
                         for body in s.bridge.reported[before:]:
                             self.report_at[body["result_id"]] = time.monotonic()
+                            self.report_wall[body["result_id"]] = time.time() * 1000
                 if now - last_sample >= 0.5:
                     last_sample = now
                     self.sample_clocks()
@@ -163,7 +162,7 @@ class Tables:
                 "pending": sum(len(s.link.pending()) for s in self.sims), "error": self.error}
 
     def results(self):
-        return {"report_at": self.report_at,
+        return {"report_at": self.report_at, "report_wall": self.report_wall,
                 "answers": {rid: a.get("seq") for s in self.sims for rid, a in s.link.answers.items()},
                 "reported": [b["result_id"] for s in self.sims for b in s.link.outbox.results()],
                 "decisions": sum(s.decisions for s in self.sims), "refused": self.refused, "skew_est": self.skew_est, "bounds": self.bounds,
@@ -176,7 +175,6 @@ class Tables:
                 s.stop()
             except Exception:
                 pass
-        self.watch.stop()
 
 
 def worker(cfg_path):
@@ -185,7 +183,6 @@ def worker(cfg_path):
     with open(cfg_path) as f:
         cfg = json.load(f)
     w = Tables(cfg)
-    w.watch.start()
     for s in w.sims:
         s.start()
     driver = threading.Thread(target=w.drive, daemon=True)
@@ -199,6 +196,9 @@ def worker(cfg_path):
             reply = w.status()
         elif cmd[0] == "cut":
             w.cut_table = int(cmd[1])
+            reply = {"ok": True}
+        elif cmd[0] == "clock":
+            w.room["clock"] = json.loads(line.split(None, 1)[1])
             reply = {"ok": True}
         elif cmd[0] == "uncut":
             w.cut_table = None
@@ -273,9 +273,10 @@ class Bench:
             urls.append((n, make_url("127.0.0.1", port, "table-%d" % n, self.creds["table-%d" % n])))
         procs = max(1, -(-tables // per_proc))
         self.workers = [Worker({"index": i, "event": "bench", "folder": folder, "pace": pace,
-                                "watch_url": self.broker.url("spectator"), "tables": urls[i::procs]}, folder)
+                                "tables": urls[i::procs]}, folder)
                         for i in range(procs)]
         self.standings_seen = []        # (mono, version): CLOCK_MONOTONIC is the machine's, as the workers'
+        self.standings_wall = []        # (wall ms, version): against the TD record's wall stamps
         self.room = {}
         self.watch = Link(self.broker.url("spectator"), "bench-watch")
         self.watch.subscribe(topic("bench", "room", "+"), self._on_room)
@@ -292,6 +293,16 @@ class Bench:
                                     "--broker", "mqtt://127.0.0.1:%d" % self.broker.port, "--port", str(self.web_port)],
                                    cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.wait(lambda: self.http("/api/state") is not None, 60, "the TD page")
+
+    def pass_clock(self, stop):
+        """The room's clock, as this process's one spectator connection sees it, to the workers."""
+        sent = None
+        while not stop.wait(0.1):
+            clock = self.room.get("clock")
+            if clock is not None and clock != sent:
+                for w in self.workers:
+                    w.ask("clock " + json.dumps(clock))
+                sent = clock
 
     def watch_progress(self, t0, stop):
         """Every ``progress`` seconds a line: results, duplicates, the TD's live memory."""
@@ -336,6 +347,7 @@ class Bench:
         self.room[what] = obj
         if what == "standings":
             self.standings_seen.append((time.monotonic(), obj.get("version", 0)))
+            self.standings_wall.append((time.time() * 1000, obj.get("version", 0)))
 
     def status(self):
         total = {}
@@ -354,6 +366,8 @@ class Bench:
     # ------------------------------------------------------------ the event
     def run(self, faults=False, cut_seconds=60):
         self.watch.start()
+        stop_clock = threading.Event()
+        threading.Thread(target=self.pass_clock, args=(stop_clock,), daemon=True).start()
         t_on = time.monotonic()
         self.wait(lambda: self.status()["online"] == self.n, 600, "every table online", poll=0.5)
         print("  %d tables online in %.1f s (%d processes)" % (self.n, time.monotonic() - t_on, len(self.workers)),
@@ -393,6 +407,7 @@ class Bench:
             print("  round %d complete at %.1f s" % (rnd, time.monotonic() - t0), flush=True)
         elapsed = time.monotonic() - t0
         stop_progress.set()
+        stop_clock.set()
         # let the last acks and samples arrive
         self.wait(lambda: self.status()["pending"] == 0, 120, "the last acks", poll=0.5)
         time.sleep(1.0)
@@ -426,6 +441,18 @@ class Bench:
                 if seen:
                     lat.append((min(seen) - at) * 1000)
 
+        # the same path in two parts, by wall clock (one machine): the table storing its result
+        # -> the TD's record of it; that record -> the first standings seen that include it
+        to_td, td_to_seen = [], []
+        walls = {rid: w for p in parts for rid, w in p["report_wall"].items()}
+        for r in results:
+            w = walls.get(r["body"]["result_id"])
+            if w is not None:
+                to_td.append(r["wall_ms"] - w)
+            seen = [t for t, v in self.standings_wall if v >= r["seq"]]
+            if seen:
+                td_to_seen.append(min(seen) - r["wall_ms"])
+
         def joined(key):
             return [x for p in parts for x in p[key]]
         est, bounds, spread, disp = joined("skew_est"), joined("bounds"), joined("spread"), joined("skew_display")
@@ -433,6 +460,8 @@ class Bench:
                 "procs": len(self.workers), "lost": lost, "doubled": doubled, "elapsed_s": elapsed,
                 "decisions": sum(p["decisions"] for p in parts), "refused": sum(p["refused"] for p in parts),
                 "standings_ms": (pct(lat, 50), pct(lat, 99), max(lat) if lat else float("nan")),
+                "to_td_ms": (pct(to_td, 50), pct(to_td, 99), max(to_td or [float("nan")])),
+                "td_to_seen_ms": (pct(td_to_seen, 50), pct(td_to_seen, 99), max(td_to_seen or [float("nan")])),
                 "est_ms": (pct(est, 50), pct(est, 99), max(est or [float("nan")])),
                 "bound_ms": (pct(bounds, 50), pct(bounds, 99), max(bounds or [float("nan")])),
                 "spread_ms": (pct(spread, 50), pct(spread, 99), max(spread or [float("nan")])),
@@ -468,6 +497,9 @@ def show(f):
           "%(refused)d refused: the table had moved on)" % f)
     print("  lost %(lost)d, doubled %(doubled)d" % f)
     print("  game end -> standings: median %.0f ms, p99 %.0f ms, max %.0f ms" % f["standings_ms"])
+    print("    of which the table's result -> the TD's record: median %.0f ms, p99 %.0f ms, max %.0f ms"
+          % f["to_td_ms"])
+    print("    and the TD's record -> standings seen: median %.0f ms, p99 %.0f ms, max %.0f ms" % f["td_to_seen_ms"])
     print("  clock, hub estimate vs TD: median %.1f ms, p99 %.1f ms, max %.1f ms" % f["est_ms"])
     print("  clock, each hub's error bound (half its best round trip): median %.1f ms, p99 %.1f ms, max %.1f ms"
           % f["bound_ms"])
