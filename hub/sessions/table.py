@@ -485,10 +485,11 @@ class Table:
         self._timer_changed(action, by=by, before=before)
         return self.timer_view()
 
-    def follow_clock(self, state, ms_left, duration_ms=None, extra_turns=None):
+    def follow_clock(self, state, ms_left, duration_ms=None, extra_turns=None, at_ms=None):
         """Show a clock kept elsewhere: the tournament's round clock, in the TD's time
-        (hub/tournament/bridge.py). After "time" the table counts its own extra turns."""
-        now = self.wall.now_ms()
+        (hub/tournament/bridge.py): ``ms_left`` as of ``at_ms`` on this table's wall clock
+        (default now). After "time" the table counts its own extra turns."""
+        now = self.wall.now_ms() if at_ms is None else at_ms
         t = self.timer
         if state == "time" and t.state == "time":
             return
