@@ -20,6 +20,8 @@ from .delivery import Outbox
 from .event import EventError, check_score
 from .mqtt import Link, topic
 
+MAX_RESEND_S = 16.0     # the longest wait before an unanswered result is sent again
+
 
 class SlipError(ValueError):
     pass
@@ -85,6 +87,8 @@ class TableLink:
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._thread = None
+        self._resend_every = resend_s  # the wait before unanswered results go again (it grows)
+        self._last_resend = -1e18
 
     def t(self, *parts):
         return topic(self.event, *parts)
@@ -109,11 +113,16 @@ class TableLink:
     def _connected(self):
         self.link.publish(self.t(self.user, "online"), {"online": True, "table": self.table}, retain=True)
         self._burst = 8
+        self._resend_every = self.resend_s      # at once and often again after a reconnect
+        self._last_resend = -1e18
         self._wake.set()
 
     def _loop(self):
-        """Re-send pending results and refresh the clock offset while connected."""
-        last_resend = last_sync = -1e18
+        """Re-send pending results and refresh the clock offset while connected. A result
+        still unanswered is sent again after resend_s, then twice as long each time up to
+        MAX_RESEND_S (issue 26: 500 tables re-sending every 2 s to a TD that was slow to answer
+        made 3 repeats a result, each answered, on a machine already saturated)."""
+        last_sync = -1e18
         self._burst = 0
         while not self._stop.is_set():
             now = self.mono()
@@ -124,9 +133,12 @@ class TableLink:
                 elif now - last_sync >= self.sync_s:
                     last_sync = now
                     self._ask_time()
-                if now - last_resend >= self.resend_s:
-                    last_resend = now
-                    self.resend()
+                if now - self._last_resend >= self._resend_every:
+                    self._last_resend = now
+                    if self.resend():
+                        self._resend_every = min(2 * self._resend_every, max(self.resend_s, MAX_RESEND_S))
+                    else:
+                        self._resend_every = self.resend_s
             self._wake.wait(0.05 if self._burst > 0 else 0.25)
             self._wake.clear()
 
@@ -178,6 +190,10 @@ class TableLink:
                     self.clock = obj
             elif what == "state":
                 self.room = obj
+            elif what == "td" and obj.get("online"):
+                # the TD is (back) online: what it has not answered goes again now
+                self._resend_every, self._last_resend = self.resend_s, -1e18
+                self._wake.set()
         self._notify(what)
 
     def _on_my_round(self, t, obj, msg):
@@ -270,6 +286,7 @@ class TableLink:
         """Store a final result on disk, then send it (and again until the TD acknowledges)."""
         with self.lock:
             body = self.outbox.add(dict(body, table=self.table))
+        self._resend_every, self._last_resend = self.resend_s, self.mono()    # a new result: often again
         self.send(body)
         self._notify("result")
         return body
@@ -279,8 +296,11 @@ class TableLink:
             self.link.publish(self.t(self.user, "result"), body, qos=1)
 
     def resend(self):
-        for body in self.outbox.pending():
+        """Send every result not yet answered again; how many."""
+        pending = self.outbox.pending()
+        for body in pending:
             self.send(body)
+        return len(pending)
 
     def pending(self):
         return self.outbox.pending()

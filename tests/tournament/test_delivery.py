@@ -222,3 +222,47 @@ def test_malformed_results_change_nothing_and_are_answered(room, broker, event_d
         assert results_in_record(r.rec_path) == []
     finally:
         raw.stop()
+
+
+def test_an_unanswered_result_is_sent_again_less_and_less_often_until_the_td_is_back(broker, event_dir, tmp_path):
+    """Issue 26: 500 tables re-sending every 2 s to a TD slow to answer made ~13 repeats a
+    result on a saturated machine. An unanswered result goes again after resend_s, then twice
+    as long each time up to MAX_RESEND_S; when the TD says it is online, at once. The link's
+    clock is the test's: each step moves it and waits for the send it makes due."""
+    import os
+    from hub.tournament import tablelink
+    from hub.tournament.broker import make_url
+    from hub.tournament.mqtt import Link
+    folder, creds = event_dir
+    now = [1000.0]
+    sent = []
+    result_topic = "lumen/cup/table-3/result"
+    Link.on_publish_hook = lambda t, p: sent.append(t) if t == result_topic else None
+    link = tablelink.TableLink(make_url("127.0.0.1", broker.port, "table-3", creds["table-3"]), "cup", 3,
+                               os.path.join(str(tmp_path), "outbox.sqlite"), mono=lambda: now[0], resend_s=2.0)
+    td = None
+    try:
+        link.start()
+        assert link.link.wait_connected(30)
+        link.report({"round": 1, "a_wins": 1, "b_wins": 0, "draws": 0, "result_id": "r-backoff"})
+        assert sent == [result_topic]
+        waits = []
+        for _ in range(5):
+            before = len(sent)
+            now[0] += link._resend_every
+            waits.append(link._resend_every)
+            link._wake.set()
+            wait_for(lambda: len(sent) > before, 30, "the result sent again when due")
+        assert waits == [2.0, 4.0, 8.0, 16.0, tablelink.MAX_RESEND_S], waits
+        wait_for(lambda: link._resend_every == tablelink.MAX_RESEND_S, 30, "the longest wait")
+        before = len(sent)
+        td = Link(broker.url("td"), "td-back").start()
+        assert td.wait_connected(30)
+        td.publish("lumen/cup/room/td", {"online": True}, retain=True)     # the clock does not move
+        wait_for(lambda: len(sent) > before, 30, "the result sent at once when the TD is back")
+        assert link.pending(), "still unanswered: nobody acknowledged it"
+    finally:
+        Link.on_publish_hook = None
+        if td:
+            td.stop()
+        link.stop()
