@@ -122,7 +122,8 @@ class Tables:
                 if now - last_sample >= 0.5:
                     last_sample = now
                     self.sample_clocks()
-                time.sleep(0.002)
+                # until the next table wants a look (at most the next clock sample)
+                time.sleep(min(max(0.002, min(due) - time.monotonic()), 0.5))
         except Exception as e:
             self.error = "%s: %s" % (type(e).__name__, e)
             raise

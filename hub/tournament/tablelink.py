@@ -121,7 +121,7 @@ class TableLink:
         """Re-send pending results and refresh the clock offset while connected. A result
         still unanswered is sent again after resend_s, then twice as long each time up to
         MAX_RESEND_S (issue 26: 500 tables re-sending every 2 s to a TD that was slow to answer
-        made 3 repeats a result, each answered, on a machine already saturated)."""
+        made ~13 repeats a result, each answered, on a machine already saturated)."""
         last_sync = -1e18
         self._burst = 0
         while not self._stop.is_set():
@@ -139,7 +139,16 @@ class TableLink:
                         self._resend_every = min(2 * self._resend_every, max(self.resend_s, MAX_RESEND_S))
                     else:
                         self._resend_every = self.resend_s
-            self._wake.wait(0.05 if self._burst > 0 else 0.25)
+            if self._burst > 0:
+                wait = 0.05
+            elif self.link.connected.is_set():
+                # until the next clock sample or resend is due (a new result, a reconnect or the
+                # TD coming back wakes it sooner): a hub's link thread woke 4 times a second
+                wait = min(last_sync + self.sync_s, self._last_resend + self._resend_every) - self.mono()
+                wait = min(1.0, max(0.01, wait))
+            else:
+                wait = 1.0
+            self._wake.wait(wait)
             self._wake.clear()
 
     # ------------------------------------------------------------ time
@@ -288,6 +297,7 @@ class TableLink:
             body = self.outbox.add(dict(body, table=self.table))
         self._resend_every, self._last_resend = self.resend_s, self.mono()    # a new result: often again
         self.send(body)
+        self._wake.set()
         self._notify("result")
         return body
 
