@@ -48,3 +48,19 @@ def broker(event_dir):
     b.start()
     yield b
     b.kill()
+
+
+@pytest.fixture
+def room(broker, event_dir, tmp_path):
+    """make(**kw) -> a Room (tests/tournament/room.py) on this test's broker; all closed after."""
+    from tests.tournament.room import Room      # room.py imports this module
+    folder, creds = event_dir
+    rooms = []
+
+    def make(**kw):
+        r = Room(broker, folder, creds, str(tmp_path), **kw)
+        rooms.append(r)
+        return r
+    yield make
+    for r in rooms:
+        r.close()

@@ -6,21 +6,7 @@ import pytest
 from hub.tournament.tablelink import SlipError
 from tests.tournament.conftest import wait_for
 from tests.tournament.netcut import NetCut
-from tests.tournament.room import Room, results_in_record
-
-
-@pytest.fixture
-def room(broker, event_dir, tmp_path):
-    folder, creds = event_dir
-    rooms = []
-
-    def make(**kw):
-        r = Room(broker, folder, creds, str(tmp_path), **kw)
-        rooms.append(r)
-        return r
-    yield make
-    for r in rooms:
-        r.close()
+from tests.tournament.room import results_in_record
 
 
 def one_each(rec_path, n=4, round_no=1):

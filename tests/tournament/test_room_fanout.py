@@ -6,25 +6,9 @@ round and the standings (docs/tournament.md §4)."""
 
 import threading
 
-import pytest
 
 from hub.tournament.mqtt import Link, topic
 from tests.tournament.conftest import wait_for
-from tests.tournament.room import Room
-
-
-@pytest.fixture
-def room(broker, event_dir, tmp_path):
-    folder, creds = event_dir
-    rooms = []
-
-    def make(**kw):
-        r = Room(broker, folder, creds, str(tmp_path), **kw)
-        rooms.append(r)
-        return r
-    yield make
-    for r in rooms:
-        r.close()
 
 
 def count_topics(link):
