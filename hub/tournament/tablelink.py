@@ -293,9 +293,10 @@ class TableLink:
 
     def report(self, body):
         """Store a final result on disk, then send it (and again until the TD acknowledges)."""
+        # a new result: often again (set first, so the link's thread does not resend it at once)
+        self._resend_every, self._last_resend = self.resend_s, self.mono()
         with self.lock:
             body = self.outbox.add(dict(body, table=self.table))
-        self._resend_every, self._last_resend = self.resend_s, self.mono()    # a new result: often again
         self.send(body)
         self._wake.set()
         self._notify("result")
