@@ -87,8 +87,7 @@ class TableLink:
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._thread = None
-        self._resend_every = resend_s  # the wait before unanswered results go again (it grows)
-        self._last_resend = -1e18
+        self._resend_soon()
 
     def t(self, *parts):
         return topic(self.event, *parts)
@@ -113,8 +112,7 @@ class TableLink:
     def _connected(self):
         self.link.publish(self.t(self.user, "online"), {"online": True, "table": self.table}, retain=True)
         self._burst = 8
-        self._resend_every = self.resend_s      # at once and often again after a reconnect
-        self._last_resend = -1e18
+        self._resend_soon()             # at once and often again after a reconnect
         self._wake.set()
 
     def _loop(self):
@@ -200,8 +198,7 @@ class TableLink:
             elif what == "state":
                 self.room = obj
             elif what == "td" and obj.get("online"):
-                # the TD is (back) online: what it has not answered goes again now
-                self._resend_every, self._last_resend = self.resend_s, -1e18
+                self._resend_soon()     # the TD is (back) online: what it has not answered goes now
                 self._wake.set()
         self._notify(what)
 
@@ -293,8 +290,7 @@ class TableLink:
 
     def report(self, body):
         """Store a final result on disk, then send it (and again until the TD acknowledges)."""
-        # a new result: often again (set first, so the link's thread does not resend it at once)
-        self._resend_every, self._last_resend = self.resend_s, self.mono()
+        self._resend_soon(self.mono())  # first, so the link's thread does not resend it at once
         with self.lock:
             body = self.outbox.add(dict(body, table=self.table))
         self.send(body)
@@ -305,6 +301,11 @@ class TableLink:
     def send(self, body):
         if self.link.connected.is_set():
             self.link.publish(self.t(self.user, "result"), body, qos=1)
+
+    def _resend_soon(self, sent_at=-1e18):
+        """Unanswered results go again resend_s after ``sent_at`` (default: at once), and the
+        wait grows again from there."""
+        self._resend_every, self._last_resend = self.resend_s, sent_at
 
     def resend(self):
         """Send every result not yet answered again; how many."""
