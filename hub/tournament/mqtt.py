@@ -112,6 +112,10 @@ class Link:
         self.handlers = {}
         self.connected = threading.Event()
         self.ever_connected = threading.Event()
+        # set once the on_connect callbacks of a (re)connect have run: wait_connected waits for
+        # it, so what a caller does next comes after the link's own reconnect work (a table's
+        # "resend everything at once" no longer lands after the caller's first report)
+        self.settled = threading.Event()
         self.refused = None                 # the broker's reason when it refuses us (bad password)
         self.refused_event = threading.Event()
         self.on_connect = []                # fn() after every (re)connect and resubscribe
@@ -153,10 +157,11 @@ class Link:
             except Exception:
                 pass
         self.client.loop_stop()
+        self.settled.clear()
         self.connected.clear()
 
     def wait_connected(self, timeout=30):
-        return self.connected.wait(timeout)
+        return self.settled.wait(timeout) and self.connected.is_set()
 
     # ------------------------------------------------------------ callbacks
     def _connected(self, client, userdata, flags, reason, props):
@@ -168,10 +173,14 @@ class Link:
             client.subscribe(filt, qos=1)
         self.connected.set()
         self.ever_connected.set()
-        for fn in list(self.on_connect):
-            fn()
+        try:
+            for fn in list(self.on_connect):
+                fn()
+        finally:
+            self.settled.set()
 
     def _disconnected(self, client, userdata, flags, reason, props):
+        self.settled.clear()
         self.connected.clear()
 
     def _message(self, client, userdata, msg):

@@ -131,12 +131,17 @@ class TableLink:
                 elif now - last_sync >= self.sync_s:
                     last_sync = now
                     self._ask_time()
-                if now - self._last_resend >= self._resend_every:
-                    self._last_resend = now
-                    if self.resend():
-                        self._resend_every = min(2 * self._resend_every, max(self.resend_s, MAX_RESEND_S))
-                    else:
-                        self._resend_every = self.resend_s
+                due = []
+                with self.lock:     # with report(): a result stored now is not also resent now
+                    if now - self._last_resend >= self._resend_every:
+                        self._last_resend = now
+                        due = self.outbox.pending()
+                        if due:
+                            self._resend_every = min(2 * self._resend_every, max(self.resend_s, MAX_RESEND_S))
+                        else:
+                            self._resend_every = self.resend_s
+                for body in due:
+                    self.send(body)
             if self._burst > 0:
                 wait = 0.05
             elif self.link.connected.is_set():
@@ -290,8 +295,8 @@ class TableLink:
 
     def report(self, body):
         """Store a final result on disk, then send it (and again until the TD acknowledges)."""
-        self._resend_soon(self.mono())  # first, so the link's thread does not resend it at once
         with self.lock:
+            self._resend_soon(self.mono())  # the link's thread does not resend it at once
             body = self.outbox.add(dict(body, table=self.table))
         self.send(body)
         self._wake.set()
@@ -306,13 +311,6 @@ class TableLink:
         """Unanswered results go again resend_s after ``sent_at`` (default: at once), and the
         wait grows again from there."""
         self._resend_every, self._last_resend = self.resend_s, sent_at
-
-    def resend(self):
-        """Send every result not yet answered again; how many."""
-        pending = self.outbox.pending()
-        for body in pending:
-            self.send(body)
-        return len(pending)
 
     def pending(self):
         return self.outbox.pending()

@@ -157,3 +157,28 @@ def test_a_link_keeps_no_memory_per_publish(broker):
         assert grown < 150 * n, "%d bytes kept after %d publishes" % (grown, n)
     finally:
         td.stop()
+
+
+def test_wait_connected_returns_once_the_links_own_connect_work_is_done(broker):
+    """A table link resends everything at once when it (re)connects. CI saw that reconnect work
+    land after the caller's first report (the result sent twice): `connected` was set before the
+    on_connect callbacks ran. wait_connected now returns only after they have run."""
+    import threading
+    go, ran = threading.Event(), []
+    link = Link(broker.url("table-1"), "settle-check")
+
+    def slow_connect_work():
+        go.wait(60)
+        ran.append(True)
+    link.on_connect.append(slow_connect_work)
+    link.start()
+    try:
+        wait_for(link.connected.is_set, 30, "the broker's CONNACK")
+        # connected, its work not done: not "connected" to a caller (False whatever the machine's pace)
+        assert not link.wait_connected(0.2)
+        go.set()
+        assert link.wait_connected(30)
+        assert ran == [True]
+    finally:
+        go.set()
+        link.stop()
