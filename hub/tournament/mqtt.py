@@ -17,7 +17,7 @@ import paho.mqtt.client as paho
 from paho.mqtt.properties import Properties
 from paho.mqtt.packettypes import PacketTypes
 
-from .broker import parse_url
+from .broker import MESSAGE_LIMIT, parse_url
 
 class PollSelect:
     """The one call paho-mqtt makes of the ``select`` module (``select.select`` in its
@@ -67,6 +67,12 @@ class PollSelect:
 paho.select = PollSelect        # type: ignore[assignment]  # paho's module global: its one select() call
 
 ROOT = "lumen"
+
+
+class TooLarge(ValueError):
+    """A payload over the broker's message size limit, refused before it is sent."""
+
+
 KEPT_ANSWERS = 256          # the broker's answers to our latest QoS 1 publishes kept for wait_published
 SESSION_EXPIRY_S = 3600     # the broker keeps a client's subscriptions and queued QoS 1 messages this long
 
@@ -204,6 +210,11 @@ class Link:
 
     def publish(self, t, obj, qos=1, retain=False):
         payload = obj if isinstance(obj, bytes) else encode(obj)
+        if len(payload) > MESSAGE_LIMIT:
+            # the broker would drop the connection for it, and paho sends an unanswered QoS 1
+            # message again at every reconnect: the link would never carry anything again
+            raise TooLarge("a message of %d bytes to %s: the broker takes at most %d (message_size_limit)"
+                           % (len(payload), t, MESSAGE_LIMIT))
         hook = Link.on_publish_hook
         if hook is not None:
             hook(t, payload)

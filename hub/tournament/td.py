@@ -23,7 +23,7 @@ import uuid
 
 from . import intake
 from . import standings as st
-from .broker import table_user
+from .broker import MESSAGE_LIMIT, table_user
 from .clock import ClockError, RoundClock
 from .event import EventError
 from .mqtt import Link, encode, topic
@@ -352,6 +352,15 @@ class TD:
     def standings_json(self):
         return {"version": self.version, "rows": st.to_json(self.event.standings())}
 
+    def room_payloads(self, rnd):
+        """room/round and room/standings as sent: whole while they fit the broker's message
+        size limit (standings to ~1,500 players, the round to ~4,500), else as many rows from
+        the top as fit, marked ``truncated`` with where the whole list is (the TD's HTTP API).
+        A message over the limit is not sent at all: the broker drops the connection for it
+        (found at 2,000 players: the standings were 339 KB)."""
+        return (fit_rows(rnd or {}, "tables", "/api/pairings?by=table"),
+                fit_rows(self.standings_json(), "rows", "/api/standings"))
+
     def table_matches(self, rnd=None):
         """What each table's hub is told of the round (room/round/table-N): its own match, or
         ``None`` for a table without one this round (one that had one before is told so)."""
@@ -382,8 +391,9 @@ class TD:
         self._room_sent = time.monotonic()
         if self.link:
             rnd = self.event.public_round()
-            self.link.publish(self.t("room", "round"), rnd or {}, retain=True)
-            self.link.publish(self.t("room", "standings"), self.standings_json(), retain=True)
+            whole_round, standings = self.room_payloads(rnd)
+            self.link.publish(self.t("room", "round"), whole_round, retain=True)
+            self.link.publish(self.t("room", "standings"), standings, retain=True)
             for n, body in self.table_matches(rnd).items():
                 payload = encode(body)
                 if self._match_sent.get(n) != payload:
@@ -400,3 +410,22 @@ class TD:
             for table, answers in self.answers.items():
                 for rid in answers:
                     self.publish_ack(table, rid)
+
+
+#: what a room message may take of the broker's limit (the rest: topic, properties, slack)
+ROOM_LIMIT = MESSAGE_LIMIT - 4096
+
+
+def fit_rows(body, key, whole_at, limit=ROOM_LIMIT):
+    """``body`` encoded, its list ``key`` cut from the end until it fits ``limit`` bytes; a cut
+    body says so: ``truncated: {kept, total, whole_at}``."""
+    payload = encode(body)
+    rows = body.get(key) or []
+    if len(payload) <= limit or not rows:
+        return payload
+    total, kept = len(rows), len(rows)
+    while kept > 0 and len(payload) > limit:
+        kept = min(kept - 1, int(kept * limit / len(payload) * 0.98))
+        payload = encode(dict(body, **{key: rows[:max(kept, 0)]},
+                              truncated={"kept": max(kept, 0), "total": total, "whole_at": whole_at}))
+    return payload

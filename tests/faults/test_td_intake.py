@@ -7,7 +7,9 @@ is about one result (it used to repeat them all: quadratic). The TD's page stays
 import json
 import os
 
-from hub.tournament.mqtt import Link, topic
+import pytest
+
+from hub.tournament.mqtt import Link, TooLarge, topic
 from hub.tournament.td import TD
 from hub.tournament.web import room_view
 
@@ -29,9 +31,17 @@ def test_what_a_rogue_table_sends_is_bounded_at_the_td(broker, event_dir):  # no
         td.start_round()
         status = topic("cup", "table-1", "status")
         huge = {"turn": 1, "junk": "x" * (16 * 1024 * 1024)}
-        rogue.wait_published(rogue.publish(status, huge, retain=True))
-        rogue.wait_published(rogue.publish(status, {"turn": 2, "mode": "tracker", "junk": ["y" * 1000] * 200,
-                                                    "characters": {"a": "z" * 5000}}, retain=True))
+        with pytest.raises(TooLarge, match="at most"):       # our own link never sends it (issue 26)
+            rogue.publish(status, huge, retain=True)
+        # a rogue's own client does: the broker drops the connection for it, and paho sends it
+        # again at every reconnect, dropped each time (the link is useless from then on)
+        rogue.client.publish(status, json.dumps(huge).encode(), qos=1, retain=True)
+        wait_for(lambda: not rogue.connected.is_set(), 60, "the broker to drop the rogue for it")
+        rogue.stop(graceful=False)
+        rogue = Link(broker.url("table-1"), "hub-cup-table-1").start()
+        assert rogue.wait_connected(30)
+        assert rogue.wait_published(rogue.publish(status, {"turn": 2, "mode": "tracker", "junk": ["y" * 1000] * 200,
+                                                           "characters": {"a": "z" * 5000}}, retain=True))
         wait_for(lambda: (td.tables.get(1, {}).get("status") or {}).get("turn") == 2, 60, "the TD to see turn 2")
         tile = td.tables[1]["status"]
         assert "junk" not in tile and len(tile["characters"]["a"]) <= 40, tile
@@ -41,7 +51,7 @@ def test_what_a_rogue_table_sends_is_bounded_at_the_td(broker, event_dir):  # no
                                                               "a_wins": 1, "b_wins": 0, "detail": {"x": "y" * 2000}})
         last = rogue.publish(topic("cup", "table-1", "result"), {"result_id": "fake-last", "round": 7,
                                                                  "a_wins": 1, "b_wins": 0})
-        rogue.wait_published(last)
+        assert rogue.wait_published(last)
         wait_for(lambda: td.stats["refused"] + td.stats.get("dropped", 0) >= fakes + 1, 120, "the TD to hear them all")
         notes = [r for r in td.record.records(("note",)) if r["body"].get("table") == 1]
         assert len(notes) <= 16, len(notes)

@@ -182,3 +182,23 @@ def test_wait_connected_returns_once_the_links_own_connect_work_is_done(broker):
     finally:
         go.set()
         link.stop()
+
+
+def test_a_message_over_the_brokers_limit_is_refused_before_it_is_sent(broker):
+    """Sent, the broker would drop the connection for it and paho would send it again at every
+    reconnect: the link would carry nothing again. Refused with the topic and the size; the
+    link carries the next message as before."""
+    import pytest
+    from hub.tournament.broker import MESSAGE_LIMIT
+    from hub.tournament.mqtt import TooLarge
+    link = Link(broker.url("table-1"), "hub-cup-table-1").start()
+    try:
+        assert link.wait_connected(30)
+        t = topic("cup", "table-1", "status")
+        with pytest.raises(TooLarge, match=r"lumen/cup/table-1/status.*at most %d" % MESSAGE_LIMIT):
+            link.publish(t, b"x" * (MESSAGE_LIMIT + 1), retain=True)
+        reason = link.wait_published(link.publish(t, b"x" * MESSAGE_LIMIT, retain=True))
+        assert reason is not None and not reason.is_failure, "a message at the limit goes, and is answered"
+        assert link.connected.is_set()
+    finally:
+        link.stop()

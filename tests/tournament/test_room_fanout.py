@@ -143,3 +143,58 @@ def test_results_pouring_in_are_published_together_and_none_is_left_out(room, br
         assert sum(row["points"] for row in got[-1]["rows"]) == 4 * 3, "four wins in the last standings"
     finally:
         spectator.stop()
+
+
+def test_a_room_of_2000_players_fits_the_brokers_limit_and_the_td_stays_connected(broker, tmp_path):
+    """Issue 26: the standings of 2,000 players are ~339 KB, over the broker's 256 KB message
+    limit. Sent whole, the broker dropped the TD's connection for them, and paho sent them again
+    at every reconnect: no result was answered from then on. Now room/standings carries the rows
+    from the top that fit and says where the whole list is (the TD's HTTP API, which has it
+    all); room/round fits whole at this size (~114 KB); a result is answered as before."""
+    import os
+    from hub.tournament import broker as brk
+    from hub.tournament.broker import MESSAGE_LIMIT
+    from hub.tournament.eventdir import new_event
+    from hub.tournament.td import TD
+    folder = str(tmp_path / "big")
+    n = 2000
+    creds = new_event(folder, "cup", [{"id": "p%04d" % i, "name": "선수%04d" % i} for i in range(n)],
+                      rounds=3, round_minutes=30, best_of=1, seed=11)
+    big = brk.LocalBroker(os.path.join(folder, "broker"), {k: v for k, v in creds.items() if k != "admin_token"})
+    big.start()
+    got, sizes = {}, {}
+    spectator = Link(big.url("spectator"), "spectator")
+    for what in ("round", "standings"):
+        spectator.subscribe(topic("cup", "room", what),
+                            lambda t, o, m, what=what: (got.__setitem__(what, o), sizes.__setitem__(what, len(m.payload))))
+    acks = []
+    table = Link(big.url("table-7"), "hub-cup-table-7")
+    table.subscribe(topic("cup", "td", "table-7", "ack", "+"), lambda t, o, m: acks.append(o))
+    td = TD(os.path.join(folder, "event.sqlite"), big.url("td")).start()
+    spectator.start()
+    table.start()
+    try:
+        assert td.link.wait_connected(30) and spectator.wait_connected(30) and table.wait_connected(30)
+        td.pair_next()
+        td.start_round()
+        wait_for(lambda: (got.get("standings") or {}).get("version") == td.version
+                 and (got.get("round") or {}).get("started"), 120, "the round's start as a spectator sees it")
+        cut = got["standings"]["truncated"]
+        assert cut["total"] == n and cut["kept"] == len(got["standings"]["rows"]) > n // 2, cut
+        assert cut["whole_at"] == "/api/standings"
+        assert got["standings"]["rows"] == td.standings_json()["rows"][:cut["kept"]], "the top rows, in order"
+        assert len(got["round"]["tables"]) == n // 2 and "truncated" not in got["round"]
+        assert max(sizes.values()) <= MESSAGE_LIMIT
+        # the TD's connection carries on: table 7's result is answered
+        m = next(m for m in got["round"]["tables"] if m["table"] == 7)
+        table.publish(topic("cup", "table-7", "result"), {"result_id": "big-7", "round": 1, "a_wins": 1,
+                                                           "b_wins": 0, "draws": 0})
+        wait_for(lambda: any("big-7" in (a.get("answers") or {}) for a in acks), 60, "table 7's answer")
+        wait_for(lambda: (got.get("round") or {}) and next(t for t in got["round"]["tables"] if t["table"] == 7)["result"],
+                 60, "the result in the round a spectator sees")
+        assert m["result"] is None, "no result before table 7's"
+    finally:
+        spectator.stop()
+        table.stop()
+        td.stop()
+        big.kill()
