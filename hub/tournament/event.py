@@ -66,6 +66,8 @@ class Event:
         self.clock = None          # the last clock record body (the TD restores its RoundClock from it)
         self.result_ids = {}       # result_id -> (round, table): a repeated report is recognised
         self.fixed = {}            # player -> table (an accessible place)
+        self.changes = 0           # records applied: what the cached standings were worked out at
+        self._standings = (-1, [])
 
     # ------------------------------------------------------------ reading
     @property
@@ -111,8 +113,15 @@ class Event:
         return out
 
     def standings(self):
-        dropped = [p for p in self.order if self.players[p]["dropped"]]
-        return st.standings(self.order, self.finished_matches("swiss"), dropped=dropped, names=self.names())
+        """The standings (fresh row dicts: a caller may change them). Worked out once per
+        record applied: 20 ms at 1,000 players, 108 ms at 4,000 (the exact fractions), and the
+        room's publish, the page's poll and the next pairing each read them (issue 26)."""
+        at, rows = self._standings
+        if at != self.changes:
+            dropped = [p for p in self.order if self.players[p]["dropped"]]
+            rows = st.standings(self.order, self.finished_matches("swiss"), dropped=dropped, names=self.names())
+            self._standings = (self.changes, rows)
+        return [dict(r) for r in rows]
 
     def swiss_done(self):
         sw = [r for r in self.rounds if r["stage"] == "swiss"]
@@ -284,6 +293,7 @@ class Event:
     def apply(self, kind, body):
         self.check(kind, body)
         body = copy.deepcopy(body)
+        self.changes += 1
         if kind == "event":
             self.settings = {k: body[k] for k in ("name", "rounds", "round_minutes", "best_of", "seed", "cut",
                                                   "extra_turns")}
