@@ -423,9 +423,9 @@ def fit_rows(body, key, whole_at, limit=ROOM_LIMIT):
     rows = body.get(key) or []
     if len(payload) <= limit or not rows:
         return payload
-    total, kept = len(rows), len(rows)
+    kept = len(rows)
     while kept > 0 and len(payload) > limit:
-        kept = min(kept - 1, int(kept * limit / len(payload) * 0.98))
-        payload = encode(dict(body, **{key: rows[:max(kept, 0)]},
-                              truncated={"kept": max(kept, 0), "total": total, "whole_at": whole_at}))
+        kept = min(kept - 1, int(kept * limit / len(payload) * 0.98))     # never below 0
+        payload = encode({**body, key: rows[:kept],
+                          "truncated": {"kept": kept, "total": len(rows), "whole_at": whole_at}})
     return payload
