@@ -24,6 +24,7 @@ from hub.sessions import roster
 from hub.profiles import cards as profile_cards
 from hub.profiles import profile as profiles
 from hub.sessions.base import LINK_ALLOWANCE_MS, MonotonicClock, NotFound, SessionError
+from hub.sessions.end_of_round import RoundEnd, profile_of
 from hub.sessions.profile import ProfileSession, card_set_for, start_characters
 from hub.sessions.referee import RefereeSession
 from hub.sessions.summary import game_summary, session_summary
@@ -72,6 +73,7 @@ class Table:
         self._last_clock = None         # (action, monotonic ms) of the judge's last clock action
         self._summaries = {}            # game id -> ((id, record count), its summary): see games()
         self.session = None
+        self.round_end = RoundEnd(self)     # time's procedure: extra turns counted, an undecided game decided
         self.names = {}                 # seat -> the player's name, as the game's start record keeps it
         self.meta = {}                  # the current game's start meta (decks, a bot's seat, coached seats)
         # the hub's bot player and coach (hub/bot), when the hub runs them: the display shows
@@ -147,14 +149,21 @@ class Table:
         self.store.set_current(self.name, session.game_id, auto=auto)
         if new and self.timer.state == "time":
             # a new game never inherits the last round's TIME: the clock waits for a round start
-            self.timer = MatchTimer(self.timer.duration_ms, self.timer.extra_turns)
+            self.timer = MatchTimer(self.timer.duration_ms, self.timer.extra_turns, self.timer.extra_ms,
+                                    self.timer.finish_turn)
             self._timer_undo = []
         defaults = session.clock_defaults
         if new and self.timer.state == "idle" and not self._timer_from_td and defaults != self._clock_for:
             # another game: a clock that is not running takes the length of its profile (a judge's
             # length for the same game's last round stays)
             self.timer = MatchTimer(*defaults)
+        if new and self.timer.state in ("idle", "running", "paused"):
+            # the game's end-of-round procedure (its profile's); a tournament's extra turns stay
+            proc = profile_of(session).procedure()
+            self.timer.procedure(None if self._timer_from_td else proc["extra_turns"], proc["extra_ms"],
+                                 proc["finish_turn"])
         self._clock_for = defaults
+        self.round_end.attach(session)
         if carry and (self._timer_undo or self.timer.to_json() != MatchTimer().to_json()):
             # the table's clock goes on with the table: the new game's record holds it from now
             self._record_timer("carry", None, history=True)
@@ -375,8 +384,12 @@ class Table:
             at_ms = self.pods.drain()
             if self.session is None:
                 raise SessionError("no game is running at this table")
+        decided = self.round_end.decided
+        if decided is not None and self.session.winner is None and not self.session.takes_actions:
+            raise SessionError("the game was decided at time (%s): start the next game" % decided["winner"])
         with self._reporting():
             out = self.session.submit(seat, kind, value, source=source, at_ms=at_ms)
+            self.round_end.after_change()
         self._settle_setups()
         return out
 
@@ -389,8 +402,10 @@ class Table:
         with self._reporting():
             if self.timer.update(self.wall.now_ms()):
                 self._timer_changed("time", by="hub")
+                self.round_end.after_change()
             if self.session is not None:
                 self.session.tick(now)
+                self.round_end.after_change()
         self._settle_setups()
 
     def next_due_in_ms(self):
@@ -473,7 +488,7 @@ class Table:
             elif action == "call_time":
                 t.call_time(now, kw.get("extra_turns"))
             elif action == "turn_ended":
-                t.turn_ended()
+                t.turn_ended(now)
             else:
                 raise TimerError("unknown timer action %r" % (action,))
         except TimerError as e:
@@ -483,6 +498,7 @@ class Table:
             del self._timer_undo[:-TIMER_UNDO_LIMIT]
             self._last_clock = (action, mono)
         self._timer_changed(action, by=by, before=before)
+        self.round_end.after_change()       # the procedure over (or undone): the game decided (or reopened)
         return self.timer_view()
 
     def follow_clock(self, state, ms_left, duration_ms=None, extra_turns=None, at_ms=None):
@@ -503,12 +519,13 @@ class Table:
             # the anchor: ``ms_left`` from now, paused from now on if the TD's clock is paused
             t.state, t.started_ms, t.paused_ms, t.budget_ms = state, now, 0, max(0, int(ms_left))
             t.paused_since = now if state == "paused" else None
-            t.turns_left = None
+            t.turns_left, t.finishing, t.extra_since = None, False, None
         else:
             t.state, t.started_ms, t.paused_ms, t.paused_since = "idle", None, 0, None
-            t.budget_ms, t.turns_left = t.duration_ms, None
+            t.budget_ms, t.turns_left, t.finishing, t.extra_since = t.duration_ms, None, False, None
         self._timer_from_td = True
         self._timer_changed("follow", by="td")
+        self.round_end.after_change()
 
     def _timer_changed(self, action, by="judge", before=None):
         self._record_timer(action, before, by=by)

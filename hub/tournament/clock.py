@@ -199,13 +199,3 @@ def left_for_table(view, table, td_now):
     if not view:
         return None
     return RoundClock.from_json(view).left(td_now, table)
-
-
-def end_of_round(health_a, health_b):
-    """The end-of-round rule (docs/tournament.md): after the extra turns an unfinished
-    game goes to the player with more health; equal health is a drawn game."""
-    if health_a > health_b:
-        return "a"
-    if health_b > health_a:
-        return "b"
-    return "draw"

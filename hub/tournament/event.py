@@ -383,7 +383,8 @@ class Event:
             tables.append({"table": m["table"], "a": m["a"], "b": m["b"], "a_name": names[m["a"]],
                            "b_name": names[m["b"]],
                            "result": None if res is None else {k: res[k] for k in ("a_wins", "b_wins", "draws")}
-                           | {"source": res.get("source"), "corrected": bool(res.get("correction"))}})
+                           | {"source": res.get("source"), "corrected": bool(res.get("correction")),
+                              "at_time": [g.get("text") for g in (res.get("detail") or {}).get("at_time") or []]}})
         return {"round": r["number"], "stage": r["stage"], "started": r["started"], "tables": tables,
                 "bye": r["bye"], "bye_name": names.get(r["bye"]) if r["bye"] else None,
                 "complete": self.complete(r)}

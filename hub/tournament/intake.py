@@ -62,7 +62,24 @@ def clean_detail(d):
     ids = d.get("game_ids")
     if isinstance(ids, list):
         out["game_ids"] = [i for i in (_int(x, 0, 2**63 - 1) for x in ids[:9]) if i is not None]
+    if isinstance(d.get("at_time"), list):
+        out["at_time"] = [x for x in (_at_time(g) for g in d["at_time"][:9]) if x is not None]
     return out
+
+
+AT_TIME_BY = ("higher", "higher_share", "fewer", "random", "draw")
+
+
+def _at_time(g):
+    """How a game was decided at time (hub/tournament/bridge.py ``_short_decision``): the winner,
+    the step, the sentence and the rule in both languages, each cut to size."""
+    if not isinstance(g, dict) or g.get("winner") not in ("a", "b", "draw") or g.get("by") not in AT_TIME_BY:
+        return None
+    def text(v, n):
+        v = v if isinstance(v, dict) else {}
+        return {k: _text(v.get(k), n) or "" for k in ("ko", "en")}
+    return {"game": _int(g.get("game"), 1, 9), "winner": g["winner"], "by": g["by"], "step": _int(g.get("step"), 0, 9),
+            "text": text(g.get("text"), 200), "rule": text(g.get("rule"), 100)}
 
 
 def clean_confirmed(v):

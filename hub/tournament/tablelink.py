@@ -11,6 +11,7 @@ until the TD acknowledges them, whenever the broker is reachable again.
 """
 
 import itertools
+import random
 import threading
 import time
 
@@ -21,6 +22,11 @@ from .event import EventError, check_score
 from .mqtt import Link, topic
 
 MAX_RESEND_S = 16.0     # the longest wait before an unanswered result is sent again
+#: a clock estimate this good (its error bound, ms) is sampled every ``sync_s``; a worse one
+#: (every hub asking at once after the broker came back, a loaded TD) is sampled again soon, at
+#: a random moment, until a short round trip comes back: NTP's burst, without a herd
+GOOD_BOUND_MS = 10.0
+RETRY_S = (0.2, 0.6)
 
 
 class SlipError(ValueError):
@@ -72,6 +78,7 @@ class TableLink:
         self.lock = threading.RLock()
         self._ids = itertools.count(1)
         self._sent = {}               # request id -> t0
+        self._retry_s = None          # the jittered wait before the next sample while the estimate is poor
         self.link = Link(url, client_id="hub-%s-%s" % (event, self.user),
                          will=(self.t(self.user, "online"), {"online": False, "table": self.table}))
         # the room's small topics and this table's own match (room/round/table-N), not the whole
@@ -128,7 +135,7 @@ class TableLink:
                 if self._burst > 0:
                     self._burst -= 1
                     self._ask_time()
-                elif now - last_sync >= self.sync_s:
+                elif now - last_sync >= self._sync_every():
                     last_sync = now
                     self._ask_time()
                 due = []
@@ -143,11 +150,11 @@ class TableLink:
                 for body in due:
                     self.send(body)
             if self._burst > 0:
-                wait = 0.05
+                wait = random.uniform(0.03, 0.12)    # 8 samples soon after a (re)connect, not in step with every hub
             elif self.link.connected.is_set():
                 # until the next clock sample or resend is due (a new result, a reconnect or the
                 # TD coming back wakes it sooner): a hub's link thread woke 4 times a second
-                wait = min(last_sync + self.sync_s, self._last_resend + self._resend_every) - self.mono()
+                wait = min(last_sync + self._sync_every(), self._last_resend + self._resend_every) - self.mono()
                 wait = min(1.0, max(0.01, wait))
             else:
                 wait = 1.0
@@ -158,7 +165,18 @@ class TableLink:
     def local_ms(self):
         return self.mono() * 1000.0
 
+    def _sync_every(self):
+        """Seconds to the next clock sample: ``sync_s`` with a good estimate, else soon (jittered:
+        hubs that all lost their estimate at once do not all ask again at once)."""
+        bound = self.estimator.error_bound
+        if bound is not None and bound <= GOOD_BOUND_MS:
+            return self.sync_s
+        if self._retry_s is None:
+            self._retry_s = random.uniform(*RETRY_S)
+        return min(self.sync_s, self._retry_s)
+
     def _ask_time(self):
+        self._retry_s = None
         rid = next(self._ids)
         t0 = self.local_ms()
         self._sent[rid] = t0

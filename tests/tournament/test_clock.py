@@ -7,7 +7,7 @@ import time
 import pytest
 from hypothesis import given, settings, strategies as hs
 
-from hub.tournament.clock import ClockError, OffsetEstimator, RoundClock, end_of_round, left_for_table
+from hub.tournament.clock import ClockError, OffsetEstimator, RoundClock, left_for_table
 from tests.tournament.conftest import wait_for
 from tests.tournament.room import Room
 
