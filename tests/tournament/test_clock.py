@@ -79,10 +79,6 @@ def test_round_clock_start_pause_extend_and_per_table_extensions():
         c.extend(5, 0)
 
 
-def test_end_of_round_rule():
-    assert end_of_round(1200, 800) == "a" and end_of_round(0, 300) == "b" and end_of_round(500, 500) == "draw"
-
-
 def test_every_table_agrees_with_the_td_through_the_broker(broker, event_dir, tmp_path):
     folder, creds = event_dir
     rng = random.Random(4)
