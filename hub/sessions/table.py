@@ -65,7 +65,7 @@ class Table:
         self.wall = wall or clock or WallClock()
         self.clock = clock or MonotonicClock()
         self.tokens = tokens or TokenKeeper(override=admin_token)
-        self.timer = MatchTimer(*profiles.get("lumen").clock_defaults())
+        self.timer = timer_for(None)
         self._timer_from_td = False     # the TD's round clock set it: a new game keeps its length
         self._clock_for = profiles.get("lumen").clock_defaults()    # the game whose defaults the clock has
         self._timer_undo = []           # [{"action", "before"}]: the judge's clock actions, newest last
@@ -154,14 +154,13 @@ class Table:
             self._timer_undo = []
         defaults = session.clock_defaults
         if new and self.timer.state == "idle" and not self._timer_from_td and defaults != self._clock_for:
-            # another game: a clock that is not running takes the length of its profile (a judge's
-            # length for the same game's last round stays)
-            self.timer = MatchTimer(*defaults)
-        if new and self.timer.state in ("idle", "running", "paused"):
-            # the game's end-of-round procedure (its profile's); a tournament's extra turns stay
+            # another game: a clock that is not running takes the length and the end-of-round
+            # procedure of its profile (a judge's settings for the same game's last round stay)
+            self.timer = timer_for(session)
+        elif new and self._timer_from_td and defaults != self._clock_for and self.timer.state != "time":
+            # a tournament's clock: the TD's length and extra turns, the game's own extra time
             proc = profile_of(session).procedure()
-            self.timer.procedure(None if self._timer_from_td else proc["extra_turns"], proc["extra_ms"],
-                                 proc["finish_turn"])
+            self.timer.procedure(None, proc["extra_ms"], proc["finish_turn"])
         self._clock_for = defaults
         self.round_end.attach(session)
         if carry and (self._timer_undo or self.timer.to_json() != MatchTimer().to_json()):
@@ -448,8 +447,9 @@ class Table:
         read it, never change it."""
         t = self.timer
         undo = self._timer_undo[-1]["action"] if self._timer_undo else None
-        if t.state == "running":
-            v = t.view(self.wall.now_ms())
+        now = self.wall.now_ms()
+        if t.state == "running" or (t.extra_left(now) or 0) > 0:      # the extra time after "time" runs too
+            v = t.view(now)
             v["undo"] = undo
             return v
         key = (t, _ANCHOR(t), undo)         # the clock object is compared by identity
@@ -574,6 +574,15 @@ class Table:
         if g is None:
             raise SessionError("no game %r" % (game_id,))
         return export_game(self.store, game_id, g)
+
+
+def timer_for(session):
+    """A fresh match clock for a game (None: Lumen Condenser's): its profile's length and its
+    end-of-round procedure (hub/sessions/end_of_round.py)."""
+    prof = profile_of(session) if session is not None else profiles.get("lumen")
+    duration_ms, extra_turns = session.clock_defaults if session is not None else prof.clock_defaults()
+    proc = prof.procedure()
+    return MatchTimer(duration_ms, extra_turns, proc["extra_ms"], proc["finish_turn"])
 
 
 def _names(names):
