@@ -65,21 +65,25 @@ def _value(step, fig):
     return Fraction(total, start) if start > 0 else Fraction(0)
 
 
+def how_decided(d, lang="ko"):
+    """What decided it: the step's name and what it compared ("시작 체력 대비 체력 60.0% : 62.2%")."""
+    name = (d.get("name") or {}).get(lang) or d["by"]
+    vals = d.get("values") or {}
+    if d["by"] in ("higher", "fewer", "higher_share") and vals:
+        show = (lambda v: "%.1f%%" % (float(Fraction(v)) * 100)) if d["by"] == "higher_share" else str
+        return "%s %s : %s" % (name, show(vals["a"]), show(vals["b"]))
+    if d["by"] == "random":
+        return name
+    return "동점" if lang == "ko" else "level on every step"
+
+
 def describe(d, lang="ko", provisional=False):
     """One line for the slip and the display: who won at time and by what (``provisional``:
     who would, were the game to end now)."""
     if d is None:
         return None
     who = {"a": "1P", "b": "2P", "draw": "무승부" if lang == "ko" else "a drawn game"}[d["winner"]]
-    name = (d.get("name") or {}).get(lang) or d["by"]
-    vals = d.get("values") or {}
-    if d["by"] in ("higher", "fewer", "higher_share") and vals:
-        show = (lambda v: "%.1f%%" % (float(Fraction(v)) * 100)) if d["by"] == "higher_share" else str
-        how = "%s %s : %s" % (name, show(vals["a"]), show(vals["b"]))
-    elif d["by"] == "random":
-        how = name
-    else:
-        how = "동점" if lang == "ko" else "level on every step"
+    how = how_decided(d, lang)
     rule = (d.get("rule") or {}).get(lang)
     if provisional:
         if d["by"] in ("draw", "random"):

@@ -47,7 +47,7 @@ def table_status(session, timer_view=None):
         chars[s] = ch.get("name") if isinstance(ch, dict) else (seats.get(s) or {}).get("name", ch)
     out["characters"] = chars
     if timer_view:
-        out["timer"] = {k: timer_view.get(k) for k in ("state", "ms_left", "turns_left")}
+        out["timer"] = {k: timer_view.get(k) for k in ("state", "ms_left", "turns_left", "finishing", "extra_ms_left")}
     return out
 
 

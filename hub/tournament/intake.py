@@ -46,7 +46,8 @@ def clean_status(obj):
     timer = obj.get("timer")
     if isinstance(timer, dict):
         out["timer"] = {"state": _text(timer.get("state"), 16), "ms_left": _int(timer.get("ms_left")),
-                        "turns_left": _int(timer.get("turns_left"), 0, 99)}
+                        "turns_left": _int(timer.get("turns_left"), 0, 99), "finishing": bool(timer.get("finishing")),
+                        "extra_ms_left": _int(timer.get("extra_ms_left"), 0, 3600_000)}
     return out
 
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from hub.sessions.display.common import DISPLAY_LOG, QUIET_EVENTS, SEAT_INFO, ready_view
 from hub.sessions.display.referee import BATTLE_DETAIL_EVENTS, last_battle, tail_lines
-from hub.sessions.end_of_round import decide_session, describe
+from hub.sessions.end_of_round import decide_session, describe, how_decided
 
 __all__ = ["display_state", "seat_change", "current_turn", "game_over", "DISPLAY_LOG", "QUIET_EVENTS",
            "SEAT_INFO", "BATTLE_DETAIL_EVENTS"]
@@ -82,6 +82,7 @@ def _ahead(table, seats, totals=None):
     vals = first["values"] if first else {"a": None, "b": None}
     shown = {k: (round(float(Fraction(v)) * 100, 1) if d["by"] == "higher_share" else v) for k, v in vals.items()}
     return {"seat": seat, "health": shown, "by": d["by"], "name": d.get("name"),
+            "how": {"ko": how_decided(d, "ko"), "en": how_decided(d, "en")},
             "text": {"ko": describe(d, "ko", True), "en": describe(d, "en", True)}}
 
 

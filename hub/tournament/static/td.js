@@ -34,7 +34,8 @@
       warn_live: "라운드 {round} 테이블 {table}의 경기는 아직 진행 중입니다.", warn_later_round: "라운드 {round}의 다음 라운드가 이미 시작되었습니다 (대진은 그대로).",
       go_on: "계속할까요?", undo_reason: "정정 {id}을(를) 되돌리는 사유 (3자 이상):", need_token: "‘운영’ 탭에 관리자 토큰을 입력하세요",
       ok_undo_correction: "정정 {id}을(를) 되돌렸습니다", ok_resolve: "라운드 {round} 테이블 {table}의 충돌을 해결했습니다",
-      pick_game: "테이블 번호를 넣으면 그 경기(선수와 지금 결과)가 여기 나옵니다" },
+      pick_game: "테이블 번호를 넣으면 그 경기(선수와 지금 결과)가 여기 나옵니다",
+      turn_end: "타임: 이 턴을 끝까지", extra_left: "추가 턴 {n}" },
     en: { room: "Room", pairings: "Pairings", byname: "By name", standings: "Standings", control: "Control",
       projector: "Projector", print: "Print", csv: "CSV", json: "JSON", token: "Admin token", pair: "Pair next round",
       repair: "Re-pair", start: "Start round", pause: "Pause", resume: "Resume", time: "Time",
@@ -67,7 +68,8 @@
       warn_live: "The game at table {table} of round {round} is still being played.", warn_later_round: "The round after round {round} has started (its pairings stay).",
       go_on: "Go on?", undo_reason: "Why undo correction {id}? (3 characters or more)", need_token: "Enter the admin token in the Control tab",
       ok_undo_correction: "Correction {id} undone", ok_resolve: "Table {table} of round {round}: conflict resolved",
-      pick_game: "Enter a table number: its game (players and current result) shows here" },
+      pick_game: "Enter a table number: its game (players and current result) shows here",
+      turn_end: "time: this turn to its end", extra_left: "{n} extra turn(s) left" },
   };
   let lang = localStorage.getItem("lumen.lang") === "en" ? "en" : "ko";
   const t = (k, vars) => {
@@ -143,7 +145,9 @@
         '<div class="p"><span>' + esc(x.a_name) + "</span><span>" + esc(h.a == null ? "" : h.a) + "</span></div>" +
         '<div class="p"><span>' + esc(x.b_name) + "</span><span>" + esc(h.b == null ? "" : h.b) + "</span></div>" +
         '<div class="meta">' + (s.turn ? t("turn") + " " + esc(s.turn) + " · " : "") + mmss(left(state.clock, x.table)) +
-        (res ? " · " + res.a_wins + "-" + res.b_wins + (res.draws ? "-" + res.draws : "") : "") + "</div>" +
+        (res ? " · " + res.a_wins + "-" + res.b_wins + (res.draws ? "-" + res.draws : "") : "") +
+        (s.timer && s.timer.state === "time" && !res ? " · " + (s.timer.finishing ? t("turn_end") : t("extra_left", { n: s.timer.turns_left })) : "") + "</div>" +
+        (res && res.at_time && res.at_time.length ? '<div class="at-time">' + esc(res.at_time.map((x) => (x || {})[lang] || "").join(" / ")) + "</div>" : "") +
         (s.result_pending ? '<div class="pending">' + t("pending") + "</div>" : "") +
         ((state.conflicts || []).some((k) => k.table === x.table && k.round === r.round) ? '<div class="pending">⚠ ' + t("conflict") + "</div>" : "") +
         (s.unsent ? '<div class="pending">' + t("unsent") + ": " + esc(s.unsent) + "</div>" : "") + "</div>";

@@ -217,7 +217,13 @@
       text = tx(S.decided.text);
       kind = S.decided.winner === "draw" ? "draw" : "winner-" + S.decided.winner;
     } else if (S.sudden_death) { text = t("sudden_death", { n: S.sd_turn || 1 }); kind = "sudden"; }
-    else if (S.ahead && S.ahead.text) { text = "TIME · " + tx(S.ahead.text); kind = "time"; }
+    else if (S.ahead && S.ahead.how) {
+      // who the game's procedure would decide for, were it to end now, and by what
+      text = "TIME · " + (S.ahead.seat === "even" ? t("ahead_even_how", { how: tx(S.ahead.how) })
+        : t("ahead_how", { seat: seatLabel(S.ahead.seat), name: (S.seats[S.ahead.seat] || {}).player || "", how: tx(S.ahead.how) })
+          .replace(/\s+/g, " "));
+      kind = "time";
+    }
     else if (S.ahead) {
       const h = S.ahead.health;
       text = "TIME · " + (S.ahead.seat === "even" ? t("ahead_even", { a: h.a, b: h.b })
