@@ -5,10 +5,13 @@
         req = st.pending[0]                 # who must decide what, and the legal options
         st, events = apply(st, req["player"], req["kind"], choice)
 
-``apply`` never changes the state it is given: it works on a copy and returns
-it. An illegal answer raises IllegalDecision and changes nothing. ``until``
-names marker events to pause at (``battle_end``, ``turn_end``,
-``ready_start``, ``game_over``); ``advance`` continues from a pause.
+By default ``apply`` and ``advance`` work on a copy and return it: the state given
+is unchanged. ``copy=False`` advances the given state in place (fast simulation,
+the search player), and so does ``apply_checked`` (the hub's referee, which keeps
+its own rollback). An illegal answer raises IllegalDecision from ``check``, before
+anything changes, whichever form is used. ``until`` names marker events to pause
+at (``battle_end``, ``turn_end``, ``ready_start``, ``game_over``); ``advance``
+continues from a pause.
 """
 
 from collections.abc import Mapping, Sequence

@@ -543,25 +543,6 @@ TRAIT_KEYS = {"id", "name", "name_en", "text", "effects"}
 TOKEN_KEYS = {"id", "name", "name_en", "start", "max"}
 
 
-def parse_cards(items, file=None, checker=None):
-    """Parse a list of card mappings; ids must be unique. Returns (dict id->Card, problems)."""
-    ck = checker or ProblemCollector(file)
-    before = len(ck.problems)
-    cards = {}
-    if not isinstance(items, list):
-        ck.add("cards must be a list")
-        return cards, ck.problems[before:]
-    for item in items:
-        card, _ = parse_card(item, file, ck)
-        if card is None:
-            continue
-        if card.id in cards:
-            ck.add("duplicate card id %r" % card.id, item, "id", card.id, "id")
-            continue
-        cards[card.id] = card
-    return cards, ck.problems[before:]
-
-
 def raise_if(problems):
     if problems:
         raise CardError(problems)
