@@ -26,7 +26,7 @@ REQUIRED = object()
 
 # ------------------------------------------------------------------ timings
 # name, Korean card wording, guide section, where the engine opens the window.
-# The order of the judgment timings is the order of battle step 10 (guide 4.4.10;
+# The order of the judgment timings is the order of battle step 10 (guide 4.4 step 10;
 # 001 5.3.4: each "opponent ..." timing comes right after its own).
 TIMINGS = (
     ("lumen", "루멘 페이즈에", "guide 3.5.1", "turn.py `turn.start`: the lumen phase, before the ready phase"),
@@ -59,7 +59,7 @@ TIMING_NAMES = tuple(t[0] for t in TIMINGS)
 TIMING_KO = {t[0]: t[1] for t in TIMINGS}
 TIMING_GUIDE = {t[0]: t[2] for t in TIMINGS}
 
-# Battle step 10: the windows in order (guide 4.4.10: evade -> guard -> hit/counter -> offset -> combo)
+# Battle step 10: the windows in order (guide 4.4 step 10: evade -> guard -> hit/counter -> offset -> combo)
 JUDGMENT_WINDOWS = (
     ("on_evade",), ("on_opponent_evade",), ("on_guard",), ("on_opponent_guard",),
     ("on_hit", "on_counter"), ("on_opponent_hit", "on_opponent_counter"),
