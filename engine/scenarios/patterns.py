@@ -14,14 +14,17 @@ back in the order used (5.3.4). ``events`` can:
 
 An item matches an event of its kind whose every listed field is equal (a list equal as a list,
 in order). The items are matched in order, each after the event the one before it matched, so
-other events may come between them. The event kinds and their fields are those of
-``engine/core/events.py`` (``lumen scenario --json`` prints every event of a run).
+other events may come between them. The event kinds, their fields and the fields' types are
+declared in ``engine/core/event_kinds.py`` (``lumen scenario --json`` prints every event of a
+run). A pattern that could never match is refused when the scenario is loaded, naming the field:
+a field its kind never has (``{e: damage, pp: a}``), a value of the wrong type (``amount: "500"``),
+a card id the scenario does not have. Without that, ``no_events`` would pass whatever happened.
 """
 
 import json
 
 from engine.core.errors import ScenarioError
-from engine.core.events import TEMPLATES
+from engine.core.event_fields import FIELDS
 from engine.core.yamlio import LineDict
 
 KEYS = ("events", "no_events")
@@ -38,8 +41,10 @@ def pattern(item):
     return {"e": item} if isinstance(item, str) else dict(item)
 
 
-def validate(file, expect, key):
-    """Type-check ``expect[key]`` (a list of event patterns); a wrong one is an error naming it."""
+def validate(file, expect, key, known=None):
+    """Type-check ``expect[key]`` (a list of event patterns) against the declared event kinds; a
+    wrong one is an error naming it. ``known``: the values marked strings may take in this
+    scenario (``{event_kinds.CARD: card ids, ...}``)."""
     items = expect[key]
     what = "expect.%s" % key
     if not isinstance(items, list) or not items:
@@ -52,10 +57,32 @@ def validate(file, expect, key):
             kind = item
         else:
             raise _err(file, expect, key, "%s[%d] must be an event kind or {e: kind, ...}, not %r" % (what, i, item))
-        if kind not in TEMPLATES:
+        if kind not in FIELDS:
             raise _err(file, item if isinstance(item, dict) else expect, "e" if isinstance(item, dict) else key,
-                       "%s[%d]: unknown event kind %r (engine/core/events.py; `lumen scenario --json` lists a run's "
-                       "events)" % (what, i, kind))
+                       "%s[%d]: unknown event kind %r (engine/core/event_kinds.py; `lumen scenario --json` lists a "
+                       "run's events)" % (what, i, kind))
+        if isinstance(item, dict):
+            _check_fields(file, item, kind, "%s[%d]" % (what, i), known or {})
+
+
+def _check_fields(file, item, kind, what, known):
+    """Every field of a pattern is one its kind has, with a value it can take."""
+    fields = FIELDS[kind]
+    for k, v in item.items():
+        if k == "e":
+            continue
+        f = fields.get(k)
+        if f is None:
+            raise _err(file, item, k, "%s: %s event has no field %r, so this pattern could never match (its fields: "
+                                      "%s)" % (what, _a(kind), k, ", ".join(n for n in fields if n != "e")))
+        wrong = f.problem(v, known)
+        if wrong is not None:
+            raise _err(file, item, k, "%s.%s: %s can never be %s event's %s, which is %s"
+                       % (what, k, json.dumps(v, ensure_ascii=False), _a(kind), k, wrong))
+
+
+def _a(word):
+    return ("an " if word[0] in "aeiou" else "a ") + word
 
 
 def matches(pat, event):
