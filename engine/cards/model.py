@@ -359,11 +359,11 @@ COND_KEYS = {"positions", "speed_min", "speed_max"}
 RESULT_KEYS = {"fp", "combo"}
 
 
-def _is_int(v):
+def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _text(ck, value, card_id, field, obj):
+def _text(ck: "ProblemCollector", value: Any, card_id: str | None, field: str, obj: Any) -> dict[str, str] | None:
     if value is None:
         return None
     if isinstance(value, str):
@@ -374,7 +374,7 @@ def _text(ck, value, card_id, field, obj):
     return None
 
 
-def _cond(ck, value, card_id, field, obj):
+def _cond(ck: "ProblemCollector", value: Any, card_id: str | None, field: str, obj: Any) -> Cond | None:
     """A judgment: a list of positions, or {positions, speed_min, speed_max}."""
     if value is None or value == []:
         return None
@@ -390,7 +390,7 @@ def _cond(ck, value, card_id, field, obj):
         if k not in COND_KEYS:
             ck.add("unknown key %r (allowed: %s)" % (k, ", ".join(sorted(COND_KEYS))),
                    src, k, card_id, field)
-    bounds = {}
+    bounds: dict[str, int | None] = {}
     for k in ("speed_min", "speed_max"):
         v = value.get(k)
         if v is not None and not _is_int(v):
@@ -415,8 +415,9 @@ def _cond(ck, value, card_id, field, obj):
     return Cond(ok, bounds["speed_min"], bounds["speed_max"])
 
 
-def _results(ck, value, allowed, card_id, obj):
-    out = {}
+def _results(ck: "ProblemCollector", value: Any, allowed: Sequence[str], card_id: str | None,
+             obj: Any) -> dict[str, tuple[int, bool]]:
+    out: dict[str, tuple[int, bool]] = {}
     if value is None:
         return out
     if not isinstance(value, dict):

@@ -22,26 +22,35 @@ a card id the scenario does not have. Without that, ``no_events`` would pass wha
 """
 
 import json
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from engine.core.errors import ScenarioError
 from engine.core.event_fields import FIELDS
+from engine.core.events import Event
 from engine.core.yamlio import LineDict
 
 KEYS = ("events", "no_events")
 
 
-def _err(file, obj, key, msg):
+#: a pattern: {"e": kind, field: value, ...}
+Pattern = dict[str, Any]
+#: what marked strings may name in this scenario (engine/core/event_kinds.py CARD, SOURCE, TIMING)
+Known = Mapping[str, Collection[str]]
+
+
+def _err(file: str | None, obj: Any, key: Any, msg: str) -> ScenarioError:
     line = obj.line_of(key) if isinstance(obj, LineDict) else None
     where = "%s:%d: " % (file, line) if line else ("%s: " % file if file else "")
     return ScenarioError(where + msg)
 
 
-def pattern(item):
+def pattern(item: str | Mapping[str, Any]) -> Pattern:
     """The pattern of one item: {"e": kind, field: value, ...}."""
     return {"e": item} if isinstance(item, str) else dict(item)
 
 
-def validate(file, expect, key, known=None):
+def validate(file: str | None, expect: Mapping[str, Any], key: str, known: Known | None = None) -> None:
     """Type-check ``expect[key]`` (a list of event patterns) against the declared event kinds; a
     wrong one is an error naming it. ``known``: the values marked strings may take in this
     scenario (``{event_kinds.CARD: card ids, ...}``)."""
@@ -65,7 +74,7 @@ def validate(file, expect, key, known=None):
             _check_fields(file, item, kind, "%s[%d]" % (what, i), known or {})
 
 
-def _check_fields(file, item, kind, what, known):
+def _check_fields(file: str | None, item: Mapping[str, Any], kind: str, what: str, known: Known) -> None:
     """Every field of a pattern is one its kind has, with a value it can take."""
     fields = FIELDS[kind]
     for k, v in item.items():
@@ -81,11 +90,11 @@ def _check_fields(file, item, kind, what, known):
                        % (what, k, json.dumps(v, ensure_ascii=False), _a(kind), k, wrong))
 
 
-def _a(word):
+def _a(word: str) -> str:
     return ("an " if word[0] in "aeiou" else "a ") + word
 
 
-def matches(pat, event):
+def matches(pat: Pattern, event: Event) -> bool:
     if event.get("e") != pat["e"]:
         return False
     for k, v in pat.items():
@@ -97,14 +106,14 @@ def matches(pat, event):
 _ABSENT = object()
 
 
-def _fmt(pat):
+def _fmt(pat: Mapping[str, Any]) -> str:
     """The kind first, then the fields as written (a YAML dump may have sorted them)."""
     d = {"e": pat.get("e")}
     d.update((k, v) for k, v in pat.items() if k != "e")
     return json.dumps(d, ensure_ascii=False)
 
 
-def compare(expect, events):
+def compare(expect: Mapping[str, Any], events: Sequence[Event]) -> list[str]:
     """One message per expectation that does not hold."""
     out = []
     if "events" in expect:
@@ -135,5 +144,5 @@ def compare(expect, events):
     return out
 
 
-def _plain(e):
+def _plain(e: Event) -> Event:
     return {k: v for k, v in e.items() if k not in ("rule",)}
