@@ -6,16 +6,11 @@ builds (``session.display_state``: hub/sessions/display/). Nothing here reads a 
 private channel. The state is shared with what was sent: read it, never change it.
 """
 
-from hub.sessions.display.common import DISPLAY_LOG, QUIET_EVENTS, SEAT_INFO, ready_view
-from hub.sessions.display.referee import BATTLE_DETAIL_EVENTS, last_battle, tail_lines
+from hub.sessions.display.common import DISPLAY_LOG, QUIET_EVENTS, SEAT_INFO
+from hub.sessions.display.referee import BATTLE_DETAIL_EVENTS
 
 __all__ = ["display_state", "seat_change", "current_turn", "game_over", "DISPLAY_LOG", "QUIET_EVENTS",
            "SEAT_INFO", "BATTLE_DETAIL_EVENTS"]
-
-# the names tests and older callers import from here
-_ready = ready_view
-_last_battle = last_battle
-_tail_lines = tail_lines
 
 
 def _pod_conflicts(table):
