@@ -111,7 +111,8 @@ def figures(session):
         out = {}
         for s in SIDES:
             st = session.game.seats[s]
-            out[s] = {"health": st.health, "health_start": st.char.health_bands[0],
+            # the character's starting health, as the engine reads it (engine.decide_at_time)
+            out[s] = {"health": max(0, st.health), "health_start": st.char.start_health,
                       "non_responses": st.non_responses}
         return out
     if mode == "profile":
@@ -129,14 +130,28 @@ def figures(session):
     raise ValueError("a %s game's figures come from its engine (decide_referee)" % mode)
 
 
+#: the engine's steps (engine.decide_at_time ``decided_by``) as the Lumen profile's tiebreak steps
+ENGINE_STEPS = {"health_fraction": (0, "higher_share"), "non_responses": (1, "fewer"), "draw": (2, "draw")}
+
+
 def decide_referee(state, seed=0):
-    """A referee game at time: the engine's ruling R-time on its state. Until the engine's own
-    function is on main, the same steps read from the state (the Lumen profile's chain):
-    health as a share of the character's first health band, then fewer non-responses."""
-    figs = {s: {"health": state.players[s].health, "health_start": state.players[s].character.health[0],
-                "non_responses": state.players[s].non_responses} for s in SIDES}
+    """A referee game at time: the engine decides (``engine.decide_at_time``, ruling R-time: one
+    rule in one place for the referee, the bots and the slip), told here the way the profile's
+    steps are (the Lumen profile states the same steps for a tracker game)."""
+    from engine import decide_at_time
+    at = decide_at_time(state)
     proc = profile_of(None).procedure()
-    return decide(proc["tiebreak"], figs, seed, proc["ruling"])
+    figs = {s: {"health": f.health, "health_start": f.start, "non_responses": f.non_responses}
+            for s, f in at.figures.items()}
+    step, by = ENGINE_STEPS.get(at.decided_by, (len(proc["tiebreak"]), "draw"))
+    values = None
+    if by == "higher_share":
+        values = {s: Fraction(f["health"], f["health_start"]) for s, f in figs.items()}
+    elif by == "fewer":
+        values = {s: f["non_responses"] for s, f in figs.items()}
+    st = proc["tiebreak"][step] if step < len(proc["tiebreak"]) else {}
+    return {"winner": at.winner, "step": step, "by": by, "name": st.get("name"), "counters": st.get("counters"),
+            "values": values, "figures": figs, "rule": proc["ruling"], "engine": at.to_json()}
 
 
 def decide_session(session, seed=0):

@@ -15,7 +15,7 @@ import secrets
 import time
 from operator import attrgetter
 
-from engine.decks import load_sample
+from engine.cards import load_sample
 
 from hub.record.export import export_game
 from hub.record.store import RecordUnwritable, public_start
@@ -81,7 +81,7 @@ class Table:
         self.bot = None
         self.coach = None
         self.listeners = []
-        self.pods = None                # the pods' links while they serve (hub.pods.links.PodHub): drain()
+        self.pods = None                # the pods' links while they serve (hub.pods.pod_hub.PodHub): drain()
         # setups nobody can enter on a pod (game start, sudden-death rebuild) answered by the
         # table with the deck's order (or a registered opening): on while pods serve the table
         self.auto_setup = False

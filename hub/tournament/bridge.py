@@ -208,7 +208,7 @@ class Bridge:
             self.confirm("a")
             self.confirm("b")
 
-    # the pods' side question (hub/pods/links.py PodHub.side): a seat confirms with READY
+    # the pods' side question (hub/pods/pod_hub.py PodHub.side): a seat confirms with READY
     def question(self, seat):
         slip = self.link.slip
         if slip is None or seat in slip.confirmed:

@@ -15,7 +15,7 @@ import threading
 import time
 
 from hub.web.bots import BotPlayers
-from hub.web.display import _ready
+from hub.sessions.display.common import ready_view
 from hub.web.display_feed import DisplayFeed
 
 log = logging.getLogger("lumen.web")
@@ -188,7 +188,7 @@ class DisplayHub:
     def clock_message(self):
         """The clock message (JSON text; None before the display has a state), a version."""
         s = self.table.session
-        ready = _ready(s.ready_status()) if s is not None else {}
+        ready = ready_view(s.ready_status()) if s is not None else {}
         return self.feed.clock(self.table.timer_view(), ready)
 
     def _clock_running(self):

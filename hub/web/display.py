@@ -8,17 +8,12 @@ private channel. The state is shared with what was sent: read it, never change i
 
 from fractions import Fraction
 
-from hub.sessions.display.common import DISPLAY_LOG, QUIET_EVENTS, SEAT_INFO, ready_view
-from hub.sessions.display.referee import BATTLE_DETAIL_EVENTS, last_battle, tail_lines
+from hub.sessions.display.common import DISPLAY_LOG, QUIET_EVENTS, SEAT_INFO
+from hub.sessions.display.referee import BATTLE_DETAIL_EVENTS
 from hub.sessions.end_of_round import decide_session, describe, how_decided
 
 __all__ = ["display_state", "seat_change", "current_turn", "game_over", "DISPLAY_LOG", "QUIET_EVENTS",
            "SEAT_INFO", "BATTLE_DETAIL_EVENTS"]
-
-# the names tests and older callers import from here
-_ready = ready_view
-_last_battle = last_battle
-_tail_lines = tail_lines
 
 
 def _pod_conflicts(table):

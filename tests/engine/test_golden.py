@@ -20,10 +20,10 @@ import sys
 import pytest
 
 from engine.bots import Bot
-from engine.decks import load_sample, without_effects
-from engine.events import explain
-from engine.game import advance, apply, apply_checked, check, new_game
-from engine.state import GameState
+from engine.cards.decks import load_sample, without_effects
+from engine.core.events import explain
+from engine.api.game import advance, apply, apply_checked, check, new_game
+from engine.play.state import GameState
 
 
 def _decks():
@@ -47,11 +47,11 @@ GAMES = {
 }
 
 DIGESTS = {
-    "referee": "636b14eb75762a2b59c400fe3eb498e18d2f97c93df7002d6e6b069310d39325",
-    "random": "0b61fb93d06ea46d03d60974681698e358553b144af7ca28ec0b0a84dd0d8c31",
-    "swapped": "c7defee47864e4c4255083be06c88394c45e26609cd7b05aa54ec6b093bab807",
-    "vanilla": "037aa04c737ba8583ca985d4429278e3e7c3fa6515b0732e85f1d2e54821f93e",
-    "greedy-vanilla": "979268437b4a4c243317920dd2a22bb9b79f68ea92b8ac99573cbbfcc8ac8d36",
+    "referee": "157784b7cd76efd16c8a96ccf523a22e6bd6dec2593bca868d21d90e78425892",
+    "random": "b0d60e8436ad555c3734d7b45f4e661656509be62885128cd2d3d2c76a448c2d",
+    "swapped": "b341a245d9abc8d6367e7684aa2b0a0eaf944c29f49849ba4087b80cd9225e96",
+    "vanilla": "baad746c223c6f9a222f98854d52eeb4542a4f523317615f71dfdb4cd66d6607",
+    "greedy-vanilla": "80c6d0574075e20ee6752f2c3aa8053c9330d0a2b447e3d235bfc5735d60c499",
 }
 
 

@@ -8,7 +8,7 @@ import os
 import pytest
 import yaml
 
-from engine.scenario import build, expand_paths, report, run, run_file, run_paths
+from engine.scenarios.runner import build, expand_paths, report, run, run_file, run_paths
 
 HERE = os.path.dirname(__file__)
 BASE = os.path.join(HERE, "bad_scenarios", "base.yaml")
@@ -162,7 +162,7 @@ def test_offered_failure_names_the_options():
     def mutate(d):
         _two_attacks(d)
         d["expect"] = {"not_offered": {"a": {"ready": ["jab"]}}}
-    assert "not_offered.ready: jab was offered to a (options: low-kick, jab)" in run(build(scenario(mutate))).line()
+    assert "not_offered.ready: jab was offered to a in decisions[0] (options: low-kick, jab)" in run(build(scenario(mutate))).line()
 
 
 # ------------------------------------------------------------------ files and directories

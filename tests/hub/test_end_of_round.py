@@ -7,7 +7,7 @@ import types
 import pytest
 
 from engine.bots import Bot
-from engine.decks import load_sample
+from engine.cards import load_sample
 from hub.profiles import profile as profiles
 from hub.record.store import Store
 from hub.sessions.base import FakeClock, SessionError
@@ -176,7 +176,8 @@ def play(table, bots, until):
 
 def test_a_bot_game_that_loops_on_the_sample_decks_ends_by_the_procedure(table):
     """1P 잔영난무 against 2P 철벽 never ends by the rules; at time it ends by ruling R-time, the
-    referee game asking the engine's state: 2P keeps all of 5500, 1P 4800 of 5000."""
+    referee game asking the engine (engine.decide_at_time): 1P keeps all of 세린's starting
+    health (4800: her trait), 2P all of 강철's 5500, neither failed to respond: a drawn game."""
     cards = load_sample()[0].cards
     table.start_referee("serin", "gangcheol", seed=1)
     bots = {"a": Stall("a", 10, cards), "b": Stall("b", 11, cards)}
@@ -192,9 +193,11 @@ def test_a_bot_game_that_loops_on_the_sample_decks_ends_by_the_procedure(table):
     play(table, bots, lambda: table.round_end.decided is not None)
     assert s.turn == at_time + 4, "the turn in progress, then 3 extra turns (~10 s each here: inside 5 minutes)"
     d = table.round_end.decided
-    assert (d["winner"], d["by"], d["rule"]["en"][:13]) == ("b", "higher_share", "ruling R-time")
-    assert d["figures"]["b"] == {"health": 5500, "health_start": 5500, "non_responses": 0}
+    assert (d["winner"], d["by"], d["step"], d["rule"]["en"]) == ("draw", "draw", 2, "ruling R-time")
+    assert d["figures"] == {"a": {"health": 4800, "health_start": 4800, "non_responses": 0},
+                            "b": {"health": 5500, "health_start": 5500, "non_responses": 0}}
+    assert d["engine"]["decided_by"] == "draw" and d["engine"]["rule"] == "ruling R-time"
     with pytest.raises(SessionError, match="decided at time"):
         table.submit("a", "ready", STALL["a"], source="pod")
     g = table.store.game(s.game_id)
-    assert (g["status"], g["winner"]) == ("finished", "b")
+    assert (g["status"], g["winner"]) == ("finished", "draw")
