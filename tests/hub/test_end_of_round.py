@@ -201,3 +201,7 @@ def test_a_bot_game_that_loops_on_the_sample_decks_ends_by_the_procedure(table):
         table.submit("a", "ready", STALL["a"], source="pod")
     g = table.store.game(s.game_id)
     assert (g["status"], g["winner"]) == ("finished", "draw")
+    # the judge's Undo on the clock (its round start) takes the time back: the game is open again
+    table.timer_action("undo")
+    assert table.round_end.decided is None and table.store.game(s.game_id)["status"] == "in_progress"
+    play(table, bots, lambda: s.turn >= at_time + 6)
