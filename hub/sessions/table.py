@@ -163,7 +163,7 @@ class Table:
             self.timer.procedure(None, proc["extra_ms"], proc["finish_turn"])
         self._clock_for = defaults
         self.round_end.attach(session)
-        if carry and (self._timer_undo or self.timer.to_json() != MatchTimer().to_json()):
+        if carry and (self._timer_undo or self.timer.to_json() != timer_for(session).to_json()):
             # the table's clock goes on with the table: the new game's record holds it from now
             self._record_timer("carry", None, history=True)
         session.subscribe(self._relay)
