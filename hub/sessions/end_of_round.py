@@ -124,7 +124,7 @@ def figures(session):
             fig = {}
             for c in prof.counters:
                 fig[c["id"]] = sum(game.value(s, c["id"]) for s in team)
-                fig[c["id"] + "_start"] = sum(game._start_value(c, s) for s in team)
+                fig[c["id"] + "_start"] = sum(_start(c, game.st["order"], s) for s in team)
             out[side] = fig
         return out
     raise ValueError("a %s game's figures come from its engine (decide_referee)" % mode)
@@ -132,6 +132,12 @@ def figures(session):
 
 #: the engine's steps (engine.decide_at_time ``decided_by``) as the Lumen profile's tiebreak steps
 ENGINE_STEPS = {"health_fraction": (0, "higher_share"), "non_responses": (1, "fewer"), "draw": (2, "draw")}
+
+
+def _start(counter, order, seat):
+    """A counter's start for a seat (a list is by turn-order place, as the game starts it)."""
+    v = counter["start"]
+    return v[order.index(seat) % len(v)] if isinstance(v, list) else v
 
 
 def decide_referee(state, seed=0):
