@@ -204,16 +204,18 @@ class RoundEnd:
                 self.decided = r.body["at_time"]
             break
 
-    def after_change(self):
+    def after_change(self, undo=False):
+        """``undo``: the judge took a clock action back (a decision at time the clock no longer
+        reaches is reopened; a new round's start is not an undo and leaves the last game decided)."""
         if self._busy:            # counting a turn is itself a clock change: not again inside it
             return self.decided
         self._busy = True
         try:
-            return self._after_change()
+            return self._after_change(undo)
         finally:
             self._busy = False
 
-    def _after_change(self):
+    def _after_change(self, undo):
         t = self.table
         s = t.session
         if s is None:
@@ -230,7 +232,8 @@ class RoundEnd:
         if s.winner is not None:
             self.decided = None            # the rules decided it (the session recorded its finish)
         elif self.decided is not None and not timer.finished:
-            self._reopen(s)
+            if undo:
+                self._reopen(s)
         elif timer.finished:
             self._decide(s)
         return self.decided

@@ -384,7 +384,8 @@ class Table:
             if self.session is None:
                 raise SessionError("no game is running at this table")
         decided = self.round_end.decided
-        if decided is not None and self.session.winner is None and not self.session.takes_actions:
+        # a game decided at time takes no more play; a tracker's entries may still be corrected
+        if decided is not None and self.session.winner is None and not (self.session.takes_actions and kind == "action"):
             raise SessionError("the game was decided at time (%s): start the next game" % decided["winner"])
         with self._reporting():
             out = self.session.submit(seat, kind, value, source=source, at_ms=at_ms)
@@ -498,7 +499,7 @@ class Table:
             del self._timer_undo[:-TIMER_UNDO_LIMIT]
             self._last_clock = (action, mono)
         self._timer_changed(action, by=by, before=before)
-        self.round_end.after_change()       # the procedure over (or undone): the game decided (or reopened)
+        self.round_end.after_change(undo=action == "undo")     # the procedure over (or undone): decided (or reopened)
         return self.timer_view()
 
     def follow_clock(self, state, ms_left, duration_ms=None, extra_turns=None, at_ms=None):

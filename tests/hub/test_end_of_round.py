@@ -201,6 +201,12 @@ def test_a_bot_game_that_loops_on_the_sample_decks_ends_by_the_procedure(table):
         table.submit("a", "ready", STALL["a"], source="pod")
     g = table.store.game(s.game_id)
     assert (g["status"], g["winner"]) == ("finished", "draw")
+    # a new round's clock started at the decided table leaves that game decided (the bots' next game)
+    table.timer_action("round_start")
+    assert table.round_end.decided is not None
+    table.clock.advance(1_500)          # (the same action again within 1 s is a double tap)
+    table.timer_action("undo")          # ... and the judge's Undo of it puts the finished clock back
+    assert table.round_end.decided is not None
     # the judge's Undo on the clock (its round start) takes the time back: the game is open again
     table.timer_action("undo")
     assert table.round_end.decided is None and table.store.game(s.game_id)["status"] == "in_progress"
