@@ -27,6 +27,7 @@ MAX_RESEND_S = 16.0     # the longest wait before an unanswered result is sent a
 #: a random moment, until a short round trip comes back: NTP's burst, without a herd
 GOOD_BOUND_MS = 10.0
 RETRY_S = (0.2, 0.6)
+BURST_SPREAD_S = 0.5
 
 
 class SlipError(ValueError):
@@ -119,6 +120,9 @@ class TableLink:
     def _connected(self):
         self.link.publish(self.t(self.user, "online"), {"online": True, "table": self.table}, retain=True)
         self._burst = 8
+        # the first sample at a random moment of the next half second: after a broker restart every
+        # hub connects at once, and 8 samples each in the same instant queue behind each other
+        self._burst_at = self.mono() + random.uniform(0, BURST_SPREAD_S)
         self._resend_soon()             # at once and often again after a reconnect
         self._wake.set()
 
@@ -128,13 +132,15 @@ class TableLink:
         MAX_RESEND_S (issue 26: 500 tables re-sending every 2 s to a TD that was slow to answer
         made ~13 repeats a result, each answered, on a machine already saturated)."""
         last_sync = -1e18
-        self._burst = 0
+        self._burst, self._burst_at = 0, 0.0
         while not self._stop.is_set():
             now = self.mono()
             if self.link.connected.is_set():
                 if self._burst > 0:
-                    self._burst -= 1
-                    self._ask_time()
+                    if now >= self._burst_at:
+                        self._burst -= 1
+                        self._ask_time()
+                        self._burst_at = now + random.uniform(0.03, 0.12)   # not in step with every hub
                 elif now - last_sync >= self._sync_every():
                     last_sync = now
                     self._ask_time()
@@ -150,7 +156,7 @@ class TableLink:
                 for body in due:
                     self.send(body)
             if self._burst > 0:
-                wait = random.uniform(0.03, 0.12)    # 8 samples soon after a (re)connect, not in step with every hub
+                wait = max(0.005, self._burst_at - self.mono())      # 8 samples soon after a (re)connect
             elif self.link.connected.is_set():
                 # until the next clock sample or resend is due (a new result, a reconnect or the
                 # TD coming back wakes it sooner): a hub's link thread woke 4 times a second
