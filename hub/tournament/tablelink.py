@@ -28,6 +28,9 @@ MAX_RESEND_S = 16.0     # the longest wait before an unanswered result is sent a
 GOOD_BOUND_MS = 10.0
 RETRY_S = (0.2, 0.6)
 BURST_SPREAD_S = 0.5
+#: samples right after a (re)connect; more come while the bound is poor (RETRY_S). 8 a hub made 2,048
+#: requests in one second when 256 hubs joined: the TD's queue made every one of them slow
+CONNECT_SAMPLES = 3
 
 
 class SlipError(ValueError):
@@ -119,9 +122,9 @@ class TableLink:
 
     def _connected(self):
         self.link.publish(self.t(self.user, "online"), {"online": True, "table": self.table}, retain=True)
-        self._burst = 8
+        self._burst = CONNECT_SAMPLES
         # the first sample at a random moment of the next half second: after a broker restart every
-        # hub connects at once, and 8 samples each in the same instant queue behind each other
+        # hub connects at once, and their samples in the same instant queue behind each other
         self._burst_at = self.mono() + random.uniform(0, BURST_SPREAD_S)
         self._resend_soon()             # at once and often again after a reconnect
         self._wake.set()
@@ -156,7 +159,7 @@ class TableLink:
                 for body in due:
                     self.send(body)
             if self._burst > 0:
-                wait = max(0.005, self._burst_at - self.mono())      # 8 samples soon after a (re)connect
+                wait = max(0.005, self._burst_at - self.mono())      # a few samples soon after a (re)connect
             elif self.link.connected.is_set():
                 # until the next clock sample or resend is due (a new result, a reconnect or the
                 # TD coming back wakes it sooner): a hub's link thread woke 4 times a second
