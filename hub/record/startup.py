@@ -89,11 +89,39 @@ def open_record(path, durable, out, lock=None, cards=None, check=True):
     except Exception as e:       # reported by the games that need them, as they are resumed
         damaged_tables = []
         out("카드 표를 확인할 수 없습니다 / the card tables can't be checked: %s" % e)
+    rebuilt = _rebuild(store, damaged_tables, cards, out)
     for digest in damaged_tables:
-        out("카드 표 %s 손상됨: 같은 카드로 게임을 시작하면 다시 씁니다 / card table %s is damaged: the games played "
-            "with it resume once a game with the same cards is started (lumen doctor --db %s)"
-            % (digest[:12], digest[:12], path))
+        if digest not in rebuilt:
+            out("카드 표 %s 손상됨: 같은 카드로 게임을 시작하면 다시 씁니다 / card table %s is damaged: the games played "
+                "with it resume once a game with the same cards is started (lumen doctor --db %s)"
+                % (digest[:12], digest[:12], path))
     return store
+
+
+def _rebuild(store, digests, cards, out):
+    """Write again, now, the damaged card tables that the sample set or the card library
+    rebuild exactly (issue 39: the game on the table resumes at this start, not only once
+    a new game with the same cards has rewritten its table). Returns the hashes rebuilt."""
+    if not digests:
+        return set()
+    try:
+        found = doctor.rebuilt_tables(digests, cards)
+        for digest, text in found.items():
+            store._put_table(digest, text)
+    except Exception as e:       # the games that need them say so as they are resumed
+        out("카드 표를 다시 쓸 수 없습니다 / the card tables can't be rebuilt: %s" % e)
+        return set()
+    for digest in found:
+        out("카드 표 %s 손상됨: 같은 카드로 다시 썼습니다 / card table %s was damaged: written again from the same "
+            "cards (the sample set or the card library)" % (digest[:12], digest[:12]))
+    return set(found)
+
+
+def _short(why, lines=3):
+    """A finding of SQLite's check, kept to a few lines' worth on one line."""
+    parts = [p.strip() for p in str(why).replace("\n", "; ").split("; ") if p.strip() and not p.startswith("***")]
+    more = len(parts) - lines
+    return "; ".join(parts[:lines]) + ("; %d more" % more if more > 0 else "")
 
 
 def salvage(path, durable, out, why, store=None, lock=None, cards=None):
@@ -106,15 +134,17 @@ def salvage(path, durable, out, why, store=None, lock=None, cards=None):
     moved, copied, skipped = doctor.salvage_in_place(path, cards)
     if lock is not None:
         lock.follow(path)       # the lock held the old file: hold the new one now
+    why = _short(why)
     if copied:
-        out("기록이 손상되어 읽을 수 있는 게임을 살렸습니다 / the record was damaged (%s): games %s were salvaged "
-            "and go on%s; the damaged file is kept as %s (lumen doctor --db %s)"
+        out("기록을 그대로 쓸 수 없어 읽을 수 있는 게임을 새 기록으로 살렸습니다 / the record can't be used as it is "
+            "(%s): games %s were salvaged and go on%s; the old file is kept whole as %s (lumen doctor --db %s)"
             % (why, ", ".join("#%d" % g for g in copied),
                ("; games %s could not be read" % ", ".join("#%d" % g for g in skipped)) if skipped else "",
                moved, moved))
     else:
-        out("기록이 손상되어 옆으로 옮겼습니다 / the record is damaged (%s) and no game could be read from it: "
-            "moved to %s, a new record started (lumen doctor --db %s)" % (why, moved, moved))
+        out("기록을 그대로 쓸 수 없고 읽을 수 있는 게임이 없어 옆으로 옮겼습니다 / the record can't be used as it is "
+            "(%s) and no game could be read from it: kept whole as %s, a new record started (lumen doctor --db %s)"
+            % (why, moved, moved))
     return Store(path, durable=durable)
 
 
@@ -130,7 +160,7 @@ def start_afresh(path, durable, out, why, store=None, lock=None):
     if lock is not None:
         lock.follow(path)
     out("기록으로 게임을 시작할 수 없어 옆으로 옮기고 새 기록을 시작합니다 / no game starts on the record (%s): "
-        "it is kept whole as %s, a new record started (lumen doctor --db %s)" % (why, moved, moved))
+        "it is kept whole as %s, a new record started (lumen doctor --db %s)" % (_short(why), moved, moved))
     return Store(path, durable=durable)
 
 
