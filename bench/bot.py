@@ -5,9 +5,9 @@ Prints figures; asserts nothing (docs/performance.md "Search player" keeps them)
     python3 bench/bot.py budget --level strong --games 200 --budgets 55,110,220  # 2x vs 1x at each (M instructions)
     python3 bench/bot.py exploit --positions 200 [--level strong] [--iterations N]
     python3 bench/bot.py cost [--positions 12]      # callgrind instructions per decision, each level
-    python3 bench/bot.py calibrate [--positions 12] # callgrind: engine/bot_search.py's cost model (prints it)
+    python3 bench/bot.py calibrate [--positions 12] # callgrind: engine/bots/search.py's cost model (prints it)
     python3 bench/bot.py playouts [--seconds 6] [--count]   # random playouts/s from a first ready; --count: callgrind
-    python3 bench/bot.py fit-eval --games 600       # refit engine/bot_eval.py WEIGHTS (prints them)
+    python3 bench/bot.py fit-eval --games 600       # refit engine/bots/evaluate.py WEIGHTS (prints them)
 
 Games: both deck sets ("sample": the bundled Serin and Gangcheol; "entered": the two decks of
 tests/engine/data/entered, written as a player enters cards), each player taking each deck
@@ -28,12 +28,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from engine import bot_eval  # noqa: E402
-from engine.bot_search import Config, LEVELS, Search, solve_matrix, think  # noqa: E402
-from engine.bot_view import rebuild, seat_view  # noqa: E402
+from engine.bots import evaluate  # noqa: E402
+from engine.bots import SEARCH_LEVELS, Config, Search, solve_matrix, think  # noqa: E402
+from engine.bots import rebuild, seat_view  # noqa: E402
 from engine.bots import Bot  # noqa: E402
-from engine.decks import load_deck, load_sample, without_effects  # noqa: E402
-from engine.game import apply, new_game  # noqa: E402
+from engine.cards import load_deck, load_sample, without_effects  # noqa: E402
+from engine import apply, new_game  # noqa: E402
 
 ENTERED = os.path.join(HERE, "..", "tests", "engine", "data", "entered", "decks")
 
@@ -176,17 +176,17 @@ class Budget:
 
 def _turn_value(st, budget, rnd):
     """Seat a's value of ``st`` with every remaining decision of this turn searched exactly
-    (max for the deciding seat, min for the other), the leaf being ``bot_eval.value`` at the
+    (max for the deciding seat, min for the other), the leaf being ``evaluate.value`` at the
     next ready node. Past ``budget`` expansions the default policy plays on."""
     if st.winner is not None or any(r["kind"] == "ready" for r in st.pending):
-        return bot_eval.value(st)
+        return evaluate.value(st)
     req = st.pending[0]
     if req["kind"] == "setup" or budget.left <= 0:
-        kind, value = bot_eval.default_answer(st, req, rnd)
+        kind, value = evaluate.default_answer(st, req, rnd)
         s2 = st.copy()
         apply(s2, req["player"], kind, value, copy=False)
         return _turn_value(s2, budget, rnd)
-    from engine.bot_search import answers
+    from engine.bots import answers
     best = None
     for ans in answers(st, req):
         budget.left -= 1
@@ -267,9 +267,9 @@ def cmd_exploit(args):
     ex.sort()
     n = len(ex)
     print("exploitability of the %s ready mix (%s iterations) on %d one-turn subgames (%s; sequential decisions "
-          "searched exactly up to %d expansions a pair, leaf = bot_eval.value): mean %.4f, median %.4f, 90th pct %.4f, "
+          "searched exactly up to %d expansions a pair, leaf = evaluate.value): mean %.4f, median %.4f, 90th pct %.4f, "
           "max %.4f; %d of %d within 0.05. Uniform mix for comparison: mean %.4f. Value spread in a matrix: mean %.3f. "
-          "%.0f s" % (args.level, args.iterations or LEVELS[args.level]["iterations"], n, method, args.per_pair,
+          "%.0f s" % (args.level, args.iterations or SEARCH_LEVELS[args.level]["iterations"], n, method, args.per_pair,
                       sum(ex) / n, ex[n // 2], ex[int(n * 0.9)], ex[-1], sum(1 for e in ex if e <= 0.05), n,
                       sum(ex_u) / n, sum(gaps) / n, time.perf_counter() - t0), flush=True)
 
@@ -346,7 +346,7 @@ def cmd_cost(args):
 def calibrate_worker(args):
     """Searches of two sizes at each position, counted, with the work they did."""
     import icount
-    from engine.bot_search import Search
+    from engine.bots import Search
     pos = ready_positions(args.positions, seed0=900) + seq_positions(max(1, args.positions // 2), seed0=700)
     for k, (ds, st) in enumerate(pos):
         seat = st.pending[0]["player"]
@@ -365,7 +365,7 @@ def calibrate_worker(args):
 
 
 def cmd_calibrate(args):
-    """Least squares for engine/bot_search.py's cost model: instructions = a fixed part (one at
+    """Least squares for engine/bots/search.py's cost model: instructions = a fixed part (one at
     a ready root, one at a sequential root) + per engine event the search's decisions emitted."""
     import icount
     counts, infos = icount.run_worker(os.path.abspath(__file__), [
@@ -497,8 +497,8 @@ def _fit_positions(spec):
     while st.winner is None and st.turn <= 200:
         pend = st.pending
         if any(r["kind"] == "ready" for r in pend):
-            f = bot_eval.features(st)
-            rows.append([f[k] for k in bot_eval.FEATURES])
+            f = evaluate.features(st)
+            rows.append([f[k] for k in evaluate.FEATURES])
         req = pend[0]
         kind, value = bots[req["player"]].answer(st, req)
         st, _ = apply(st, req["player"], kind, value, copy=False)
@@ -562,18 +562,18 @@ def cmd_fit(args):
         parts = pool.map(_fit_positions, sp, chunksize=4)
     data = [row for p in parts for row in p]
     w = logistic_fit(data)
-    fitted = dict(zip(bot_eval.FEATURES, w))
+    fitted = dict(zip(evaluate.FEATURES, w))
     # log loss of the fitted model on its data, and of the constant 0.5
     def loss(weights):
         s = 0.0
         for x, y in data:
-            z = sum(weights[k] * xi for k, xi in zip(bot_eval.FEATURES, x))
+            z = sum(weights[k] * xi for k, xi in zip(evaluate.FEATURES, x))
             p = min(1 - 1e-9, max(1e-9, 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))))
             s -= y * math.log(p) + (1 - y) * math.log(1 - p)
         return s / len(data)
     print("fitted on %d positions from %d greedy, random and normal games, each from both seats (sample and entered "
-          "decks): log loss %.4f (constant 0.5: %.4f; the weights in engine/bot_eval.py now: %.4f)" % (len(data), len(sp), loss(fitted), math.log(2),
-                                                               loss(bot_eval.WEIGHTS)))
+          "decks): log loss %.4f (constant 0.5: %.4f; the weights in engine/bots/evaluate.py now: %.4f)"
+          % (len(data), len(sp), loss(fitted), math.log(2), loss(evaluate.WEIGHTS)))
     print(json.dumps({k: round(v, 4) for k, v in fitted.items()}, indent=1))
 
 
@@ -624,7 +624,7 @@ def main(argv=None):
         run_match(args.x, args.x_iterations, args.y, args.y_iterations, args.games, args.jobs,
                   args.decks.split(","), args.seed, args.max_turns)
     elif args.cmd == "budget":
-        # budgets in millions of estimated instructions a ready decision (engine/bot_search.py
+        # budgets in millions of estimated instructions a ready decision (engine/bots/search.py
         # ``estimate``; a sequential decision gets a quarter): 2x against 1x at each
         for n in [int(x) for x in args.budgets.split(",")]:
             run_match(args.level, None, args.level, None, args.games, args.jobs, args.decks.split(","),

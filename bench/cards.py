@@ -16,11 +16,11 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from engine import cardyaml  # noqa: E402
-from engine.decks import SAMPLE_CARDS  # noqa: E402
-from engine.effects import plain  # noqa: E402
-from engine.trial import judge  # noqa: E402
-from engine.yamlio import load_yaml  # noqa: E402
+from engine.cards import cardyaml  # noqa: E402
+from engine.cards import SAMPLE_CARDS  # noqa: E402
+from engine.cards import plain  # noqa: E402
+from engine.scenarios import judge  # noqa: E402
+from engine import load_yaml  # noqa: E402
 from hub.library import deckcode  # noqa: E402
 from hub.library.csvimport import read_csv  # noqa: E402
 from hub.library.deckcheck import deck_status  # noqa: E402
@@ -66,7 +66,7 @@ def main():
         ("write the set as YAML (cardyaml.dump_set)", best(lambda: cardyaml.dump_set(data), args.repeat, 5)),
         ("lint one card as you type (lint_card)", best(lambda: lib.lint_card(sid, card, card["id"]), args.repeat, 20)),
         ("save one card (rewrite + engine check + atomic rename)", best(lambda: lib.save_card(sid, card, card["id"]), args.repeat)),
-        ("try it: one battle judged (engine.trial.judge)", best(lambda: judge(card, jab), args.repeat, 20)),
+        ("try it: one battle judged (engine.scenarios.trial.judge)", best(lambda: judge(card, jab), args.repeat, 20)),
         ("deck status, guide 4.5 live (deck_status)", best(lambda: deck_status(cs, "serin", serin, "serin-phantom-dance"), args.repeat, 50)),
         ("deck code: encode", best(lambda: deckcode.encode(lib, sid, "serin"), args.repeat, 5)),
         ("deck code: resolve on this hub", best(lambda: deckcode.resolve(lib, code), args.repeat, 5)),

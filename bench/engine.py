@@ -23,9 +23,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import icount  # noqa: E402  (bench/, beside this file)
 
 from engine.bots import Bot, play  # noqa: E402
-from engine.decks import load_sample, without_effects  # noqa: E402
-from engine.game import apply, new_game  # noqa: E402
-from engine.state import GameState  # noqa: E402
+from engine.cards import load_sample, without_effects  # noqa: E402
+from engine import apply, new_game  # noqa: E402
+from engine import GameState  # noqa: E402
 
 
 class Cards:

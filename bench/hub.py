@@ -124,7 +124,7 @@ def press_to_countdown(n):
 
 
 def ready_to_result(n):
-    from engine.decks import load_sample
+    from engine.cards import load_sample
     cs, decks = load_sample()
     tmp = tempfile.mkdtemp(prefix="lumen-bench-")
     store = Store(os.path.join(tmp, "r.sqlite3"))

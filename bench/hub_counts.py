@@ -415,7 +415,7 @@ def work_parts(games):
     connected, before the game)."""
 
     from engine.bots import Bot
-    from engine.game import apply
+    from engine import apply
     from hub.record.store import Store
     from hub.sessions.table import Table
     from hub.web.display_feed import DisplayFeed

@@ -32,7 +32,7 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from engine.errors import IllegalDecision  # noqa: E402
+from engine import IllegalDecision  # noqa: E402
 from hub.tournament.broker import LocalBroker, free_port, make_url  # noqa: E402
 from hub.tournament.clock import RoundClock  # noqa: E402
 from hub.tournament.eventdir import new_event  # noqa: E402

@@ -3,7 +3,7 @@
 import pathlib
 import re
 
-from engine.scenario import run_file
+from engine.scenarios.runner import run_file
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCEN = ROOT / "tests" / "scenarios"

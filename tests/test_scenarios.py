@@ -4,7 +4,7 @@ import pathlib
 
 import pytest
 
-from engine.scenario import run_file
+from engine.scenarios.runner import run_file
 
 ROOT = pathlib.Path(__file__).parent / "scenarios"
 FILES = sorted(p for p in ROOT.rglob("*.yaml") if "invalid" not in p.parts)

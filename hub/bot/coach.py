@@ -4,7 +4,7 @@ On in a game whose start record lists coached seats (``meta["coach"]``, hub/bot/
 ``practice_meta``; off unless asked for, and never by default in a tournament). For each
 coached seat played by a person, the seat's view is kept (JSON text) when its ready is asked;
 once the readies are revealed, the thinking process searches that view (what the player
-could see then, nothing more) and ``engine.bot_coach.explain_choice`` says, in Korean and
+could see then, nothing more) and ``engine.bots.coach.explain_choice`` says, in Korean and
 English, what mix the search would have played, what the card the player chose was worth
 against the best one, and why, citing the rule. For a seat the hub's bot plays, the bot's own
 thought is kept from its decision and shown at the same moment.
@@ -19,7 +19,7 @@ import asyncio
 import json
 import logging
 
-from engine.bot_view import seat_view
+from engine.bots import seat_view
 
 from hub.bot.questions import job_seed, question_key
 from hub.bot.meta import bot_of

@@ -6,7 +6,7 @@ request without importing the search (``lumen --help`` imports neither).
 
 from hub.sessions.base import SessionError
 
-#: the bot's levels: easy is the greedy player, normal and strong search (engine/bot_search.py)
+#: the bot's levels: easy is the greedy player, normal and strong search (engine/bots/search.py)
 LEVELS = ("easy", "normal", "strong")
 
 

@@ -11,8 +11,8 @@ table's loop when the worker's result comes back (``done`` wakes whoever waits).
 import json
 import logging
 
-from engine.bot_search import fallback_answer
-from engine.bot_view import seat_view
+from engine.bots import fallback_answer
+from engine.bots import seat_view
 
 from hub.bot.worker import WorkerGone, card_table
 

@@ -19,7 +19,7 @@ thinking process: a slow search never becomes a non-response.
 import asyncio
 import logging
 
-from engine.errors import IllegalDecision
+from engine import IllegalDecision
 
 from hub.bot.meta import bot_of
 from hub.bot.questions import Questions

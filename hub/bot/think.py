@@ -1,11 +1,11 @@
 """What the bot's thinking process does with one job: a seat's view (JSON text, exactly what
-that seat may see: ``engine.bot_view.seat_view``) in, an answer and the search's thought out.
+that seat may see: ``engine.bots.knowledge.seat_view``) in, an answer and the search's thought out.
 
 A job is a dict (pickled over the worker's pipe, hub/bot/worker.py):
 
 - ``op``: ``"decide"`` (answer the seat's pending request) or ``"coach"`` (what the search
   thinks of the seat's ready in that view, and of ``chosen``, the card the player readied:
-  ``engine.bot_coach.explain_choice``);
+  ``engine.bots.coach.explain_choice``);
 - ``view`` (JSON text), ``seat``, ``kind`` (the request answered), ``seed``;
 - ``level`` (``easy``, ``normal``, ``strong``) and optionally ``iterations`` or ``budget``
   (estimated instructions: a time budget the hub turned into one);
@@ -18,8 +18,8 @@ its seat could not see. Pure apart from that cache: the same job gives the same 
 
 import json
 
-from engine.bot_coach import explain_choice
-from engine.bot_search import Unseen, answer_view, fallback_answer, think
+from engine.bots import explain_choice
+from engine.bots import Unseen, answer_view, fallback_answer, think
 from engine.cards import parse_card, raise_if
 
 _CARDS: dict[str, dict] = {}       # card-table key -> {card id: Card}, for this process's life

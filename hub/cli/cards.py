@@ -4,7 +4,7 @@ import sys
 
 
 def check(args):
-    from engine.decks import check_path
+    from engine.cards import check_path
     return report(args.paths, check_path, "card or deck")
 
 

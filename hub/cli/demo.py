@@ -21,8 +21,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from engine.bots import Bot, play
-from engine.decks import load_sample
-from engine.game import apply, new_game
+from engine.cards import load_sample
+from engine import apply, new_game
 
 from hub.sessions.referee import QUIET_EVENTS, narrate_events  # noqa: F401  (QUIET_EVENTS: older callers)
 

@@ -10,8 +10,8 @@ import asyncio
 import gc
 import os
 
-from engine.decks import load_deck, load_sample
-from engine.errors import CardError
+from engine.cards import load_deck, load_sample
+from engine import CardError
 
 from hub.pods.links import PodHub
 from hub.sessions.base import SessionError
@@ -305,7 +305,7 @@ def _bot_and_coach(table, args):
     until a game on the table seats the bot or is coached."""
     from hub.bot.coach import Coach
     from hub.bot.seat import BotSeat
-    from engine.bot_search import instructions_for
+    from engine.bots import instructions_for
     seconds = getattr(args, "think_seconds", None)
     budget = instructions_for(seconds) if seconds else None
     coach = Coach(table, budget=budget)

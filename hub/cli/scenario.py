@@ -2,7 +2,7 @@
 
 
 def run(args):
-    from engine.scenario import report, run_paths
+    from engine.scenarios import report, run_paths
     text, code = report(run_paths(args.files), as_json=args.json)   # directories expanded
     print(text)
     return code

@@ -1,6 +1,6 @@
 """Guide 4.5's deck-building checks as live counts, for the deck builder.
 
-``engine.decks.check_deck`` says what is wrong when a deck is saved; this says where a
+``engine.cards.decks.check_deck`` says what is wrong when a deck is saved; this says where a
 deck under construction stands on each item while it is built (20 skill cards, 0-1
 ultimate, at least 10 with the character's mark, one per name, 14 non-special for
 setup), with the limits a character's trait changes (``deck_rule``, guide 4.5.1).
@@ -8,7 +8,7 @@ setup), with the limits a character's trait changes (``deck_rule``, guide 4.5.1)
 
 from collections import Counter
 
-from engine.decks import DECK_SKILLS, OWN_MARK_MIN, SETUP_MIN
+from engine.cards import DECK_SKILLS, OWN_MARK_MIN, SETUP_MIN
 
 
 def _item(key, ok, have, need, rule, ko, en):

@@ -19,12 +19,12 @@ import os
 import re
 import tempfile
 
-from engine import cardyaml
-from engine.cards import _Checker, parse_card, parse_character
-from engine.decks import SAMPLE_DIR, _cached_cardset_key, check_deck, load_cardset, load_deck
-from engine.effects import plain
-from engine.errors import Problem
-from engine.yamlio import load_yaml, load_yaml_text
+from engine.cards import cardyaml
+from engine.cards import ProblemCollector, parse_card, parse_character
+from engine.cards import SAMPLE_DIR, cardset_key_cached, check_deck, load_cardset, load_deck
+from engine.cards import plain
+from engine import Problem
+from engine import load_yaml, load_yaml_text
 
 from . import problems_ko
 
@@ -268,7 +268,7 @@ class CardLibrary:
         def check(tmp):
             return load_cardset(tmp)[1]
         problems = _write_atomic(path, cardyaml.dump_set(data), check)
-        _cached_cardset_key.cache_clear()    # decks read the set through a cache keyed on mtime: a coarse clock
+        cardset_key_cached.cache_clear()    # decks read the set through a cache keyed on mtime: a coarse clock
         if problems:
             if new and not os.listdir(os.path.dirname(path)):
                 os.rmdir(os.path.dirname(path))
@@ -514,7 +514,7 @@ class CardLibrary:
     def check_deck_data(self, set_id, deck):
         """The deck-building problems of an unsaved deck (the builder, live)."""
         cs = self.cardset(set_id)
-        ck = _Checker(None)
+        ck = ProblemCollector(None)
         check_deck(deck, cs, None, ck)
         return [problem_json(p) for p in ck.problems]
 

@@ -2,13 +2,13 @@
 
 The editor builds its effect form from this alone: each primitive's typed parameters
 (int, posint, nonneg, bool, str, enum, positions, card, effects, options, cond), the
-timings, zones, durations and conditions. A primitive added to engine/effects.py shows
+timings, zones, durations and conditions. A primitive added to engine/cards/effects.py shows
 up in the editor with its fields and no change to the page.
 """
 
-from engine import effects as fx
+from engine.cards import effects as fx
 from engine.cards import ATTACK_RESULTS, DEFENSE_RESULTS, KINDS, POSITIONS
-from engine.cardtext import TIMING_EN
+from engine.cards import TIMING_EN
 
 
 def _param(name, p):

@@ -39,7 +39,7 @@ import logging
 import os
 import threading
 
-from engine.errors import IllegalDecision
+from engine import IllegalDecision
 
 from hub.pods.channel import HubLink
 from hub.pods.link_thread import LinkThread

@@ -24,8 +24,8 @@ A file::
 import functools
 import os
 
-from engine.errors import CardError, Problem
-from engine.yamlio import line_of
+from engine import CardError, Problem
+from engine import line_of
 
 from hub.profiles.schema import MAX_CARDS_BYTES, by_id, read_file
 

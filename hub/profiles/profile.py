@@ -13,8 +13,8 @@ import hashlib
 import json
 import os
 
-from engine.errors import CardError, Problem
-from engine.yamlio import load_yaml_text
+from engine import CardError, Problem
+from engine import load_yaml_text
 
 from hub.profiles.schema import PROFILE, SEAT_IDS, Checker, by_id, read_file
 

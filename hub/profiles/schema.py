@@ -3,8 +3,8 @@ checker that walks a profile file against it.
 
 JSON-Schema-like, kept as data: docs/games.md's key table is checked against
 :data:`PROFILE` (tests/profiles/test_format.py), and ``lumen profiles keys`` prints it.
-The checker collects every problem with its file and line (engine/yamlio.py's line-aware
-loader, engine/errors.py's :class:`~engine.errors.Problem`), like ``lumen cards check``;
+The checker collects every problem with its file and line (engine/core/yamlio.py's line-aware
+loader, engine/core/errors.py's :class:`~engine.core.errors.Problem`), like ``lumen cards check``;
 unknown keys are an error, as in a scenario file.
 
 Types: ``str``, ``id`` (a-z 0-9 _ -), ``int``, ``bool``, ``text`` (``{ko, en}``, both
@@ -15,8 +15,8 @@ listed, no others), ``list`` (of ``items``), ``map`` (any keys, each value ``val
 
 import re
 
-from engine.errors import Problem
-from engine.yamlio import line_of
+from engine import Problem
+from engine import line_of
 
 ID = re.compile(r"^[a-z0-9][a-z0-9_\-]{0,39}$")
 SEAT_IDS = ("a", "b", "c", "d")
@@ -342,7 +342,7 @@ def parse_yaml(text, path, error):
     """YAML text (a profile or card file) as data; a syntax problem raised as ``error`` with
     its line."""
     import gc
-    from engine.yamlio import load_yaml_text
+    from engine import load_yaml_text
     was = gc.isenabled()
     gc.disable()        # every node lives on until the parse ends: collections find nothing (3x the time at 1 MB)
     try:

@@ -83,7 +83,7 @@ class CardTables:
 
     def put_cards(self, cards):
         """``put_card_table`` for Card objects (a game's ``cards.values()``). Cards are immutable
-        and a card set is parsed once per file version (engine/decks.py), so the same objects
+        and a card set is parsed once per file version (engine/cards/decks.py), so the same objects
         come back game after game: their table's text and hash are kept by the objects (held
         in ``_TABLES_OF``, so their ids stay theirs) and the next game costs no serialization
         (the ~24 KB table serialized and hashed was ~5 M instructions)."""

@@ -350,7 +350,7 @@ def rebuilt_tables(digests, card_sources=None):
 
 
 def _card_sets(folder):
-    from engine.decks import load_cardset, load_sample
+    from engine.cards import load_cardset, load_sample
     out = []
     try:
         out.append(load_sample()[0])

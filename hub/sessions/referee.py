@@ -26,12 +26,9 @@ import weakref
 from functools import partial
 from typing import NamedTuple
 
+import engine
+from engine import GameState, IllegalDecision, Views, apply_checked, check, explain, new_game, other
 from engine.cards import parse_card, parse_character, raise_if
-from engine.errors import IllegalDecision
-from engine.events import explain
-from engine import game as engine
-from engine.game import Views, apply_checked, check, new_game
-from engine.state import GameState, other
 
 from hub.sessions.base import (LINK_ALLOWANCE_MS, LOCKED_READY, NO_PROMPT, PASS_WORDS, READY_MS, DecisionRefused,
                                LazyMessage, SeatPrompt, SeatStatus, SessionBase, SessionError)

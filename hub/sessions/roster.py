@@ -22,6 +22,8 @@ A character starting at 5500 is simply in the first band above 5000, one at
 
 from dataclasses import dataclass
 
+from engine.cards import hand_limit as engine_hand_limit
+
 #: Lower edges of the hand-limit bands: health above BAND_FLOORS[i] -> limit i.
 BAND_FLOORS = (4000, 3000, 2000, 1000)
 DEFAULT_LIMITS = (6, 7, 8, 9, 9)
@@ -110,11 +112,7 @@ class Character:
 
         ``trait_on`` adds a toggle trait's bonus (키메라: +1 while its trait is on).
         """
-        limit = self.hand_limits[-1]
-        for i, floor in enumerate(BAND_FLOORS):
-            if health > floor:
-                limit = self.hand_limits[i]
-                break
+        limit = engine_hand_limit(self.health_bands, self.hand_limits, health)
         if trait_on and self.trait is not None and self.trait.kind == TOGGLE:
             limit += self.trait.bonus
         return limit

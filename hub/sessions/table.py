@@ -15,7 +15,7 @@ import secrets
 import time
 from operator import attrgetter
 
-from engine.decks import load_sample
+from engine.cards import load_sample
 
 from hub.record.export import export_game
 from hub.record.store import RecordUnwritable, public_start

@@ -16,7 +16,7 @@ answer a lock gets a fresh 10 seconds) instead of the health entry before it. A 
 from a pod is the player's own and stays.
 """
 
-from engine.state import other
+from engine import other
 
 from hub.profiles import profile as profiles
 from hub.sessions.base import (LINK_ALLOWANCE_MS, NO_PROMPT, DecisionRefused, MonotonicClock, SeatPrompt,

@@ -8,7 +8,7 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from engine.errors import IllegalDecision
+from engine import IllegalDecision
 
 from hub.sessions import roster
 from hub.sessions.base import DecisionRefused, NotFound, SessionError

@@ -2,8 +2,8 @@
 
 from collections import Counter
 
-from engine.state import GameState
-from engine.windows import effect_running
+from engine.play.state import GameState
+from engine.play.windows import effect_running
 
 
 def owned_everywhere(st, p):

@@ -13,12 +13,12 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python import policy as os_policy  # noqa: E402
 from open_spiel.python.algorithms import exploitability as os_exploit  # noqa: E402
 
-from engine import bot_eval  # noqa: E402
-from engine import openspiel_game  # noqa: E402,F401  (registers the game)
-from engine.bot_search import solve_matrix  # noqa: E402
+from engine.bots import evaluate  # noqa: E402
+from engine.bots import openspiel_game  # noqa: E402,F401  (registers the game)
+from engine.bots.search import solve_matrix  # noqa: E402
 from engine.bots import Bot  # noqa: E402
-from engine.decks import load_sample  # noqa: E402
-from engine.game import apply, new_game  # noqa: E402
+from engine.cards.decks import load_sample  # noqa: E402
+from engine.api.game import apply, new_game  # noqa: E402
 
 
 def test_random_games_through_pyspiel():
@@ -92,8 +92,8 @@ def test_openspiel_checks_our_matrix_solver():
             apply(s, "b", "ready", y, copy=False)
             while s.winner is None and not any(r["kind"] == "ready" for r in s.pending):
                 req = s.pending[0]
-                apply(s, req["player"], *bot_eval.default_answer(s, req, rnd), copy=False)
-            row.append(bot_eval.value(s))
+                apply(s, req["player"], *evaluate.default_answer(s, req, rnd), copy=False)
+            row.append(evaluate.value(s))
         A.append(row)
     tb = pyspiel.convert_to_turn_based(openspiel_game.matrix_game(ra, rb, A))
     cfr = pyspiel.CFRPlusSolver(tb)

@@ -9,14 +9,14 @@ import random
 
 import pytest
 
-from engine import bot_eval
-from engine.bot_coach import explain_choice
-from engine.bot_search import Config, iterations_for, solve_matrix, think
-from engine.bot_view import rebuild, seat_view
+from engine.bots import evaluate
+from engine.bots.coach import explain_choice
+from engine.bots.search import Config, iterations_for, solve_matrix, think
+from engine.bots.knowledge import rebuild, seat_view
 from engine.bots import Bot, greedy_answer
-from engine.decks import load_deck, load_sample, without_effects
-from engine.game import apply, new_game, public_view
-from engine.state import GameState
+from engine.cards.decks import load_deck, load_sample, without_effects
+from engine.api.game import apply, new_game, public_view
+from engine.play.state import GameState
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 ENTERED = os.path.join(os.path.dirname(__file__), "data", "entered", "decks")
@@ -251,19 +251,19 @@ def test_setup_is_a_legal_split():
     cards, da, db = DECKS["entered"]
     st, _ = new_game(cards, da, db, seed=2)
     req = st.pending[0]
-    ans = bot_eval.setup_answer(st, req)
+    ans = evaluate.setup_answer(st, req)
     apply(st, req["player"], "setup", ans)      # raises if illegal
     assert any(cards[c].kind == "defense" for c in ans["hand"])
 
 
 def test_value_is_a_win_chance_and_symmetric():
     st = _to_ready(seed=20, turns=3)
-    v = bot_eval.value(st)
+    v = evaluate.value(st)
     assert 0.0 < v < 1.0
     mirrored = st.copy()
     mirrored.players = {"a": st.players["b"].copy(), "b": st.players["a"].copy()}
     mirrored.priority = "b" if st.priority == "a" else "a"
-    assert bot_eval.value(mirrored) == pytest.approx(1.0 - v)
+    assert evaluate.value(mirrored) == pytest.approx(1.0 - v)
 
 
 def test_time_budget_to_iterations():

@@ -6,7 +6,7 @@ import shutil
 import yaml
 
 from engine.cards import Character, parse_card
-from engine.decks import check_path, load_cardset, load_deck, load_sample, SAMPLE_DIR
+from engine.cards.decks import check_path, load_cardset, load_deck, load_sample, SAMPLE_DIR
 from hub.cli import main
 
 HERE = os.path.dirname(__file__)

@@ -3,10 +3,10 @@
 import pytest
 import yaml
 
-from engine import cardtext
-from engine.decks import SAMPLE_CARDS
-from engine.effects import REGISTRY, Prim
-from engine.trial import TrialError, judge
+from engine.cards import text as cardtext
+from engine.cards.decks import SAMPLE_CARDS
+from engine.cards.effects import REGISTRY, Prim
+from engine.scenarios.trial import TrialError, judge
 
 CARDS = {c["id"]: c for c in yaml.safe_load(open(SAMPLE_CARDS, encoding="utf-8"))["cards"]}
 

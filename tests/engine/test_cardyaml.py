@@ -11,11 +11,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import cardyaml
+from engine.cards import cardyaml
 from engine.cards import parse_card
-from engine.decks import SAMPLE_CARDS, SAMPLE_DECKS, check_path, load_cardset
-from engine.effects import COMMON, POSITIONS, REGISTRY, TIMING_NAMES, plain
-from engine.yamlio import load_yaml
+from engine.cards.decks import SAMPLE_CARDS, SAMPLE_DECKS, check_path, load_cardset
+from engine.cards.effects import COMMON, POSITIONS, REGISTRY, TIMING_NAMES, plain
+from engine.core.yamlio import load_yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").rglob("*.yaml"))

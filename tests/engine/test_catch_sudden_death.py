@@ -6,8 +6,8 @@ of a battle that no longer exists."""
 
 import os
 
-from engine import game
-from engine.scenario import load
+from engine.api import game
+from engine.scenarios.runner import load
 
 HERE = os.path.dirname(__file__)
 CATCH = os.path.join(HERE, "..", "scenarios", "catch", "001_plus_fp_catch.yaml")

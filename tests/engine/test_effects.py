@@ -9,15 +9,15 @@ from collections import Counter
 import pytest
 import yaml
 
-from engine import effects as fx
-from engine import effects_schema
+from engine.cards import effects as fx
+from engine.cards import schema as effects_schema
 from engine.bots import Bot
 from engine.cards import parse_card, parse_character
-from engine.decks import SAMPLE_DIR, check_path, load_deck, load_sample
-from engine.game import advance, apply, new_game, public_view
-from engine.scenario import build
-from engine.state import GameState
-from engine.windows import IMPL
+from engine.cards.decks import SAMPLE_DIR, check_path, load_deck, load_sample
+from engine.api.game import advance, apply, new_game, public_view
+from engine.scenarios.runner import build
+from engine.play.state import GameState
+from engine.play.windows import IMPL
 from hub.cli import main
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -167,7 +167,7 @@ def test_cards_check_prints_file_and_line_for_an_effect_problem(tmp_path, capsys
 
 def test_the_json_schema_is_generated_from_the_registry():
     path = ROOT / "engine" / "data" / "card.schema.json"
-    assert path.read_text(encoding="utf-8") == effects_schema.schema_text(), "run: python3 -m engine.effects_schema"
+    assert path.read_text(encoding="utf-8") == effects_schema.schema_text(), "run: python3 -m engine.cards.schema"
 
 
 def test_the_sample_set_validates_against_the_schema_and_a_typo_does_not():
@@ -292,7 +292,7 @@ def test_a_game_without_effects_never_opens_a_window():
 
 def test_the_vocabulary_tables_in_the_docs_are_the_generated_ones():
     doc = (ROOT / "docs" / "card-format.md").read_text(encoding="utf-8")
-    assert effects_schema.doc_tables() in doc, "run: python3 -m engine.effects_schema --doc, paste into docs/card-format.md"
+    assert effects_schema.doc_tables() in doc, "run: python3 -m engine.cards.schema --doc, paste into docs/card-format.md"
 
 
 def test_the_effect_scenarios_pin_every_primitive_and_every_timing():

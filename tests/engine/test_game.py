@@ -8,11 +8,11 @@ import pytest
 import yaml
 
 from engine.bots import Bot
-from engine.decks import load_sample
-from engine.errors import IllegalDecision
-from engine.events import TEMPLATES, explain
-from engine.game import apply, new_game, public_view
-from engine.scenario import build, run, run_file
+from engine.cards.decks import load_sample
+from engine.core.errors import IllegalDecision
+from engine.core.events import TEMPLATES, explain
+from engine.api.game import apply, new_game, public_view
+from engine.scenarios.runner import build, run, run_file
 from hub.cli import main
 
 HERE = os.path.dirname(__file__)
@@ -205,7 +205,7 @@ def test_apply_never_changes_the_state_it_is_given_nor_a_copy_of_it():
     the other as it was. (The get step's order list was shared and popped through a copy.)"""
     import json
     from engine.bots import Bot
-    from engine.decks import load_sample
+    from engine.cards.decks import load_sample
     cs, decks = load_sample()
     for seed in range(4):
         st, _ = new_game(cs.cards, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck(), seed=seed)

@@ -20,10 +20,10 @@ import sys
 import pytest
 
 from engine.bots import Bot
-from engine.decks import load_sample, without_effects
-from engine.events import explain
-from engine.game import advance, apply, apply_checked, check, new_game
-from engine.state import GameState
+from engine.cards.decks import load_sample, without_effects
+from engine.core.events import explain
+from engine.api.game import advance, apply, apply_checked, check, new_game
+from engine.play.state import GameState
 
 
 def _decks():

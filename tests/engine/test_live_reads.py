@@ -1,5 +1,5 @@
 """Issue 23 point 1: continuous effects are read live where the rule reads them (ruling R45).
-A read is skipped when nothing it depends on changed since the last one (engine/livefx.py
+A read is skipped when nothing it depends on changed since the last one (engine/play/livefx.py
 ``_stamp``, the effect-step and card-move counters): that must be exact. Random games with the
 sample decks, with functions acting from every zone, and with functions whose conditions change
 mid-battle (health, FP, tokens, the outcome, damage taken, a combo) play out event for event the
@@ -9,11 +9,13 @@ import json
 
 import pytest
 
-from engine import battle, combo_catch, livefx
+from engine.play import battle
+from engine.play import combo_catch
+from engine.play import livefx
 from engine.bots import Bot
-from engine.decks import load_sample
-from engine.game import apply, new_game
-from engine.state import order
+from engine.cards.decks import load_sample
+from engine.api.game import apply, new_game
+from engine.play.state import order
 
 from .test_random_play import with_functions, with_zone_functions
 
@@ -96,7 +98,7 @@ LIMIT_FUNCTIONS = [
 def test_hand_limits_worked_out_again_only_when_something_changed(tables, monkeypatch):
     """cardfx.refresh skips the work when what it reads is unchanged (``st.limkey``): games play
     out the same as when it always works the limits out."""
-    from engine import cardfx
+    from engine.play import cardfx
     cs_cards, da, db = tables[0]
     cards = with_functions(cs_cards, LIMIT_FUNCTIONS, 2, 4)
     runs = [(cs_cards, da, db), (cards, da, db), (cards, db, da)]

@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 from engine.bots import Bot
-from engine.decks import load_sample
-from engine.game import apply, new_game
-from engine.state import GameState
+from engine.cards.decks import load_sample
+from engine.api.game import apply, new_game
+from engine.play.state import GameState
 
 from .invariants import check, roundtrip
 

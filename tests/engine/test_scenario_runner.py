@@ -8,7 +8,7 @@ import os
 import pytest
 import yaml
 
-from engine.scenario import build, expand_paths, report, run, run_file, run_paths
+from engine.scenarios.runner import build, expand_paths, report, run, run_file, run_paths
 
 HERE = os.path.dirname(__file__)
 BASE = os.path.join(HERE, "bad_scenarios", "base.yaml")

@@ -5,8 +5,8 @@ import json
 
 from engine.bots import Bot
 from engine.cards import Card
-from engine.decks import load_sample
-from engine.game import apply, new_game, public_view, public_views
+from engine.cards.decks import load_sample
+from engine.api.game import apply, new_game, public_view, public_views
 
 
 def mid_game(decisions=30, seed=2):
@@ -74,7 +74,7 @@ def test_views_of_states_advanced_in_place_stay_as_built_and_equal_the_state_ser
     """engine Views shares the static parts (characters, rules) between the views of one game
     and copies the rest: every view equals the filtered ``to_json`` of its state, and stays so
     while the state is advanced in place after it."""
-    from engine.game import Views, apply_checked, check
+    from engine.api.game import Views, apply_checked, check
     cs, decks = load_sample()
     for seed in (1, 2):
         st, _ = new_game(cs.cards, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck(), seed=seed)
@@ -97,13 +97,13 @@ def test_views_of_states_advanced_in_place_stay_as_built_and_equal_the_state_ser
 
 def GameStateCopy(st):
     """The state rebuilt from its whole JSON: nothing shared with the live one."""
-    from engine.state import GameState
+    from engine.play.state import GameState
     return GameState.from_json(json.loads(json.dumps(st.to_json())), cards=st.cards)
 
 
 def test_check_then_apply_checked_is_apply_in_place():
-    from engine.game import apply_checked, check
-    from engine.errors import IllegalDecision
+    from engine.api.game import apply_checked, check
+    from engine.core.errors import IllegalDecision
     cs, decks = load_sample()
     a, _ = new_game(cs.cards, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck(), seed=4)
     b = a.copy()
@@ -126,7 +126,7 @@ def test_a_views_battle_and_effect_window_share_what_the_last_view_had_equal():
     """issue 16: a view copies the battle and the effect window field by field against the
     viewer's last view: an equal field is the last view's copy (the same object), a changed one
     a new copy, and the view still equals the state serialized (the test above)."""
-    from engine.game import Views, apply_checked, check
+    from engine.api.game import Views, apply_checked, check
     cs, decks = load_sample()
     shared = changed = 0
     for seed in (3, 4):
@@ -151,7 +151,7 @@ def test_a_views_battle_and_effect_window_share_what_the_last_view_had_equal():
 def test_the_unusable_skills_of_a_ready_are_hidden_like_its_options():
     """Issue 23: a ready request names the hand skills whose use condition fails (``unusable``);
     like the options of any hidden decision they are only in the asker's own view."""
-    from engine.scenario import build
+    from engine.scenarios.runner import build
     sc = build({"name": "unusable", "priority": "a", "cards": [
         {"id": "a-need", "kind": "attack", "speed": 6, "position": "mid", "damage": 900,
          "effects": [{"do": "use_condition", "if": {"health_max": 2000}}]},
@@ -161,7 +161,7 @@ def test_the_unusable_skills_of_a_ready_are_hidden_like_its_options():
                           "hand": ["a-need", "a-jab"]},
                     "b": {"character": {"health": [5000, 4000, 3000, 2000, 1000], "hand_limit": [6, 7, 8, 9, 9]},
                           "hand": ["b-guard"]}}})
-    from engine.game import advance
+    from engine.api.game import advance
     st, _ = advance(sc.state)
     req = next(r for r in st.pending if r["player"] == "a")
     assert req["options"] == ["a-jab"] and req["unusable"] == ["a-need"]

@@ -1,4 +1,4 @@
-"""The indexed timing windows (engine/windows.py ``collect``, ``FxIndex``) collect exactly what
+"""The indexed timing windows (engine/play/windows.py ``collect``, ``FxIndex``) collect exactly what
 the plain rule says: for each timing, the trait, the current battle card, the lumen zone, the
 hand, the list, the ultimate zone and the side deck of each player, the priority holder first. Checked against a
 straightforward scan of every source, at every decision of seeded effect-rich random games;
@@ -7,12 +7,12 @@ and a window is skipped exactly when every instance it would queue is idle."""
 import pytest
 
 from engine.bots import Bot
-from engine.decks import load_sample
-from engine.effects import JUDGMENT_WINDOWS, TIMING_NAMES
-from engine.game import apply, new_game
-from engine.state import other
-from engine.cardfx import _nullified_effects
-from engine.windows import _idle, collect, fires
+from engine.cards.decks import load_sample
+from engine.cards.effects import JUDGMENT_WINDOWS, TIMING_NAMES
+from engine.api.game import apply, new_game
+from engine.play.state import other
+from engine.play.cardfx import nullified_effects
+from engine.play.windows import _idle, collect, fires
 
 
 def reference_collect(st, timings, scope):
@@ -45,7 +45,7 @@ def reference_collect(st, timings, scope):
                     name = "%s:%d" % (src, i + 1)
                     if z != zone or (p, name) in seen:
                         continue
-                    if "number" in e and _nullified_effects(st, p, src):
+                    if "number" in e and nullified_effects(st, p, src):
                         continue
                     seen.add((p, name))
                     queue.append({"p": p, "t": kind, "src": src, "i": i, "zone": zone, "name": name, "tm": t,

@@ -4,9 +4,9 @@ what the scenarios cannot see (hidden names, purity of the what-if computation).
 import json
 import os
 
-from engine.livefx import hand_speeds
-from engine.events import explain
-from engine.scenario import load, run
+from engine.play.livefx import hand_speeds
+from engine.core.events import explain
+from engine.scenarios.runner import load, run
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "scenarios")
 

@@ -11,7 +11,7 @@ import threading
 import httpx
 import pytest
 
-from engine import cardyaml
+from engine.cards import cardyaml
 from hub.library.sets import CardLibrary
 from hub.record.store import Store
 from hub.sessions.table import Table

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from engine.bot_view import seat_view
+from engine.bots.knowledge import seat_view
 from engine.bots import Bot
-from engine.game import apply
+from engine.api.game import apply
 from hub.bot import think
 from hub.bot.coach import Coach
 from hub.bot.meta import practice_meta

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from engine.game import apply, new_game
+from engine.api.game import apply, new_game
 from hub.pods.protocol import Message, encode
 from hub.sessions.referee import RefereeSession, _rebuild
 from hub.record.store import Store

@@ -7,7 +7,7 @@ import pathlib
 import pytest
 import yaml
 
-from engine.decks import SAMPLE_CARDS, check_path
+from engine.cards.decks import SAMPLE_CARDS, check_path
 from hub.library import deckcode
 from hub.library.csvimport import CsvError, read_csv
 from hub.library.deckcheck import deck_status, opening_problems, ordered_cards
@@ -231,7 +231,7 @@ def test_a_damaged_code_is_refused_clearly():
 
 
 def test_the_vocabulary_holds_every_primitive_with_its_typed_parameters():
-    from engine.effects import REGISTRY, TIMING_NAMES
+    from engine.cards.effects import REGISTRY, TIMING_NAMES
     from hub.library.vocabulary import vocabulary
     v = vocabulary()
     prims = {p["name"]: p for p in v["primitives"]}

@@ -8,7 +8,7 @@ import pytest
 
 from engine.bots import Bot
 from engine.cards import parse_card
-from engine.decks import load_sample
+from engine.cards.decks import load_sample
 from hub.record.store import Store, StoreError
 from hub.sessions.base import FakeClock
 from hub.sessions.referee import RefereeSession

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from engine.bots import Bot
-from engine.decks import load_sample
-from engine.errors import IllegalDecision
+from engine.cards.decks import load_sample
+from engine.core.errors import IllegalDecision
 from hub.record.store import Store
 from hub.sessions.base import LINK_ALLOWANCE_MS, READY_MS, FakeClock, SessionError
 from hub.sessions.referee import RefereeSession, verify_commitments
@@ -162,7 +162,7 @@ def test_the_readied_card_never_reaches_the_opponent_spectators_or_public_log(st
 def test_the_log_explains_every_event_as_the_engine_does(store, sample):
     # the session keeps an event's explanation to reuse for the same event: each must still be
     # what explain gives for it
-    from engine.events import explain
+    from engine.core.events import explain
     s = new(store, sample, seed=5)
     play_out(s, seed=5)
     assert len({json.dumps({k: v for k, v in e.items() if k != "text"}, sort_keys=True) for e in s.log}) < len(s.log)

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from engine.bots import Bot
-from engine.decks import load_sample
-from engine.game import public_view
+from engine.cards.decks import load_sample
+from engine.api.game import public_view
 from hub.record.store import Store
 from hub.sessions import referee
 from hub.sessions.base import FakeClock

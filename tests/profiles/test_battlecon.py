@@ -279,7 +279,7 @@ characters:
       - {id: t4, part: style, name: 아, power: 0, priority: 2}
       - {id: f2, part: finisher, name: 비기, power: 6, priority: 4}
 """
-    from engine.yamlio import load_yaml_text
+    from engine.core.yamlio import load_yaml_text
     from hub.profiles import profile
     from hub.sessions.profile_game import ProfileGame
     cs = cards.parse(load_yaml_text(text), "tie.yaml")

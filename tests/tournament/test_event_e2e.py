@@ -6,7 +6,7 @@ import json
 import re
 
 
-from engine.decks import load_sample
+from engine.cards.decks import load_sample
 from hub.tournament.mqtt import Link
 from hub.tournament.td import TD
 from tests.tournament.conftest import wait_for

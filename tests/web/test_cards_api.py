@@ -10,7 +10,7 @@ import pytest
 import yaml
 from fastapi.testclient import TestClient
 
-from engine.decks import SAMPLE_CARDS, check_path
+from engine.cards.decks import SAMPLE_CARDS, check_path
 from hub.library.sets import CardLibrary
 from hub.web.app import create_app
 from tests.web.conftest import AUTH, aid, make_table

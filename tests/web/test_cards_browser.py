@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from engine.bots import Bot
-from engine.decks import SAMPLE_CARDS, check_path
+from engine.cards.decks import SAMPLE_CARDS, check_path
 from hub.library.sets import CardLibrary
 from hub.record.store import Store
 from hub.sessions.table import Table
@@ -290,7 +290,7 @@ def test_a_person_enters_cards_builds_a_deck_and_plays_it_in_referee_mode(server
 
 
 def test_a_new_primitive_appears_in_the_editor_with_no_page_change(server, browser, monkeypatch):
-    from engine.effects import REGISTRY, Param, Prim
+    from engine.cards.effects import REGISTRY, Param, Prim
     handle, table, lib = server
     shine = Prim("shine", {"glow": Param("posint", 1, "how bright"), "colour": Param("enum", "gold", "its colour", ("gold", "blue"))},
                  "instant", "빛난다", "it shines", "{do: shine, glow: 2, timing: on_hit}", "guide 9.9")

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import scenario
+from engine.scenarios import runner as scenario
 from engine.bots import Bot, play
-from engine.decks import load_sample
-from engine.events import explain
-from engine.game import apply, new_game
+from engine.cards.decks import load_sample
+from engine.core.events import explain
+from engine.api.game import apply, new_game
 from hub.sessions.display.tracker import ACTION_RULES, RESULT_RULES
 from hub.web import rules
 
@@ -77,7 +77,7 @@ def test_every_section_cited_in_the_source_is_in_the_index():
 
 
 def test_the_tracker_and_the_effect_registry_cite_only_indexed_sections():
-    from engine.effects import REGISTRY, TIMINGS
+    from engine.cards.effects import REGISTRY, TIMINGS
     refs = list(ACTION_RULES.values()) + list(RESULT_RULES.values())
     refs += [p.guide for p in REGISTRY.values()] + [guide for _, _, guide, _ in TIMINGS]
     # every reference is a guide section, or names its other source (the brief, our rulings)

@@ -10,7 +10,7 @@ What invalidates each part is listed in docs/performance.md ("Caches").
 
 from typing import Any, NamedTuple
 
-from engine.events import OUTCOME_EN, OUTCOME_KO
+from engine import OUTCOME_EN, OUTCOME_KO
 
 from hub.sessions.display.common import DISPLAY_LOG, QUIET_EVENTS, SEAT_INFO, log_line, ready_view
 

@@ -28,7 +28,7 @@ Each returns the log entries it appended; a refused input raises
 
 import copy
 
-from engine.rng import next_u64
+from engine import next_u64
 
 from hub.sessions.profile_game.picks import PICK_PHASES, Picks
 from hub.sessions.profile_game.state import Checks, ProfileGameError, seat_options

@@ -28,7 +28,7 @@ sudden death), ``unit.py`` (the processing unit, action commit, undo, the log),
 
 import copy
 
-from engine.rng import coin_toss
+from engine import coin_toss
 
 from hub.sessions import roster
 from hub.sessions.roster import TOGGLE, UnknownCharacter
@@ -417,7 +417,7 @@ class TrackerGame(Rules, Units, Checks):
     # ------------------------------------------------------------------ internals
 
     def _initial_priority(self, priority, seed):
-        """Guide 3.4.1 step 1: the chosen holder, or a coin toss (engine.rng)."""
+        """Guide 3.4.1 step 1: the chosen holder, or a coin toss (engine.core.rng)."""
         if seed is not None:
             self.rng = seed
         if priority is not None:

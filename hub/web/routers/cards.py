@@ -20,10 +20,10 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import FileResponse, Response
 from pydantic import Field, StringConstraints
 
-from engine import cardtext
-from engine.decks import Deck
-from engine.errors import IllegalDecision
-from engine.trial import TrialError, judge
+from engine.cards import text as cardtext
+from engine.cards import Deck
+from engine import IllegalDecision
+from engine.scenarios import TrialError, judge
 
 from hub.library import deckcode
 from hub.library.csvimport import CsvError, read_csv

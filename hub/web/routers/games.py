@@ -7,7 +7,7 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
 from pydantic import Field, StringConstraints
 
-from engine.errors import IllegalDecision
+from engine import IllegalDecision
 
 from hub.bot.meta import practice_meta
 from hub.sessions import roster
@@ -142,6 +142,6 @@ _SAMPLE = None
 def _sample_decks():
     global _SAMPLE
     if _SAMPLE is None:
-        from engine.decks import load_sample
+        from engine.cards import load_sample
         _SAMPLE = load_sample()[1]
     return _SAMPLE

@@ -6,7 +6,7 @@ from typing import Annotated, Literal, Union
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
-from engine.errors import IllegalDecision
+from engine import IllegalDecision
 
 from hub.profiles import profile as profiles
 from hub.sessions.base import SessionError

@@ -5,7 +5,7 @@ from typing import Annotated, Literal, Union
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
-from engine.errors import IllegalDecision
+from engine import IllegalDecision
 
 from hub.sessions.base import SessionError
 from hub.web.common import ApiError, Control, Delta, Name, Seat, SmallDelta, _Strict
