@@ -40,10 +40,6 @@ def td_now_ms():
     return time.time_ns() / 1e6
 
 
-def _short(v, n=16):
-    return v[:n] if isinstance(v, str) else "table"
-
-
 class TDError(ValueError):
     pass
 
@@ -304,10 +300,7 @@ class TD:
             self.stats["dropped"] = self.stats.get("dropped", 0) + 1
             return
         else:
-            body = {"round": obj.get("round"), "table": table, "result_id": rid,
-                    "a_wins": obj.get("a_wins"), "b_wins": obj.get("b_wins"), "draws": obj.get("draws", 0),
-                    "source": _short(obj.get("source", "table")), "confirmed_by": intake.clean_confirmed(obj.get("confirmed_by")),
-                    "detail": intake.clean_detail(obj.get("detail"))}
+            body = intake.clean_result(obj, table)      # every field bounded, the detail capped (issue 39)
             try:
                 seq = self._commit("result", body)
                 known[rid] = {"status": "ok", "seq": seq}
@@ -319,7 +312,7 @@ class TD:
                     has = table in self.event.round(body["round"])["results"]
                 except EventError:
                     pass
-                answer = {"status": "conflict" if has else "refused", "error": str(e)}
+                answer = {"status": "conflict" if has else "refused", "error": str(e)[:intake.MAX_ERROR_CHARS]}
                 self.stats["conflicts" if has else "refused"] += 1
                 self.record.append("note", {"what": "result_" + answer["status"], "table": table,
                                             "result_id": rid, "answer": answer, "body": body})
