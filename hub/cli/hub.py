@@ -305,14 +305,19 @@ def _bot_and_coach(table, args):
     until a game on the table seats the bot or is coached."""
     from hub.bot.coach import Coach
     from hub.bot.seat import BotSeat
+    from hub.bot.worker import JOB_S, ThinkWorker
     from engine.bots import instructions_for
     seconds = getattr(args, "think_seconds", None)
     budget = instructions_for(seconds) if seconds else None
-    coach = Coach(table, budget=budget)
-    bot = BotSeat(table, budget=budget, coach=coach,
+    # a job's deadline (issue 39: a process past it is restarted) well past what it is given to think
+    job_s = max(JOB_S, 3 * seconds) if seconds else JOB_S
+    coach = Coach(table, budget=budget, worker=ThinkWorker(name="lumen-coach", job_s=job_s))
+    bot = BotSeat(table, budget=budget, coach=coach, worker=ThinkWorker(name="lumen-bot", job_s=job_s),
                   defaults={"seat": getattr(args, "bot", None) or "b", "level": getattr(args, "level", "strong"),
                             "coach": getattr(args, "coach", None) != "off"})
     return bot, coach
+
+
 def broker_url(args, out):
     """The broker's address with the table's password (issue 28.13): from
     ``--broker-password-file`` or ``$LUMEN_BROKER_PASSWORD``, never needed on the command line,
