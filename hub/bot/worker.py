@@ -25,6 +25,7 @@ import logging
 import multiprocessing
 import os
 import queue
+import signal
 import threading
 import time
 from concurrent.futures import Future
@@ -44,6 +45,9 @@ class WorkerGone(Exception):
 
 def _serve(conn, niceness):
     """The child process: answer jobs until the pipe closes."""
+    # the hub's stop is its own to make: systemd's SIGINT to the whole unit (KillSignal=) printed
+    # a KeyboardInterrupt traceback from here into the journal at every stop (issue 39)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         os.nice(niceness)
     except (OSError, AttributeError):
