@@ -37,6 +37,6 @@ def test_the_descriptor_test_holds_when_low_descriptors_free_up_under_it(tmp_pat
     need_mosquitto()
     (tmp_path / "fd_thief.py").write_text(THIEF)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, str(tmp_path)]))
-    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "fd_thief", "-p", "no:cacheprovider", "-q", TEST],
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "fd_thief", "-p", "no:cacheprovider", "-rA", TEST],
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0 and "1 passed" in r.stdout, r.stdout[-3000:] + r.stderr[-2000:]
+    assert r.returncode == 0 and "PASSED" in r.stdout and "1 passed" in r.stdout, r.stdout[-3000:] + r.stderr[-2000:]
