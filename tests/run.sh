@@ -15,4 +15,18 @@ fi
 # lint and types first: seconds, and a red one says exactly where (pyproject.toml [tool.ruff], [tool.mypy])
 python3 -m ruff check --output-format concise .
 python3 -m mypy
-python3 -m pytest "$@"
+if [ $# -gt 0 ]; then
+    python3 -m pytest "$@"
+    exit
+fi
+# the whole suite: the fault and tournament suites in a shuffled order (issue 39: a test that
+# passed only after others had left the process in a state it assumed, run in its file's order,
+# hid a failure). Modules in a shuffled order, the tests of each shuffled within it (a module's
+# fixtures stay built once); the seed is fixed, so a failure comes back in the same order, and
+# pytest prints it: rerun with `python3 -m pytest --random-order-bucket=module --random-order-seed=SEED
+# tests/faults tests/tournament`. Both runs run; the script fails if either did.
+status=0
+python3 -m pytest --ignore=tests/faults --ignore=tests/tournament || status=$?
+python3 -m pytest --random-order-bucket=module --random-order-seed="${LUMEN_TEST_ORDER_SEED:-3939}" \
+    tests/faults tests/tournament || status=$?
+exit "$status"

@@ -16,10 +16,9 @@ from engine import CardError
 from hub.pods.pod_hub import PodHub
 from hub.sessions.base import SessionError
 from hub.light.statuslight import StatusLight, open_strip
-from hub.record import doctor
 from hub.record.lock import RecordLock
-from hub.record.sqlite import SchemaTooNew
-from hub.record.store import RecordUnwritable, Store, StoreError
+from hub.record.startup import clear_the_path, open_record, report_damaged, salvage, start_afresh, whole_check
+from hub.record.store import StoreError
 from hub.record.token import TokenKeeper, new_token, token_path
 from hub.sessions.table import Table
 from hub.system.watchdog import systemd_notifier
@@ -78,83 +77,6 @@ def new_game(table, args, profile=None):
     return table.start(args.mode, *SIDES[args.mode](args), auto=True, **extra)
 
 
-def open_record(path, durable, out, lock=None, cards=None, check=True):
-    """The record for this hub, checked (issues 11.6, 28.12): a file that fails SQLite's
-    quick_check, or can't be opened as a database or listed, is salvaged in place (every game
-    that reads back whole, same ids, the table log: the game on the table resumes; the old
-    file kept aside for ``lumen doctor``); only a file of which nothing reads back gives an
-    empty record. Games and card tables that can't be read are reported (those games are
-    skipped). ``lock``: the RecordLock held on ``path``, moved to the salvaged file.
-    ``check=False`` (``lumen hub``'s start, issue 26): the file is opened, not read whole; the
-    whole-file check runs once the display serves (``record_check``), or at once if the
-    start stumbles (``start_table``), so a start costs the same at 10 games or 10,000."""
-    store, why = None, None
-    try:
-        store = Store(path, durable=durable)
-        if check:
-            why = "; ".join(doctor.quick_check(store.db)) or None
-    except RecordUnwritable:
-        raise
-    except SchemaTooNew as e:
-        raise StoreError(str(e)) from None
-    except Exception as e:      # sqlite3.DatabaseError, or a corrupt page that garbles even its message
-        why = "%s: %s" % (type(e).__name__, e)
-    if why is not None:
-        store = salvage(path, durable, out, why, store, lock, cards)
-    if check:
-        try:
-            games = store.games(limit=1000)
-        except Exception as e:    # a start that checks: the file was sound a moment ago
-            store = salvage(path, durable, out, "%s: %s" % (type(e).__name__, e), store, lock, cards)
-            games = store.games(limit=1000)
-        report_damaged(((g["id"], g.get("damage")) for g in games if g["status"] == "damaged"), out)
-    try:
-        damaged_tables = store.damaged_card_tables()
-    except Exception as e:       # reported by the games that need them, as they are resumed
-        damaged_tables = []
-        out("카드 표를 확인할 수 없습니다 / the card tables can't be checked: %s" % e)
-    for digest in damaged_tables:
-        out("카드 표 %s 손상됨: 같은 카드로 게임을 시작하면 다시 씁니다 / card table %s is damaged: the games played "
-            "with it resume once a game with the same cards is started (lumen doctor --db %s)"
-            % (digest[:12], digest[:12], path))
-    return store
-
-
-def salvage(path, durable, out, why, store=None, lock=None, cards=None):
-    """The record at ``path`` failed its check (``why``): closed, salvaged in place, reopened."""
-    if store is not None:
-        try:
-            store.close()
-        except Exception:
-            pass
-    moved, copied, skipped = doctor.salvage_in_place(path, cards)
-    if lock is not None:
-        lock.follow(path)       # the lock held the old file: hold the new one now
-    if copied:
-        out("기록이 손상되어 읽을 수 있는 게임을 살렸습니다 / the record was damaged (%s): games %s were salvaged "
-            "and go on%s; the damaged file is kept as %s (lumen doctor --db %s)"
-            % (why, ", ".join("#%d" % g for g in copied),
-               ("; games %s could not be read" % ", ".join("#%d" % g for g in skipped)) if skipped else "",
-               moved, moved))
-    else:
-        out("기록이 손상되어 옆으로 옮겼습니다 / the record is damaged (%s) and no game could be read from it: "
-            "moved to %s, a new record started (lumen doctor --db %s)" % (why, moved, moved))
-    return Store(path, durable=durable)
-
-
-def report_damaged(damaged, out):
-    for gid, why in damaged:
-        out("게임 #%d 손상됨, 건너뜀 / game #%d is damaged, skipped: %s" % (gid, gid, why))
-
-
-def _whole_check(store):
-    """quick_check now, on the store's own connection: the findings as one line, or None."""
-    try:
-        return "; ".join(doctor.quick_check(store.db)) or None
-    except Exception as e:
-        return "%s: %s" % (type(e).__name__, e)
-
-
 def _first_game(table, args, out):
     """Resume the table's game (``--resume``) or open a new one: the line that says which."""
     if args.resume and _resume(table, out) is not None:
@@ -164,34 +86,50 @@ def _first_game(table, args, out):
     return "새 게임 #%d (%s)" % (table.session.game_id, table.session.mode)
 
 
+#: what a start fails with when the command line is wrong (an unknown deck, a bad deck file):
+#: said and the hub exits; anything else a start fails with is the record's (issue 39)
+USER_ERRORS = (SessionError, CardError)
+
+
 def start_table(store, args, out, lock, durable, tokens):
     """The table's game resumed or opened on ``store`` (opened with ``check=False``). If
     anything of that fails or reports a problem, the whole file is checked at once and,
     failing, salvaged, and the start made again on the salvaged record, as a checked start
-    did (issue 28.12). Returns (store, table, the line to say); raises what a start on a
-    sound file raises (the store closed)."""
+    did (issue 28.12). A start that still fails for the record's sake (a row that does not
+    read, whatever SQLite's check says: issue 39) is made on the file salvaged, then on a new
+    one, the old kept whole. Returns (store, table, the line to say); raises what a start
+    on a sound file raises for a wrong command line (the store closed)."""
     said, trouble, failed = [], [], None
     try:
         table = Table(store, name=args.table, tokens=tokens)
         said.append(_first_game(table, args, trouble.append))
     except Exception as e:
         failed = e
-    if failed is not None or trouble:
-        why = _whole_check(store)
-        if why is not None:
-            store = salvage(args.db, durable, out, why, store, lock, args.cards)
-            try:
-                table = Table(store, name=args.table, tokens=tokens)
-                return store, table, _first_game(table, args, out)
-            except BaseException:
-                store.close()
-                raise
+    if failed is None and not trouble:
+        return store, table, said[0]
+    why = whole_check(store)
+    if why is None and (failed is None or isinstance(failed, USER_ERRORS)):
         for line in trouble:
             out(line)
         if failed is not None:
             store.close()
             raise failed
-    return store, table, said[0]
+        return store, table, said[0]
+    store = salvage(args.db, durable, out, why or "%s: %s" % (type(failed).__name__, failed), store, lock, args.cards)
+    try:
+        table = Table(store, name=args.table, tokens=tokens)
+        return store, table, _first_game(table, args, out)
+    except USER_ERRORS:
+        store.close()
+        raise
+    except Exception as e:
+        store = start_afresh(args.db, durable, out, "%s: %s" % (type(e).__name__, e), store, lock)
+    try:
+        table = Table(store, name=args.table, tokens=tokens)
+        return store, table, _first_game(table, args, out)
+    except BaseException:
+        store.close()
+        raise
 
 
 def record_check(table, args, out, lock, durable, pods):
@@ -280,6 +218,7 @@ def run_hub(args, out=None):
     lock = RecordLock(args.db)
     durable = not getattr(args, "fast", False)
     try:
+        clear_the_path(args.db, out)
         lock.acquire()
         store = open_record(args.db, durable, out, lock=lock, cards=args.cards, check=False)
     except StoreError as e:          # another hub holds the record, or it can't be written
@@ -366,14 +305,19 @@ def _bot_and_coach(table, args):
     until a game on the table seats the bot or is coached."""
     from hub.bot.coach import Coach
     from hub.bot.seat import BotSeat
+    from hub.bot.worker import JOB_S, ThinkWorker
     from engine.bots import instructions_for
     seconds = getattr(args, "think_seconds", None)
     budget = instructions_for(seconds) if seconds else None
-    coach = Coach(table, budget=budget)
-    bot = BotSeat(table, budget=budget, coach=coach,
+    # a job's deadline (issue 39: a process past it is restarted) well past what it is given to think
+    job_s = max(JOB_S, 3 * seconds) if seconds else JOB_S
+    coach = Coach(table, budget=budget, worker=ThinkWorker(name="lumen-coach", job_s=job_s))
+    bot = BotSeat(table, budget=budget, coach=coach, worker=ThinkWorker(name="lumen-bot", job_s=job_s),
                   defaults={"seat": getattr(args, "bot", None) or "b", "level": getattr(args, "level", "strong"),
                             "coach": getattr(args, "coach", None) != "off"})
     return bot, coach
+
+
 def broker_url(args, out):
     """The broker's address with the table's password (issue 28.13): from
     ``--broker-password-file`` or ``$LUMEN_BROKER_PASSWORD``, never needed on the command line,

@@ -63,7 +63,7 @@ for arch in "${archs[@]}"; do
     mkdir -p "$src/deploy"
     cp -r "$here/debian" "$src/debian"
     cp -r "$work/wheels/$arch" "$src/wheels"
-    cp "$here/hub.toml" "$here/lumen-kiosk" "$src/deploy/"
+    cp "$here/hub.toml" "$here/lumen-kiosk" "$here/lumen-hub.conf" "$src/deploy/"
     # debhelper's names: dh_installsystemd --name=..., dh_installudev --name=lumen-pods
     cp "$here/lumen-hub.service" "$src/debian/lumen-hub.lumen-hub.service"
     cp "$here/lumen-kiosk.service" "$src/debian/lumen-hub.lumen-kiosk.service"

@@ -42,6 +42,7 @@ import threading
 from engine import IllegalDecision
 
 from hub.pods.channel import HubLink
+from hub.pods.claims import PodClaims
 from hub.pods.link_thread import LinkThread
 from hub.pods import podext
 from hub.pods.ports import SerialPort, find_pod_ports
@@ -83,7 +84,7 @@ class PodConn:
 
 # ---------------------------------------------------------------- the hub side
 
-class PodHub(SeatPrompts):
+class PodHub(SeatPrompts, PodClaims):
     def __init__(self, table, mode=None, out=None, brightness=0):
         self.table = table
         self.conns = []
@@ -103,9 +104,7 @@ class PodHub(SeatPrompts):
         self.lock = self.links.lock     # the connection list (each link has its own lock)
         self._draining = False
         self.drains = 0                 # drains run (for the benches)
-        self.conflicts = {}             # board id -> a refused second claimant (issue 11.2), for the judge
-        self._pending = {}              # board id -> its refused connection, until the judge decides
-        self.takeover_ok = None         # (board id, conn) the judge let take over
+        self._init_claims()             # seat claims the judge decides (hub/pods/claims.py)
         # a question from outside the game, asked when the game asks nothing (a tournament's
         # result to confirm: hub/tournament/bridge.py): .question(seat) -> label or None, .answer(seat)
         self.side = None
@@ -135,10 +134,6 @@ class PodHub(SeatPrompts):
         s = self.table.session
         return s.deadline if s is not None else None
 
-    def conflicts_view(self):
-        """The refused claimants (issue 11.2), for the display (which shows no board ids)."""
-        return list(self.conflicts.values())
-
     def drop(self, c, why):
         with self.lock:
             if c.closed:
@@ -146,9 +141,7 @@ class PodHub(SeatPrompts):
             c.closed = True
             self.links.connection_dropped()
             c.port.close()
-            if c.board_id is not None and self._pending.get(c.board_id) is c:
-                del self._pending[c.board_id]
-                self.conflicts.pop(c.board_id, None)
+            self.claim_gone(c)
             self.out("포드 연결 끊김 / pod disconnected: %s (%s)" % (c.name, why))
             if isinstance(c.port, SerialPort):
                 self._rescan.append(c.port.device)
@@ -385,21 +378,28 @@ class PodHub(SeatPrompts):
             c.incompatible = msg
             return
         first = c.board_id is None
+        again = c.board_id == info.board_id and c.seat is not None    # this very connection, seated: a reboot
         c.board_id = info.board_id
         seat = self.table.store.seat_of(self.table.name, info.board_id)
+        if seat in self.table.bot_seats():
+            seat = None              # the hub's bot plays that seat in this game: this pod may take the other
+        judged = self.takeover_ok == (info.board_id, c)
         live = [x for x in self.conns if x is not c and not x.closed and x.board_id == info.board_id and x.link.up]
-        if live and self.takeover_ok != (info.board_id, c):
+        if live and not judged:
             # issue 11.2: a second device saying hello with a connected pod's board id (which
             # the hub log shows) is refused, not seated; only the judge can hand it the seat
-            self._refuse(c, live[0], seat, t)
+            self.ask_judge(c, seat, t, "connected", live[0].port.name)
+            return
+        if seat is not None and not live and not judged and not again and not self.vouched(c, info.board_id):
+            # issue 39: the pod of that seat was unplugged and this device is not on its port
+            # (a replugged pod's own USB serial number vouches for it): the judge decides
+            self.ask_judge(c, seat, t, "unplugged",
+                           next((x.port.name for x in self.conns if x.board_id == info.board_id and x is not c), None))
             return
         self.takeover_ok = None
         for other in [x for x in self.conns if x is not c and not x.closed and x.board_id == info.board_id]:
             # the same pod back on another port after its link died (a replug): it takes its seat again
             self.drop(other, "replaced by a new connection of the same pod")
-        self.conflicts.pop(info.board_id, None)
-        if seat in self.table.bot_seats():
-            seat = None              # the hub's bot plays that seat in this game: this pod may take the other
         c.seat = seat
         c.link.welcome(t, SEAT_NUM.get(seat, 0), self._mode_code(), self.brightness)
         podext.greet(c.link, t)
@@ -413,43 +413,6 @@ class PodHub(SeatPrompts):
             self._notice_other(seat, "opponent_link_ok")
             self.push(seat, force=True, resume=True)
 
-    def _refuse(self, c, holder, seat, t):
-        c.seat = None
-        already = self.conflicts.get(c.board_id)
-        self.conflicts[c.board_id] = {"board_id": c.board_id, "port": c.port.name, "held_by": holder.port.name,
-                                      "seat": seat, "since_ms": t}
-        self._pending[c.board_id] = c
-        if already is None or already["port"] != c.port.name:
-            self.out("좌석 가로채기 거부 / seat takeover refused: %s says it is pod %s, which is connected on %s%s; "
-                     "only the judge can confirm a takeover (display: admin, or POST /api/control/pods/takeover)"
-                     % (c.port.name, c.board_id, holder.port.name,
-                        (" (%dP)" % SEAT_NUM[seat]) if seat else ""))
-            self.table.announce({"t": "pod_conflict", "conflict": dict(self.conflicts[c.board_id])})
-
-    def confirm_takeover(self, board_id):
-        """The judge hands a pod's seat to the device that asked for it while the pod was
-        connected (a spare pod replacing a broken one, say). Raises SessionError if nothing
-        asked. The old connection is dropped; the new one is seated at its next hello."""
-        with self.lock:
-            c = self._pending.pop(board_id, None)
-            if c is None or c.closed:
-                raise SessionError("no device is waiting to take over pod %s" % board_id)
-            self.takeover_ok = (board_id, c)
-            for other in [x for x in self.conns if x is not c and not x.closed and x.board_id == board_id]:
-                self.drop(other, "replaced by the judge's takeover")
-            self.conflicts.pop(board_id, None)
-            self.out("심판이 좌석 인계를 승인 / the judge confirmed a takeover of pod %s by %s" % (board_id, c.port.name))
-            # the waiting device is welcomed now (it keeps saying hello until it is)
-            self._on_hello(c, None, now_ms())
-        self.links.wake()
-
-    def pods_view(self):
-        """The connected pods and refused claimants, for the judge (admin only: board ids)."""
-        with self.lock:
-            return {"pods": [{"port": c.port.name, "board_id": c.board_id, "seat": c.seat, "up": c.link.up}
-                             for c in self.conns if not c.closed],
-                    "conflicts": list(self.conflicts.values())}
-
     def _mode_code(self):
         s = self.table.session
         mode = (s.pod_mode or s.mode) if s is not None else (self.mode or "unknown")
@@ -460,21 +423,33 @@ class PodHub(SeatPrompts):
         s = self.table.session
         return s.seats if s is not None else ("a", "b")
 
-    def _claim(self, c, t):
-        if c.seat is not None or c.board_id is None:
+    def _claim(self, c, t, judged=False):
+        if c.seat is not None or c.board_id is None or getattr(c, "refused", False):
             return
         taken = {x.seat for x in self.conns if x.seat and not x.closed and x is not c} | self.table.bot_seats()
         free = [s for s in self._seats() if s not in taken]
         if not free:
             self.out("빈 좌석 없음 / no free seat for %s" % c.name)
             return
-        # a seat whose remembered pod is not here is free to claim
+        # a seat whose remembered pod is not here is free to claim; in a game where that seat
+        # has played (its hand is the pod's to see) only once the judge confirms (issue 39)
         seat = free[0]
+        if not judged and self._played_by_another(seat, c.board_id):
+            self.ask_judge(c, seat, t, "seat")
+            return
         self.table.store.remember_seat(self.table.name, c.board_id, seat)
         c.seat = seat
         c.link.send("setup", t, seat=SEAT_NUM[seat], mode=self._mode_code(), brightness=self.brightness)
         self.out("%s이(가) %dP 좌석에 앉았습니다 / %s took seat %dP" % (c.name, SEAT_NUM[seat], c.name, SEAT_NUM[seat]))
         self.push(seat, force=True, resume=True)
+
+    def _played_by_another(self, seat, board_id):
+        """Whether ``seat`` has made a decision in the game in play, and another pod held it."""
+        s = self.table.session
+        if s is None or s.winner is not None or not (getattr(s, "answered", None) or {}).get(seat):
+            return False
+        held = [b for b, x in self.table.store.seats(self.table.name).items() if x == seat]
+        return bool(held) and board_id not in held
 
     def _on_choice(self, seat, prompt_id, slot, ready, at_ms=None):
         if seat in self.table.bot_seats():

@@ -18,6 +18,13 @@ class SerialPort:
     def fileno(self):
         return self.s.fileno()
 
+    def vouches(self, board_id):
+        """Whether this USB device's own serial number is ``board_id`` (MicroPython's rp2 port
+        gives a pod's USB serial number as its board id in hex): a replugged pod, not a device
+        that only says its id (issue 39)."""
+        serial = usb_serial(self.device)
+        return bool(serial) and serial.lower() == str(board_id).lower()
+
     def read(self):
         n = self.s.in_waiting
         return self.s.read(n or 1)
@@ -49,6 +56,10 @@ class SimPort:
     def __init__(self, pod, name=None):
         self.pod = pod
         self.name = name or "sim:%s" % pod.board_id
+
+    def vouches(self, board_id):
+        """A simulated pod is the pod its simulation was made as (the hub made it)."""
+        return str(board_id).lower() == str(self.pod.board_id).lower()
 
     def fileno(self):
         return self.pod.fileno()
@@ -136,6 +147,15 @@ def _identity(path):
     except OSError:
         return None
     return (path, st.st_rdev, st.st_ctime_ns)
+
+
+def usb_serial(path):
+    """The USB serial number of the device behind a serial port (sysfs), or None."""
+    try:
+        from serial.tools.list_ports_linux import SysFS
+        return SysFS(os.path.realpath(path)).serial_number
+    except Exception:       # no pyserial, not Linux, not a USB device
+        return None
 
 
 def _usb_vid(path):

@@ -13,8 +13,8 @@ import hashlib
 import json
 import os
 
-from engine import CardError
-from engine import load_yaml, load_yaml_text
+from engine import CardError, Problem
+from engine import load_yaml_text
 
 from hub.profiles.schema import MEASURES, PROFILE, SEAT_IDS, Checker, by_id, read_file
 
@@ -168,10 +168,13 @@ def parse(data, file=None):
 def _whole(ck, data, b):
     """What the registry alone cannot check: names that must exist, seats and teams."""
     counters = [c["id"] for c in b["counters"]]
+    known = set(counters)             # sets, not list.index per counter (issue 39: 50k counters took minutes)
     cline = data.get("counters") or []
+    seen = set()
     for i, cid in enumerate(counters):
-        if counters.index(cid) != i:
+        if cid in seen:
             ck.add("counter id %r is used twice" % cid, cline[i], "id", "counters[%d].id" % i)
+        seen.add(cid)
     for i, c in enumerate(b["counters"]):
         raw = cline[i]
         if c["min"] is not None and c["max"] is not None and c["min"] > c["max"]:
@@ -194,9 +197,9 @@ def _whole(ck, data, b):
         ck.add("only one counter can be primary", data, "counters", "counters")
 
     def counter_ref(cid, obj, key, where):
-        if cid is not None and cid not in counters:
+        if cid is not None and cid not in known:
             ck.add("names counter %r, which the profile does not have (counters: %s)"
-                   % (cid, ", ".join(counters) or "none"), obj, key, where)
+                   % (cid, ", ".join(counters[:20]) or "none"), obj, key, where)
 
     turn, rt = b["turn"], data.get("turn") or {}
     if turn["at_limit"]:
@@ -276,9 +279,11 @@ def _picks(ck, raw, b, counters):
         ck.add("a pick deadline is kept by the tracker's rules only (rules: tracker); the profile session has none",
                raw, "deadline_s", "picks.deadline_s")
     rparts = raw.get("parts") or []
+    seen = set()
     for i, part in enumerate(p["parts"]):
-        if parts.index(part["id"]) != i:
+        if part["id"] in seen:
             ck.add("part id %r is used twice" % part["id"], rparts[i], "id", "picks.parts[%d].id" % i)
+        seen.add(part["id"])
         opts = part["options"] or []
         ids = [o["id"] for o in opts]
         if len(set(ids)) != len(ids):
@@ -303,7 +308,7 @@ def _picks(ck, raw, b, counters):
     alt = p["alternative"]
     if alt:
         ra = raw.get("alternative") or {}
-        if alt["unlock"]["counter"] not in counters:
+        if alt["unlock"]["counter"] not in set(counters):
             ck.add("names counter %r, which the profile does not have" % alt["unlock"]["counter"], ra.get("unlock"),
                    "counter", "picks.alternative.unlock.counter")
         if alt["part"] in parts:
@@ -343,7 +348,11 @@ def get(pid):
 
 
 def check_path(path):
-    """``lumen profiles check``: (files checked, problems) for a file or a folder of them."""
+    """``lumen profiles check``: (files checked, problems) for a file or a folder of them. Each
+    file is read once (at most the card files' size limit: a profile past its own is refused by
+    ``parse``'s caller here), parsed once, and checked as what its ``format`` says it is."""
+    from hub.profiles import cards as card_sets
+    from hub.profiles.schema import MAX_CARDS_BYTES, MAX_PROFILE_BYTES, parse_yaml, read_text
     files = []
     if os.path.isdir(path):
         for root, _dirs, names in os.walk(path):
@@ -351,20 +360,19 @@ def check_path(path):
     else:
         files = [path]
     problems, checked = [], []
-    from hub.profiles import cards as card_sets
     for f in sorted(files):
         try:
-            head = load_yaml(f)
-        except Exception:
-            head = None
-        try:
-            if isinstance(head, dict) and str(head.get("format", "")).startswith(card_sets.FORMAT_PREFIX):
-                card_sets.load(f)
+            text = read_text(f, ProfileError, MAX_CARDS_BYTES)
+            size = len(text.encode())
+            if size > MAX_PROFILE_BYTES and card_sets.FORMAT_PREFIX not in text[:4096]:
+                raise ProfileError([Problem("%d bytes, over the %d-byte limit of a profile: refused unread"
+                                            % (size, MAX_PROFILE_BYTES), f)])
+            data = parse_yaml(text, f, ProfileError)
+            if isinstance(data, dict) and str(data.get("format", "")).startswith(card_sets.FORMAT_PREFIX):
+                card_sets.parse(data, f)
             else:
-                load(f)
+                parse(data, f)
             checked.append(f)
-        except ProfileError as e:
-            problems += e.problems
-        except card_sets.CardSetError as e:
+        except (ProfileError, card_sets.CardSetError) as e:
             problems += e.problems
     return checked, problems

@@ -311,19 +311,78 @@ class Checker:
         return out
 
 
-def read_file(path, error, parse):
-    """``parse(data, path)`` of a YAML file, its reading and syntax problems raised as
-    ``error([Problem])`` with the file and line."""
-    from engine import load_yaml
+#: the largest profile file read (issue 39: checked before a byte is parsed); the bundled ones
+#: are 2-4 KB, a profile with thousands of counters is no game a table keeps
+MAX_PROFILE_BYTES = 256 * 1024
+#: the largest profile card file: ~9,000 cards (~110 bytes a card; BattleCON's whole range is
+#: ~1,100, ~120 KB); parsed in ~0.15 s here and ~80 MB at most (4 MB took 2 s and 330 MB, too
+#: much for a Pi Zero 2 W's 512 MB). The bundled BattleCON sample is 3 KB
+MAX_CARDS_BYTES = 1024 * 1024
+
+
+def read_text(path, error, limit):
+    """The text of a regular file of at most ``limit`` bytes, else ``error([Problem])``: a FIFO
+    named ``*.yaml`` (its reader would wait for a writer forever), a device, a folder or a file
+    past the limit is refused before a byte is parsed (issue 39)."""
+    import os
+    import stat
     try:
-        data = load_yaml(path)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)   # a FIFO opens at once, unread
     except OSError as e:
-        raise error([Problem("cannot read: %s" % e.strerror, path)]) from None
+        raise error([Problem("cannot read: %s" % (e.strerror or e), path)]) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise error([Problem("not a regular file (a %s): refused" % _kind(st.st_mode), path)])
+        if st.st_size > limit:
+            raise error([Problem("%d bytes, over the %d-byte limit of this kind of file: refused unread"
+                                 % (st.st_size, limit), path)])
+        data = os.read(fd, limit + 1)
+        while len(data) <= limit:
+            more = os.read(fd, limit + 1 - len(data))
+            if not more:
+                break
+            data += more
+        if len(data) > limit:      # it grew while it was read
+            raise error([Problem("over the %d-byte limit of this kind of file: refused" % limit, path)])
+    except OSError as e:
+        raise error([Problem("cannot read: %s" % (e.strerror or e), path)]) from None
+    finally:
+        os.close(fd)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise error([Problem("not UTF-8 text: %s" % e, path)]) from None
+
+
+def _kind(mode):
+    import stat
+    return ("directory" if stat.S_ISDIR(mode) else "FIFO" if stat.S_ISFIFO(mode) else "socket" if stat.S_ISSOCK(mode)
+            else "device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "special file")
+
+
+def parse_yaml(text, path, error):
+    """YAML text (a profile or card file) as data; a syntax problem raised as ``error`` with
+    its line."""
+    import gc
+    from engine import load_yaml_text
+    was = gc.isenabled()
+    gc.disable()        # every node lives on until the parse ends: collections find nothing (3x the time at 1 MB)
+    try:
+        return load_yaml_text(text)
     except Exception as e:       # a YAML syntax error names its line
         mark = getattr(e, "problem_mark", None)
         raise error([Problem("not valid YAML: %s" % getattr(e, "problem", e), path,
                              mark.line + 1 if mark else None)]) from None
-    return parse(data, path)
+    finally:
+        if was:
+            gc.enable()
+
+
+def read_file(path, error, parse, limit=MAX_PROFILE_BYTES):
+    """``parse(data, path)`` of a YAML file of at most ``limit`` bytes, its reading and syntax
+    problems raised as ``error([Problem])`` with the file and line."""
+    return parse(parse_yaml(read_text(path, error, limit), path, error), path)
 
 
 def by_id(folder, load):

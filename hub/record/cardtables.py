@@ -19,9 +19,11 @@ _TABLES_OF: dict[tuple, tuple] = {}
 
 
 def hashes_to(body, digest):
-    """Whether a stored text is the card table named ``digest``."""
+    """Whether a stored text (read as bytes, or as text) is the card table named ``digest``."""
     try:
-        return isinstance(body, str) and hashlib.sha256(body.encode()).hexdigest() == digest
+        if isinstance(body, str):
+            body = body.encode()
+        return isinstance(body, bytes) and hashlib.sha256(body).hexdigest() == digest
     except UnicodeEncodeError:        # a damaged cell read back with lone surrogates
         return False
 
@@ -58,11 +60,14 @@ class CardTables:
         return digest
 
     def _table_bodies(self, digest):
-        """Every stored text of the card table ``digest``: its first copy, then any rewritten."""
-        out = [b for (b,) in self.db.execute("SELECT body FROM card_tables WHERE hash = ?", (digest,))]
+        """Every stored text of the card table ``digest`` as bytes: its first copy, then any
+        rewritten. Read as bytes (issue 39): a damaged byte that is no longer UTF-8 is a copy
+        that does not hash to its name, like any other damage, not an error that stops the
+        hub's start (SQLite's text read as ``str`` raised "Could not decode to UTF-8")."""
+        out = [b for (b,) in self.db.execute("SELECT CAST(body AS BLOB) FROM card_tables WHERE hash = ?", (digest,))]
         try:
-            out += [b for (b,) in self.db.execute("SELECT body FROM card_table_copies WHERE hash = ? ORDER BY seq",
-                                                  (digest,))]
+            out += [b for (b,) in self.db.execute("SELECT CAST(body AS BLOB) FROM card_table_copies WHERE hash = ? "
+                                                  "ORDER BY seq", (digest,))]
         except sqlite3.OperationalError:      # a reader of a record from before migration 2
             pass
         return out
@@ -70,7 +75,8 @@ class CardTables:
     def damaged_card_tables(self):
         """Hashes of the card tables none of whose stored copies hashes to its name."""
         bad = []
-        for (digest,) in self.db.execute("SELECT hash FROM card_tables ORDER BY created_ms, hash").fetchall():
+        for (raw,) in self.db.execute("SELECT CAST(hash AS BLOB) FROM card_tables ORDER BY created_ms, hash").fetchall():
+            digest = raw.decode("ascii", "replace") if isinstance(raw, bytes) else str(raw)
             if not any(hashes_to(b, digest) for b in self._table_bodies(digest)):
                 bad.append(digest)
         return bad
@@ -108,5 +114,9 @@ class CardTables:
                 raise _store().DamagedRecord("card table %s is damaged (its text no longer hashes to its name): the games "
                                     "played with it resume once a game with the same cards is started, or run "
                                     "lumen doctor --salvage" % digest[:12])
-            cards = self._card_tables[digest] = json.loads(sound)
+            try:
+                cards = json.loads(sound)
+            except ValueError:          # a copy that hashes right parses: a hash collision is no concern
+                raise _store().DamagedRecord("card table %s can't be read" % digest[:12]) from None
+            self._card_tables[digest] = cards
         return cards

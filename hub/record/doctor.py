@@ -24,9 +24,11 @@ import os
 import shutil
 import sqlite3
 import time
+import urllib.parse
 
+from hub.record import sqlite
 from hub.record.cardtables import hashes_to
-from hub.record.store import Record, Store, StoreError, table_text
+from hub.record.store import MIGRATIONS, Record, Store, StoreError, table_text
 
 
 class Report:
@@ -72,15 +74,73 @@ def quick_check(db, full=False):
 
 
 _COLUMNS = "game_id, seq, kind, wall_ms, mono_ms, seat, hidden, body"
+#: the same, every text read as bytes and checked here (issue 39): a cell that is no longer
+#: UTF-8 is a damaged record, not an error that stops the whole read
+_RAW = ("game_id, seq, CAST(kind AS BLOB), wall_ms, mono_ms, CAST(seat AS BLOB), hidden, CAST(body AS BLOB), "
+        "typeof(body)")
+
+
+def tables_of(db):
+    """The record's table names as this file has them: each of ours by its own name, or, when
+    it is missing (renamed: issue 39), by another table that has all of its columns. Reading
+    through this, a salvage finds the games of a ``records`` table someone renamed."""
+    want, _ = sqlite.expected_schema(MIGRATIONS)
+    have = {}
+    for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"):
+        try:
+            have[name] = {r[1] for r in db.execute("PRAGMA table_info(%s)" % sqlite.quote(name))}
+        except (sqlite3.DatabaseError, ValueError):
+            continue
+    out = {}
+    for name, cols in want.items():
+        if name in have and set(cols) <= have[name]:
+            out[name] = sqlite.quote(name)
+            continue
+        like = [n for n, c in sorted(have.items()) if set(cols) <= c and (n not in want or not set(want[n]) <= c)]
+        out[name] = sqlite.quote(like[0]) if like else None
+    return out
+
+
+def _table(db, name):
+    t = getattr(db, "lumen_tables", None)
+    if t is None:
+        try:
+            t = tables_of(db)
+        except (sqlite3.DatabaseError, ValueError):
+            t = {}
+        try:
+            db.lumen_tables = t
+        except AttributeError:       # a plain sqlite3.Connection takes no attributes: worked out each time
+            pass
+    found = t.get(name)
+    if found is None:
+        raise sqlite3.OperationalError("no table %s in this file" % name)
+    return found
+
+
+def _text(v):
+    return v.decode("utf-8") if isinstance(v, bytes) else v
+
+
+def _stored_row(raw):
+    """A records row read with _RAW as the store has it (text as str, a compressed body as
+    bytes); raises UnicodeDecodeError on a text cell that is not UTF-8."""
+    gid, seq, kind, wall, mono, seat, hidden, body, body_type = raw
+    return (gid, seq, _text(kind), wall, mono, _text(seat), hidden, _text(body) if body_type == "text" else body)
 
 
 def _read_game(db, gid):
     """Every record of a game, parsed, and the rows as stored; raises on any damage."""
+    records = _table(db, "records")
     try:
-        rows = db.execute("SELECT %s FROM records WHERE game_id = ? ORDER BY seq" % _COLUMNS, (gid,)).fetchall()
+        raw = db.execute("SELECT %s FROM %s WHERE game_id = ? ORDER BY seq" % (_RAW, records), (gid,)).fetchall()
     except sqlite3.DatabaseError:      # a damaged index: the table itself may read whole
-        rows = db.execute("SELECT %s FROM records NOT INDEXED WHERE game_id = ? ORDER BY seq" % _COLUMNS,
-                          (gid,)).fetchall()
+        raw = db.execute("SELECT %s FROM %s NOT INDEXED WHERE game_id = ? ORDER BY seq" % (_RAW, records),
+                         (gid,)).fetchall()
+    try:
+        rows = [_stored_row(r) for r in raw]
+    except UnicodeDecodeError as e:
+        raise StoreError("game #%d: a record's text is damaged (%s)" % (gid, e)) from None
     recs = [Record(r) for r in rows]
     if not recs or recs[0].seq != 0 or recs[0].kind != "start":
         raise StoreError("game #%d has no start record" % gid)
@@ -90,11 +150,16 @@ def _read_game(db, gid):
 
 
 def _stored_tables(db):
-    """hash -> [stored texts] of every card table (its rewritten copies included)."""
+    """hash -> [stored texts, as bytes] of every card table (its rewritten copies included)."""
     out = {}
-    for sql in ("SELECT hash, body FROM card_tables", "SELECT hash, body FROM card_table_copies ORDER BY seq"):
+    for table, order in (("card_tables", ""), ("card_table_copies", " ORDER BY seq")):
         try:
-            for digest, body in db.execute(sql).fetchall():
+            rows = db.execute("SELECT CAST(hash AS BLOB), CAST(body AS BLOB) FROM %s%s" % (_table(db, table), order))
+            for raw, body in rows.fetchall():
+                try:
+                    digest = raw.decode("ascii")
+                except (AttributeError, UnicodeDecodeError):
+                    continue            # a damaged name: no game finds it by that name anyway
                 out.setdefault(digest, []).append(body)
         except (sqlite3.DatabaseError, ValueError):
             continue
@@ -106,9 +171,10 @@ def _table_users(db, ids):
     users = {}
     for gid in ids:
         try:
-            row = db.execute("SELECT body FROM records WHERE game_id = ? AND seq = 0", (gid,)).fetchone()
-            start = Record((gid, 0, "start", 0, None, None, 0, row[0])).body if row else {}
-        except (StoreError, sqlite3.DatabaseError, ValueError, TypeError):
+            row = db.execute("SELECT CAST(body AS BLOB) FROM %s WHERE game_id = ? AND seq = 0" % _table(db, "records"),
+                             (gid,)).fetchone()
+            start = Record((gid, 0, "start", 0, None, None, 0, row[0].decode())).body if row else {}
+        except (StoreError, sqlite3.DatabaseError, ValueError, TypeError, AttributeError):
             continue
         if isinstance(start.get("card_table"), str):
             users.setdefault(start["card_table"], []).append(gid)
@@ -123,10 +189,10 @@ def examine(path):
         rep.problems.append("no such file")
         return rep
     try:
-        db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+        db = sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(path), uri=True, factory=_Source)
         try:
             rep.problems = quick_check(db, full=True)
-            ids = [r[0] for r in db.execute("SELECT id FROM games ORDER BY id")]
+            ids = [r[0] for r in db.execute("SELECT id FROM %s ORDER BY id" % _table(db, "games"))]
         except (sqlite3.DatabaseError, ValueError) as e:
             rep.unopenable = True
             rep.problems = [str(e)]
@@ -158,14 +224,11 @@ def salvage(path, dest, card_sources=None):
     compressed bytes). Returns (copied ids, skipped ids)."""
     if os.path.exists(dest):
         raise StoreError("%s exists: salvage writes a new record" % dest)
-    src = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    src = sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(path), uri=True, factory=_Source)
     out = Store(dest)
     copied, skipped = [], []
     try:
-        try:
-            games = src.execute("SELECT id, created_ms, mode, table_name FROM games ORDER BY id").fetchall()
-        except (sqlite3.DatabaseError, ValueError):
-            games = []
+        games = _games(src)
         _copy_card_tables(src, out, [g[0] for g in games], card_sources)
         for gid, created, mode, table in games:
             try:
@@ -189,6 +252,31 @@ def salvage(path, dest, card_sources=None):
     return copied, skipped
 
 
+class _Source(sqlite3.Connection):
+    """A read-only connection to the file being examined or salvaged (it remembers the names
+    its tables go by: ``tables_of``)."""
+    lumen_tables = None
+
+
+def _games(src):
+    """(id, created, mode, table) of every game row that reads (a row whose text is damaged is
+    left out: its game can't be named right)."""
+    games = _table(src, "games")
+    try:
+        ids = [r[0] for r in src.execute("SELECT id FROM %s ORDER BY id" % games).fetchall()]
+    except (sqlite3.DatabaseError, ValueError):
+        return []
+    out = []
+    for gid in ids:
+        try:
+            row = src.execute("SELECT id, created_ms, CAST(mode AS BLOB), CAST(table_name AS BLOB) FROM %s WHERE id = ?"
+                              % games, (gid,)).fetchone()
+            out.append((row[0], row[1], _text(row[2]), _text(row[3])))
+        except (sqlite3.DatabaseError, ValueError, TypeError):
+            continue
+    return out
+
+
 def _readable_text(i):
     def ok(row):
         try:
@@ -200,14 +288,28 @@ def _readable_text(i):
 
 
 def _copy_rows(src, out, table_sql, cols, keep=None):
+    """The rows of one of the record's small tables that read back (text read as bytes: a row
+    with a damaged cell is left out, the others copied)."""
     try:
-        rows = src.execute("SELECT %s FROM %s" % (cols, table_sql)).fetchall()
+        raw = src.execute("SELECT %s FROM %s" % (", ".join("CAST(%s AS BLOB)" % c if c.strip() in _TEXT_COLUMNS else c
+                                                          for c in cols.split(",")), _table(src, table_sql))).fetchall()
     except (sqlite3.DatabaseError, ValueError):
         return
-    rows = [r for r in rows if keep is None or keep(r)]
+    rows = []
+    for r in raw:
+        try:
+            r = tuple(_text(v) for v in r)
+        except UnicodeDecodeError:
+            continue
+        if keep is None or keep(r):
+            rows.append(r)
     with out._tx():
         out.db.executemany("INSERT OR IGNORE INTO %s (%s) VALUES (%s)" % (table_sql, cols, ",".join("?" * len(cols.split(",")))),
                            rows)
+
+
+#: the text columns of the small tables salvage copies row by row
+_TEXT_COLUMNS = {"table_name", "board_id", "seat", "action_id", "kind", "body"}
 
 
 def _copy_card_tables(src, out, ids, card_sources=None):
@@ -223,7 +325,7 @@ def _copy_card_tables(src, out, ids, card_sources=None):
         if body is None:
             missing.append(digest)
             continue
-        out._put_table(digest, body)
+        out._put_table(digest, _text(body))
     if missing:
         for digest, body in rebuilt_tables(missing, card_sources).items():
             out._put_table(digest, body)

@@ -45,7 +45,8 @@ class RecordLock:
             os.makedirs(os.path.dirname(os.path.abspath(self.db_path)), exist_ok=True)
             # O_CREAT on a name that does not exist yet makes the empty file SQLite then
             # initializes; through a symlink it opens (or makes) the file the link names
-            fd = os.open(self.db_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            # 0600 (issue 39): the record holds the hidden readies of the games in play
+            fd = _open(self.db_path)
         except OSError as e:        # a read-only file system: say so, as the store would
             raise RecordUnwritable(self.db_path, e) from None
         try:
@@ -74,7 +75,7 @@ class RecordLock:
     def follow(self, path):
         """Hold the file now at ``path`` instead (a damaged record was moved aside and a
         salvaged one put in its place): the new file is locked before the old one is let go."""
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = _open(path)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -98,6 +99,18 @@ class RecordLock:
 
     def __exit__(self, *exc):
         self.release()
+
+
+def _open(path):
+    """The record's file for its lock, made (0600) if it is not there. A file this user may
+    only read is opened read-only: a lock needs no more, and the hub's start then salvages
+    it into a file it can write (hub/record/startup.py)."""
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except PermissionError:
+        if not os.path.exists(path):
+            raise
+        return os.open(path, os.O_RDONLY | os.O_CLOEXEC)
 
 
 def holder_pid(fd):

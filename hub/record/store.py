@@ -124,6 +124,10 @@ class DamagedRecord(StoreError):
     """A record that can't be read back (a flipped byte, a torn page): names the game and seq."""
 
 
+class DamagedSchema(DamagedRecord):
+    """The file's tables are not the record's (one dropped or renamed): salvaged, never written."""
+
+
 class RecordUnwritable(StoreError):
     """The record refused a write (full disk, read-only file, I/O error): nothing of the
     change was kept, so nothing of it may be applied or shown."""
@@ -181,6 +185,8 @@ class Store(CardTables):
         self._pending_action = None  # (table, action id) to keep with the next write (see spending)
         self._card_tables = {}       # hash -> parsed JSON list (None: known stored, not read yet)
         self._next = {}              # game id -> next seq, as of this store's last committed append
+        self.repaired = []           # what the opening put back (a dropped trigger), for the hub to say
+        self.db = None
         try:
             self.db = sqlite.connect(path, durable=durable, foreign_keys=True)
             try:
@@ -191,9 +197,15 @@ class Store(CardTables):
                 # a reader (probe=False) of a read-only record at an older version: what it
                 # has reads as it is (a table a later migration adds is read as empty)
             if probe and path != ":memory:":
+                self._check_schema()
                 self._probe()
-        except (sqlite3.OperationalError, OSError) as e:
-            raise RecordUnwritable(path, e) from None
+                sqlite.tighten(path)
+        except BaseException as e:
+            if self.db is not None:
+                self.db.close()
+            if isinstance(e, (sqlite3.OperationalError, OSError)) and sqlite.unwritable(e):
+                raise RecordUnwritable(path, e) from None
+            raise       # damage (a table gone, a page that does not read): the hub's start salvages it
 
     @classmethod
     def reader(cls, db, path):
@@ -203,6 +215,19 @@ class Store(CardTables):
         self.path, self.db = path, db
         self.write_error, self._pending_action, self._card_tables, self._next = None, None, {}, {}
         return self
+
+    def _check_schema(self):
+        """Issue 39: a table missing or renamed (no game would read back, and the hub crashed
+        at its first query) is damage, raised before anything is written; a dropped trigger
+        (the append-only guard) is put back."""
+        problems, missing = sqlite.schema_check(self.db, MIGRATIONS)
+        if problems:
+            raise DamagedSchema("the record's tables are damaged: %s" % "; ".join(problems))
+        if missing:
+            with self._tx():
+                for sql in missing:
+                    self.db.execute(sql)
+            self.repaired.append("put back %d dropped trigger(s) that keep the record append-only" % len(missing))
 
     def _probe(self):
         """A write that changes nothing, at start: a read-only file or file system says so now,
@@ -353,9 +378,16 @@ class Store(CardTables):
 
     def current_game(self, table_name):
         """The game ``table_name`` was last playing, or None."""
-        row = self.db.execute("SELECT body FROM table_log WHERE table_name = ? AND kind = 'current' "
-                              "ORDER BY seq DESC LIMIT 1", (table_name,)).fetchone()
-        return json.loads(row[0])["game_id"] if row else None
+        # read as bytes (issue 39): a damaged entry is skipped, the one before it counts
+        for (body,) in self.db.execute("SELECT CAST(body AS BLOB) FROM table_log WHERE table_name = ? AND "
+                                       "kind = 'current' ORDER BY seq DESC LIMIT 16", (table_name,)):
+            try:
+                gid = json.loads(body)["game_id"]
+            except (TypeError, ValueError, KeyError):
+                continue
+            if isinstance(gid, int):
+                return gid
+        return None
 
     # ------------------------------------------------------------ reading
     def records(self, game_id, kinds=None):
@@ -387,6 +419,8 @@ class Store(CardTables):
 
     def _read_summary(self, row):
         gid, created, mode, table = row
+        if mode not in MODES:
+            raise DamagedRecord("game #%s: its mode is damaged (%r)" % (gid, mode))
         # the newest finish or reopen decides: an undone KO reopens the game
         fin = self.db.execute("SELECT body, kind FROM records WHERE game_id = ? AND kind IN ('finish', 'reopen') "
                               "ORDER BY seq DESC LIMIT 1", (gid,)).fetchone()
@@ -416,7 +450,19 @@ class Store(CardTables):
             args.append(table_name)
         q += " ORDER BY id DESC LIMIT ?"
         args.append(limit)
-        return [self._summary(r) for r in self.db.execute(q, args)]
+        try:
+            rows = self.db.execute(q, args).fetchall()
+        except (sqlite3.DatabaseError, ValueError):
+            # a cell that does not read (issue 39: a name no longer UTF-8): the ids, then each row
+            # by itself, its text as bytes; one damaged row is listed as damaged, not the list lost
+            ids = self.db.execute(q.replace("SELECT id, created_ms, mode, table_name", "SELECT id", 1), args).fetchall()
+            rows = [self._raw_game_row(gid) for (gid,) in ids]
+        return [self._summary(r) for r in rows]
+
+    def _raw_game_row(self, gid):
+        row = self.db.execute("SELECT id, created_ms, CAST(mode AS BLOB), CAST(table_name AS BLOB) FROM games "
+                              "WHERE id = ?", (gid,)).fetchone()
+        return (row[0], row[1]) + tuple(v.decode("utf-8", "replace") if isinstance(v, bytes) else v for v in row[2:])
 
     def latest_unfinished(self, table_name="table-1"):
         """For a record written before the table log: the newest unfinished game."""

@@ -7,6 +7,10 @@ line is the message alone (a warning or error says so first); under systemd
 its syslog priority (``<6>`` info, ``<4>`` warning, ``<3>`` error), which journald reads
 as the entry's priority (``journalctl -p warning -u lumen-hub``), and carries no time:
 the journal adds its own.
+
+Secrets never go into the log (issue 39: the journal is readable by the adm and
+systemd-journal groups, a file the token was kept in is 0600): ``to_terminal`` writes a line
+to the person at the terminal only, and nowhere when there is none.
 """
 
 import logging
@@ -57,3 +61,31 @@ def say(name="lumen.hub"):
     """``out(text)``: what a command tells its user, as an info line of logger ``name``."""
     logger = logging.getLogger(name)
     return logger.info
+
+
+def terminal(streams=None):
+    """The stream a person reads at a terminal (standard output, else standard error, when
+    it is a TTY), or None (the journal, a pipe, a file)."""
+    for stream in streams if streams is not None else (sys.stdout, sys.stderr):
+        try:
+            if stream is not None and stream.isatty():
+                return stream
+        except (AttributeError, ValueError, OSError):   # closed, or no isatty
+            continue
+    return None
+
+
+def to_terminal(text, stream=None):
+    """Show ``text`` (a secret: the admin token) to the person at the terminal, never to the
+    log; returns whether it was shown. ``stream``: the terminal (default: ``terminal()``)."""
+    stream = stream if stream is not None else terminal()
+    if stream is None:
+        return False
+    for h in logging.getLogger(ROOT).handlers:      # what was logged before it comes first
+        try:
+            h.flush()
+        except Exception:
+            pass
+    stream.write(text + "\n")
+    stream.flush()
+    return True

@@ -134,10 +134,11 @@ class LocalBroker:
     def write_config(self):
         os.makedirs(os.path.join(self.folder, "data"), exist_ok=True)
         pw = os.path.join(self.folder, "passwd")
-        with open(pw, "w") as f:
+        # 0600 from the start (issue 39): the passwords are in clear until mosquitto_passwd hashes them
+        with os.fdopen(os.open(pw, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+            os.fchmod(f.fileno(), 0o600)
             for user, password in sorted(self.credentials.items()):
                 f.write("%s:%s\n" % (user, password))
-        os.chmod(pw, 0o600)
         r = subprocess.run([MOSQUITTO_PASSWD, "-U", pw], capture_output=True, text=True)
         if r.returncode:
             raise BrokerError("mosquitto_passwd failed: %s" % (r.stderr or r.stdout).strip())

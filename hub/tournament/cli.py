@@ -120,7 +120,10 @@ def run_td(args, out=print, ready=None, stop=None):
     if not getattr(args, "no_web", False):
         from .web import serve
         server = serve(td, creds["admin_token"], host=args.host, port=args.port)
-        out("TD page: http://%s:%d/  (admin token: %s)" % (args.host, args.port, creds["admin_token"]))
+        out("TD page: http://%s:%d/  (admin token: \"admin_token\" in %s, 0600)"
+            % (args.host, args.port, os.path.join(args.dir, "credentials.json")))
+        from hub.system.logs import to_terminal
+        to_terminal("admin token / 관리자 토큰: %s" % creds["admin_token"])     # never in the log (issue 39)
     if ready:
         ready(td, broker)
     try:

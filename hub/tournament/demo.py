@@ -109,7 +109,10 @@ def run_demo(args, out=print):
         server = serve(td, creds["admin_token"], port=args.port)
         url = "http://127.0.0.1:%d/" % args.port
         out("TD page / 운영 화면: %s   projector / 프로젝터: %sprojector" % (url, url))
-        out("admin token / 관리자 토큰: %s   (event folder %s, broker port %d)" % (creds["admin_token"], folder, broker.port))
+        out("admin token / 관리자 토큰: \"admin_token\" in %s   (event folder %s, broker port %d)"
+            % (os.path.join(folder, "credentials.json"), folder, broker.port))
+        from hub.system.logs import to_terminal
+        to_terminal("admin token / 관리자 토큰: %s" % creds["admin_token"])     # never in the log (issue 39)
         n_tables = (args.players + 1) // 2
         for n in range(1, n_tables + 1):
             sims.append(SimTable(make_url("127.0.0.1", broker.port, "table-%d" % n, creds["table-%d" % n]), td.name, n,

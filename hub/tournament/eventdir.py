@@ -84,9 +84,10 @@ def new_event(folder, name, players, rounds=None, round_minutes=None, best_of=No
     creds = make_credentials(tables)
     creds["admin_token"] = secrets.token_urlsafe(12)
     path = os.path.join(folder, "credentials.json")
-    with open(path, "w") as f:
+    # 0600 from the start (issue 39): never readable by others, not even for a moment
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+        os.fchmod(f.fileno(), 0o600)
         json.dump(creds, f, indent=1, sort_keys=True)
-    os.chmod(path, 0o600)
     rec = EventRecord(rec_path)
     rec.append("event", body)
     rec.close()

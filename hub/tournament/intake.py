@@ -51,6 +51,32 @@ def clean_status(obj):
     return out
 
 
+#: the most a result's detail may take in the TD's record once cleaned (issue 39: a table's
+#: 200 KB detail was stored whole in the note of a refused result); what it keeps is ~300 bytes
+MAX_DETAIL_BYTES = 1024
+#: the most of an error's text a note keeps (a refusal may quote what the table sent)
+MAX_ERROR_CHARS = 200
+
+
+def clean_result(obj, table):
+    """A table's result as the TD records it (issue 39): each field of the type it must be,
+    else None (the event's check then refuses it, and the note of the refusal is as small):
+    a round, the score, the source, who confirmed it, and the detail, cleaned and capped."""
+    return {"round": _int(obj.get("round"), 0, 999), "table": table, "result_id": obj["result_id"],
+            "a_wins": _int(obj.get("a_wins"), 0, 99), "b_wins": _int(obj.get("b_wins"), 0, 99),
+            "draws": _int(obj.get("draws", 0), 0, 99), "source": _text(obj.get("source", "table"), 16) or "table",
+            "confirmed_by": clean_confirmed(obj.get("confirmed_by")), "detail": capped_detail(obj.get("detail"))}
+
+
+def capped_detail(d):
+    """``clean_detail``, and never past MAX_DETAIL_BYTES of JSON (past it: the games alone)."""
+    import json
+    out = clean_detail(d)
+    if len(json.dumps(out, ensure_ascii=False)) > MAX_DETAIL_BYTES:
+        out = {"games": out["games"], "truncated": True}
+    return out
+
+
 def clean_detail(d):
     """A result's detail: the games, the last game's health, the mode, the table's game ids."""
     d = d if isinstance(d, dict) else {}

@@ -42,10 +42,6 @@ def td_now_ms():
     return time.time_ns() / 1e6
 
 
-def _short(v, n=16):
-    return v[:n] if isinstance(v, str) else "table"
-
-
 class TDError(ValueError):
     pass
 
@@ -380,10 +376,7 @@ class TD:
             self.stats["dropped"] = self.stats.get("dropped", 0) + 1
             return
         else:
-            body = {"round": obj.get("round"), "table": table, "result_id": rid,
-                    "a_wins": obj.get("a_wins"), "b_wins": obj.get("b_wins"), "draws": obj.get("draws", 0),
-                    "source": _short(obj.get("source", "table")), "confirmed_by": intake.clean_confirmed(obj.get("confirmed_by")),
-                    "detail": intake.clean_detail(obj.get("detail"))}
+            body = intake.clean_result(obj, table)      # every field bounded, the detail capped (issue 39)
             try:
                 seq = self._commit("result", body)
                 known[rid] = {"status": "ok", "seq": seq}
@@ -410,7 +403,7 @@ class TD:
                                         "body": body}, wall_ms=int(self.now()))
             return answer
         if now is not None:
-            answer = {"status": "conflict", "error": str(e)}
+            answer = {"status": "conflict", "error": str(e)[:intake.MAX_ERROR_CHARS]}
             reported = {k: body.get(k) for k in ("a_wins", "b_wins", "draws", "source", "confirmed_by")}
             try:
                 self._commit("conflict", {"round": body["round"], "table": table, "result_id": rid,
@@ -420,7 +413,7 @@ class TD:
                 return answer
             except TDError:
                 pass
-        answer = {"status": "refused", "error": str(e)}
+        answer = {"status": "refused", "error": str(e)[:intake.MAX_ERROR_CHARS]}
         self.stats["refused"] += 1
         self.record.append("note", {"what": "result_refused", "table": table, "result_id": rid, "answer": answer,
                                     "body": body}, wall_ms=int(self.now()))

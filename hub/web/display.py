@@ -1,7 +1,7 @@
 """What the table display shows: the display state, built from public views only.
 
 :func:`display_state` adds the table's own parts (the match clock, a record that can't be
-written, refused pod claims, who is ahead at TIME) to the game's part, which the session
+written, seat claims waiting for the judge, who is ahead at TIME) to the game's part, which the session
 builds (``session.display_state``: hub/sessions/display/). Nothing here reads a seat's
 private channel. The state is shared with what was sent: read it, never change it.
 """
@@ -16,18 +16,11 @@ __all__ = ["display_state", "seat_change", "current_turn", "game_over", "DISPLAY
            "SEAT_INFO", "BATTLE_DETAIL_EVENTS"]
 
 
-def _pod_conflicts(table):
-    """Devices refused a seat they claimed with a connected pod's id (issue 11.2): the judge
-    must see them. No board ids here (the page is public): the seat and the port."""
-    pods = getattr(table, "pods", None)
-    out = []
-    for c in (pods.conflicts_view() if pods is not None else []):
-        seat = SEAT_INFO.get(c.get("seat"), {}).get("label", "?")
-        out.append({"seat": c.get("seat"), "port": c.get("port"),
-                    "text": {"ko": "좌석 가로채기 거부: %s 포드라고 하는 다른 장치(%s) — 심판 확인 필요" % (seat, c.get("port")),
-                             "en": "seat takeover refused: another device (%s) says it is the %s pod — judge, please check"
-                                   % (c.get("port"), seat)}})
-    return out
+def _seat_claims(table):
+    """Seat claims waiting for the judge (issues 11.2, 39: hub/pods/claims.py): everyone must
+    see them. No board ids here (the page is public): the seat, the port, the text."""
+    claims = getattr(table, "claims", None)
+    return claims.public_view() if claims is not None else []
 
 
 def display_state(table):
@@ -37,7 +30,8 @@ def display_state(table):
     out = {"table": table.name, "mode": s.mode if s is not None else None, "timer": timer, "game_id": None}
     err = getattr(table.store, "write_error", None)
     out["record_error"] = err.to_json() if err is not None else None   # "the record can't be written: ..."
-    out["pod_conflicts"] = _pod_conflicts(table)
+    # the banner reads pod_conflicts (its name since issue 11.2); the judge's panel seat_claims
+    out["seat_claims"] = out["pod_conflicts"] = _seat_claims(table)
     if s is None:
         out.update(seats=None, log=[], log_total=0, ready={}, pending=[], cards={}, last_battle=None, coach=None)
         return out

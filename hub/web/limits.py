@@ -5,9 +5,12 @@ TD's page.
   read: a ``Content-Length`` past the route's limit is answered at once, a chunked body is
   counted as it arrives and cut off at the limit. Six 100 MB POSTs once took a hub from
   67 MB to 1.33 GB; a Pi Zero 2 W has 512 MB.
-* **Framing**: every response says ``X-Frame-Options: DENY`` and ``Content-Security-Policy:
-  frame-ancestors 'none'``: no page of ours can be framed by another site (the admin page
-  keeps its token in the browser).
+* **Framing and the rest** (``SECURITY_HEADERS``): every response says ``X-Frame-Options:
+  DENY`` and ``Content-Security-Policy: frame-ancestors 'none'``: no page of ours can be
+  framed by another site (the admin page keeps its token in the browser);
+  ``X-Content-Type-Options: nosniff``: a browser takes a response for what its type says
+  (a card's text served as JSON is never run as a script); ``Referrer-Policy: no-referrer``:
+  a link followed from a page tells the next site nothing of the hub's address (issue 39).
 * **Wrong tokens**: each address may guess the admin token ``WRONG_TOKEN_BURST`` times, then
   once per ``WRONG_TOKEN_EVERY_S`` (429 ``too_many_attempts`` with ``Retry-After``, the
   token not even compared meanwhile). A right token costs nothing.
@@ -34,6 +37,7 @@ WRONG_TOKEN_BURST = 10
 WRONG_TOKEN_EVERY_S = 2.0
 
 FRAME_HEADERS = [(b"x-frame-options", b"DENY"), (b"content-security-policy", b"frame-ancestors 'none'")]
+SECURITY_HEADERS = FRAME_HEADERS + [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
 
 
 def body_limit(method, path):
@@ -65,7 +69,7 @@ class RequestLimits:
             if refused[0]:
                 return              # the 413 went out already: what the app says after it is dropped
             if message["type"] == "http.response.start":
-                message = dict(message, headers=list(message.get("headers", [])) + FRAME_HEADERS)
+                message = dict(message, headers=list(message.get("headers", [])) + SECURITY_HEADERS)
             await send(message)
 
         length = None

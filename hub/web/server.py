@@ -24,7 +24,28 @@ def urls(table, host, port):
     return out
 
 
-def announce(table, host, port, out=print, mdns=None):
+def token_lines(table, admin_url, terminal=None):
+    """What the log says of the admin token (issue 39): where it is kept, never the token;
+    the token and the admin page's address with it go to the person at the terminal only
+    (``hub.system.logs.to_terminal``: ``terminal``, default the process's own, if a TTY)."""
+    from hub.system.logs import to_terminal
+    tokens = getattr(table, "tokens", None)
+    source, path = getattr(tokens, "source", "memory"), getattr(tokens, "path", None)
+    page = admin_url.split("#", 1)[0]
+    shown = to_terminal("관리자 토큰 / admin token: %s\n관리자 화면 / admin page: %s" % (table.admin_token, admin_url),
+                        terminal)
+    if source == "file" and path:
+        where = "관리자 토큰 파일 / the admin token is kept in: %s (0600%s)" % (
+            path, "" if shown else "; 예: sudo cat 로 읽기 / read it with e.g. sudo cat")
+    elif source == "override":
+        where = "관리자 토큰 / admin token: --token 또는 LUMEN_ADMIN_TOKEN 값 / the one given with --token or LUMEN_ADMIN_TOKEN"
+    else:
+        where = "관리자 토큰 / admin token: 이번 실행에만 있음 / made for this run only (the record is in memory)"
+    return [where, "관리자 화면 / admin page: %s#admin=TOKEN%s" % (page, "" if shown else " (토큰으로 로그인 / log in with the token)")]
+
+
+def announce(table, host, port, out=print, mdns=None, terminal=None):
+    """The addresses, said to ``out`` (the log); the admin token to the terminal only."""
     u = urls(table, host, port)
     out("테이블 화면 / table display: %s" % u["display"])
     for address in u["lan_all"]:
@@ -33,8 +54,8 @@ def announce(table, host, port, out=print, mdns=None):
         out("이름으로 / by name (mDNS): http://%s:%d/" % (mdns, port))
     if host in lan.WILDCARD and not u["lan_all"]:
         out("네트워크 주소가 없습니다: 휴대폰은 연결할 수 없습니다 / no network address: phones cannot connect")
-    out("관리자 토큰 / admin token: %s" % table.admin_token)
-    out("관리자 화면 / admin page: %s" % u["admin"])
+    for line in token_lines(table, u["admin"], terminal):
+        out(line)
     out("API 문서 / API docs: %s" % u["docs"])
     out("카드 편집기·덱 / card editor, decks: %s" % u["cards"])
 

@@ -112,16 +112,19 @@ def test_a_device_claiming_a_connected_pods_id_is_refused_until_the_judge_confir
 
 
 def test_a_pod_back_after_its_link_died_takes_its_seat_again(t10):
-    """The replug case stays automatic: once the seated pod's link is dead, the same board
-    id on another port is the pod itself, back."""
+    """The replug case stays automatic: once the seated pod's link is dead, the same pod on a
+    port that vouches for it (a USB port's own serial number; here the simulated pod's) is the
+    pod itself, back. A device that only says the id waits for the judge (issue 39:
+    tests/faults/test_seat_claims.py)."""
+    from hub.pods.ports import SimPort
+    from hub.pods.sim import SimPod
     real = t10.hub.seated("a")
     t10.sims["a"].kill()
     wait(lambda: real.closed or not real.link.up, "the hub to notice 1P gone")
-    rogue = RoguePort("usb:replugged")
-    conn = t10.hub.add(rogue)
-    rogue.say(hello(BOARD_IDS["a"], boot=78))
+    t10.sims["a"] = SimPod(board_id=BOARD_IDS["a"])
+    conn = t10.hub.add(SimPort(t10.sims["a"], name="usb:replugged"))
     wait(lambda: t10.hub.seated("a") is conn, "the pod back in its seat")
-    assert not t10.hub.conflicts
+    assert not t10.hub.conflicts and not t10.table.claims.pending()
 
 
 def _random_frame(rnd):

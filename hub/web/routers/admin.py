@@ -1,11 +1,12 @@
-"""The admin token: check it, change it. The pods: who is connected, and the judge's
-takeover of a seat another device asked for (issue 11.2)."""
+"""The admin token: check it, change it. The pods: who is connected. Seat claims (issues 11.2,
+39: hub/pods/claims.py): what waits for the judge, and the judge's confirm or refusal."""
 
 from typing import Annotated
 
 from fastapi import APIRouter, Depends
 from pydantic import Field, StringConstraints
 
+from hub.pods.claims import claims_of
 from hub.sessions.base import SessionError
 from hub.web.common import ApiError, Control
 
@@ -15,6 +16,11 @@ TOKEN_PATTERN = r"^[A-Za-z0-9_\-]{8,128}$"
 class NewToken(Control):
     new_token: Annotated[str, StringConstraints(pattern=TOKEN_PATTERN)] = Field(
         description="8-128 of A-Z a-z 0-9 _ -")
+
+
+class ClaimDecision(Control):
+    claim: Annotated[str, StringConstraints(pattern=r"^[a-z]{1,16}:[0-9]{1,9}$")] = Field(
+        description="the claim's id (GET /api/admin/claims), e.g. pod:1")
 
 
 class Takeover(Control):
@@ -51,6 +57,29 @@ def router(ctl):
             except SessionError as e:
                 raise ApiError(404, "not_found", str(e)) from None
         return {"ok": True, "action_id": body.action_id, **pods.pods_view()}
+
+    @router.get("/api/admin/claims", tags=["control"],
+                summary="Seat claims waiting for the judge: a device asking for a seat another pod holds or held")
+    async def admin_claims(_=Depends(bearer)):
+        return {"claims": claims_of(table).admin_view()}
+
+    def decide(body, how):
+        with claim(body.action_id):
+            try:
+                getattr(claims_of(table), how)(body.claim)
+            except SessionError as e:
+                raise ApiError(404, "not_found", str(e)) from None
+        return {"ok": True, "action_id": body.action_id, "claims": claims_of(table).admin_view()}
+
+    @router.post("/api/control/claims/confirm", tags=["control"],
+                 summary="The judge hands the claimed seat to the device that asked for it")
+    async def confirm_claim(body: ClaimDecision, _=Depends(bearer)):
+        return decide(body, "confirm")
+
+    @router.post("/api/control/claims/refuse", tags=["control"],
+                 summary="The judge refuses a seat claim: the device stays unseated")
+    async def refuse_claim(body: ClaimDecision, _=Depends(bearer)):
+        return decide(body, "refuse")
 
     @router.post("/api/control/token", tags=["control"],
                  summary="Change the admin token (authorised with the old one)")

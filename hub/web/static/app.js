@@ -542,8 +542,9 @@
   // ------------------------------------------------------------ the admin panel (admin.js)
   const adminCtx = { get S() { return S; }, get lang() { return lang; }, get admin() { return admin; },
     get token() { return token; }, get roster() { return roster; }, get decks() { return decks; },
-    t: t, esc: esc, nm: nm, seatLabel: seatLabel, signed: signed, tracker: (c) => tracker(c), toast: toast };
-  function renderAdmin() { LumenAdmin.render(adminCtx); }
+    t: t, esc: esc, nm: nm, seatLabel: seatLabel, signed: signed, tracker: (c) => tracker(c), toast: toast,
+    control: (path, body) => control(path, body) };
+  function renderAdmin() { LumenAdmin.render(adminCtx); LumenClaims.render(adminCtx); }
 
   // ------------------------------------------------------------ events
   // an action that rests a moment after a tap, whichever button (or Ctrl+Z) gave it: a double
