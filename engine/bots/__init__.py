@@ -10,7 +10,7 @@ from engine.bots.search import LEVELS as SEARCH_LEVELS
 from engine.bots.search import (Config, Search, Thought, answer_view, answers, fallback_answer, instructions_for,
                                 iterations_for, search_answer, solve_matrix, think)
 from engine.bots.knowledge import Unseen, rebuild, seat_view
-from engine.bots.players.simple import greedy_answer, most_damage, random_answer
+from engine.bots.simple import greedy_answer, most_damage, random_answer
 
 __all__ = ["explain_choice", "LEVELS", "SEARCH_LEVELS", "POLICIES", "Bot", "play", "Config", "Search", "Thought", "answer_view", "answers",
            "fallback_answer", "instructions_for", "iterations_for", "search_answer", "solve_matrix", "think", "Unseen",

@@ -15,7 +15,7 @@ Everything here reads only what a seat may see (no opponent side deck, no readie
 
 import math
 
-from engine.bots.players.simple import most_damage
+from engine.bots.simple import most_damage
 
 # feature name -> weight; fitted by ``python3 bench/bot.py fit-eval`` (see its output and
 # docs/performance.md "Search player"): seeded games of the sample and entered decks.

@@ -5,7 +5,7 @@ and deterministic."""
 import random
 
 from engine.bots.search import search_answer
-from engine.bots.players.simple import greedy_answer, random_answer
+from engine.bots.simple import greedy_answer, random_answer
 
 LEVELS = ("easy", "normal", "strong")
 POLICIES = ("random", "greedy") + LEVELS
