@@ -199,7 +199,7 @@ def _whole(ck, data, b):
     def counter_ref(cid, obj, key, where):
         if cid is not None and cid not in known:
             ck.add("names counter %r, which the profile does not have (counters: %s)"
-                   % (cid, ", ".join(counters[:20]) or "none"), obj, key, where)
+                   % (cid, _some(counters)), obj, key, where)
 
     turn, rt = b["turn"], data.get("turn") or {}
     if turn["at_limit"]:
@@ -269,7 +269,17 @@ def _tiebreak(ck, b, rm, counters):
                     ck.add("%s is counted by the tracker's rules only (rules: tracker)" % cid, line, "counters", where)
             elif cid not in counters:
                 ck.add("names counter %r, which the profile does not have (counters: %s)"
-                       % (cid, ", ".join(counters) or "none"), line, "counters", where)
+                       % (cid, _some(counters)), line, "counters", where)
+
+
+def _some(names, shown=12):
+    """A list of names for an error message: the first ``shown``, then how many more (a profile
+    with thousands of counters gets a message a person can read)."""
+    names = list(names)
+    if not names:
+        return "none"
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (" and %d more" % more if more > 0 else "")
 
 
 def _picks(ck, raw, b, counters):
