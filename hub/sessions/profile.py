@@ -11,15 +11,14 @@ the reveal's judge record names the picks it revealed (``reveals``: their seqs) 
 their options and nonces, so the record's public reads show them from then on only.
 """
 
-import secrets
-
 from hub.profiles import cards as card_sets
 from hub.profiles import profile as profiles
+from hub.sessions.changes import Step
+from hub.sessions.commit_reveal import lock_entry, new_nonce
 from hub.sessions.base import NO_PROMPT, DecisionRefused, MonotonicClock, SeatPrompt, SeatStatus, SessionBase, SessionError
 from hub.sessions.display.common import log_line
 from hub.sessions.display.profile import profile_display
 from hub.sessions.profile_game import ANSWERS, ProfileGame, ProfileGameError, public_view
-from hub.sessions.referee import commitment
 
 START_FORMAT = "lumen-profile-game/1"
 LOCKED = SeatPrompt("ready", locked=True, hidden=True)
@@ -64,7 +63,7 @@ class ProfileSession(SessionBase):
             start["names"] = names
         gid = store.new_game("profile", start, table)
         s = cls(store, gid, game, clock)
-        s._notify([])
+        s.publish_start([])
         return s
 
     @classmethod
@@ -89,8 +88,9 @@ class ProfileSession(SessionBase):
         return s
 
     # ------------------------------------------------------------ input
-    def submit(self, seat, kind, value=True, source="pod", at_ms=None, action=None, pre=()):
-        """``kind``: a seat's answer (``ready``: a hidden pick, from its own pod only;
+    # ------------------------------------------------------------ the kernel's hooks (base.py submit)
+    def _prepare(self, seat, kind, value, source, now):
+        """``kind``: a seat's answer (``ready``: a hidden pick, from its own device only;
         ``ante``, ``priority``, ``end_turn``) or ``action`` (a table command mapping)."""
         if kind != "action":
             if seat not in self.seats:
@@ -101,27 +101,28 @@ class ProfileSession(SessionBase):
                 raise SessionError("a hidden pick is made only on the player's own pod")
         elif not isinstance(value, dict):
             raise SessionError("an action is a command mapping, e.g. {action: adjust, seat: a, counter: life, delta: -3}")
-        now = self.clock.now_ms() if at_ms is None else at_ms
-        before = self.game.checkpoint()
+        return None
+
+    def _snapshot(self):
+        return self.game.checkpoint()
+
+    def _step(self, prepared, seat, kind, value, source, now, seq):
         body = {"kind": kind, "value": value, "source": source}
         hidden = kind == "ready"
         if hidden:
-            body["nonce"] = secrets.token_hex(16)
-        pre = list(pre)
-        seq = self.store.next_seq(self.game_id) + len(pre)
-        part = self.game._current_part(seat) if hidden else None
+            body["nonce"] = new_nonce()
+        part = self.game.current_part(seat) if hidden else None
         winner_before = self.game.winner
         try:
             entries = self._apply(seat, kind, value, now)
         except ProfileGameError as e:
-            self.game.rollback(before)
             raise SessionError(str(e)) from None
         items = [("input", body, seat, now, hidden)]
         hidden_now = dict(self._hidden)
         if hidden:
             hidden_now[seq] = {"seat": seat, "part": part, "value": value, "nonce": body["nonce"]}
-            items.append(("judge", {"event": "pick", "seat": seat, "part": part, "mono_ms": now, "input_seq": seq,
-                                    "commitment": commitment(self.game_id, seat, value, body["nonce"])}, seat, now, False))
+            items.append(("judge", lock_entry("pick", self.game_id, seat, value, body["nonce"], now, seq, part=part),
+                          seat, now, False))
         revealed = any(e["action"] == "reveal" for e in entries)
         if revealed:
             items.append(("judge", {"event": "reveal", "reveals": sorted(hidden_now),
@@ -134,17 +135,17 @@ class ProfileSession(SessionBase):
                                      "match_winner": self.game.match_winner()}, None, None, False))
         elif w is None and winner_before is not None:
             items.append(("reopen", {"turn": self.game.turn, "was": winner_before}, None, None, False))
-        try:
-            self.store.append_many(self.game_id, pre + items, action=action)
-        except BaseException:
-            self.game.rollback(before)
-            raise
+        return Step(items, entries, book=(hidden_now, revealed))
+
+    def _rollback(self, snapshot):
+        self.game.rollback(snapshot)
+
+    def _take(self, step, seat, kind, now):
+        hidden_now, revealed = step.book
         self._hidden = {} if revealed else hidden_now
         self._revealed = revealed
         if kind != "action":
             self.answered[seat] += 1
-        self._notify(entries)
-        return entries
 
     def _apply(self, seat, kind, value, now):
         if kind == "action":
@@ -164,7 +165,7 @@ class ProfileSession(SessionBase):
         return [{"player": seat, "kind": d["kind"], "options": list(d["options"]), "hidden": d["hidden"],
                  "part": d.get("part")}]
 
-    def _notify(self, entries):
+    def _publish(self, entries):
         self.version += 1
         self._happened = ([("reveal",)] if self._revealed else []) + (
             [("game_over", self.game.winner)] if self.game.winner is not None else [])

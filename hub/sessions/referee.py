@@ -20,8 +20,6 @@ to the locked card made at lock time (``H(game:seat:card:nonce)``); the reveal
 publishes card and nonce so anyone can check the commitment from the record.
 """
 
-import hashlib
-import secrets
 import weakref
 from functools import partial
 from typing import NamedTuple
@@ -30,8 +28,11 @@ import engine
 from engine import GameState, IllegalDecision, Views, apply_checked, check, explain, new_game, other
 from engine.cards import parse_card, parse_character, raise_if
 
+from hub.sessions.changes import Step
+from hub.sessions.commit_reveal import commitment, lock_entry, new_nonce
 from hub.sessions.base import (LINK_ALLOWANCE_MS, LOCKED_READY, NO_PROMPT, PASS_WORDS, READY_MS, DecisionRefused,
-                               LazyMessage, SeatPrompt, SeatStatus, SessionBase, SessionError)
+                               SeatPrompt, SeatStatus, SessionBase, SessionError)
+from hub.sessions.lazy_message import LazyMessage
 from hub.sessions.display.referee import RefereeDisplay, all_lines
 
 #: decisions the table display (a judge's phone) may give in a referee game; the others are
@@ -42,10 +43,6 @@ QUIET_EVENTS = frozenset({"move", "ready_start", "battle_end", "fp_spent", "phas
 
 
 CHECKPOINT_EVERY = 16     # decisions between two copies of the state kept for a rollback
-
-
-def commitment(game_id, seat, card, nonce):
-    return hashlib.sha256(("%s:%s:%s:%s" % (game_id, seat, card, nonce)).encode()).hexdigest()
 
 
 def deck_json(deck):
@@ -91,7 +88,7 @@ class RefereeSession(SessionBase):
         gid = store.new_game("referee", start, table, action=action, items=items)
         s = cls(store, gid, st, clock)
         s._collect(events)
-        s._publish(events)
+        s.publish_start(events)
         return s
 
     @classmethod
@@ -118,7 +115,7 @@ class RefereeSession(SessionBase):
             events = apply_checked(s.state, check(s.state, r.seat, r.body["kind"], r.body["value"]))
             items, book, _ = s._effects(r.seat, r.body["kind"], r.body["value"], r.body, r.seq, r.mono_ms or 0,
                                         s.state, events)
-            s._take(r.seat, r.body["kind"], r.body["value"], events, book)
+            s._take_decision(r.seat, r.body["kind"], events, book, value=r.body["value"])
             if items and r.seq not in already and not _produced(recs, i):
                 repairs += _mark(items, r.seq)
         if repairs:
@@ -137,19 +134,12 @@ class RefereeSession(SessionBase):
     def requests(self, seat):
         return [dict(r) for r in self.state.pending if r["player"] == seat]
 
-    def submit(self, seat, kind, value=True, source="pod", at_ms=None, action=None, pre=()):
-        """Accept a decision from a seat. Raises SessionError / IllegalDecision; nothing
-        changes then. Returns the public events it caused.
-
-        ``at_ms``: when the decision reached the hub (a pod's ready is stamped when its bytes
-        arrive, on the pod links' thread), else now. ``action``: (table, action id) kept with
-        it. The input and everything it produces are one transaction, committed before
-        anything changes here; a record that can't be written changes nothing."""
+    # ------------------------------------------------------------ the kernel's hooks (base.py submit)
+    def _prepare(self, seat, kind, value, source, now):
         if seat not in ("a", "b"):
             raise SessionError("seat must be a or b, not %r" % (seat,))
         if self.state.winner is not None:
             raise SessionError("the game is over (winner %s)" % self.state.winner)
-        now = self.clock.now_ms() if at_ms is None else at_ms
         self.tick(now)
         if kind == "ready" and seat in self.deadline and now > self.deadline[seat] + LINK_ALLOWANCE_MS:
             raise SessionError("ready too late: the 10-second deadline passed (guide 3.10)")
@@ -160,26 +150,24 @@ class RefereeSession(SessionBase):
         if source == "display" and req.get("hidden"):
             raise SessionError("a hidden decision is answered only on the player's own pod")
         # validate before anything is written: an illegal answer changes nothing
-        answer = check(self.state, seat, kind, value)
+        return req, check(self.state, seat, kind, value)
+
+    def _step(self, prepared, seat, kind, value, source, now, seq):
+        req, answer = prepared
         body = {"kind": kind, "value": value, "source": source}
         hidden = kind in ("ready", "setup", "replenish") or bool(req.get("hidden"))
         if kind == "ready":
-            body["nonce"] = secrets.token_hex(16)
-        pre = list(pre)
-        seq = self.store.next_seq(self.game_id) + len(pre)
+            body["nonce"] = new_nonce()
         self._fill_unread()          # the messages still held get this state's views before it moves on
-        try:
-            events = apply_checked(self.state, answer)
-            items, book, messages = self._effects(seat, kind, value, body, seq, now, self.state, events)
-            self.store.append_many(self.game_id, pre + [("input", body, seat, now, hidden)] + items, action=action)
-        except BaseException:
-            self._restore()          # the engine failed, or the record refused the write: nothing changed
-            raise
-        self._take(seat, kind, value, events, book)
-        for audience, msg in messages:
-            self._send(audience, msg)
-        self._publish(events)
-        return events
+        events = apply_checked(self.state, answer)
+        items, book, messages = self._effects(seat, kind, value, body, seq, now, self.state, events)
+        return Step([("input", body, seat, now, hidden)] + items, events, messages, book)
+
+    def _rollback(self, snapshot):
+        self._restore()
+
+    def _take(self, step, seat, kind, now):
+        self._take_decision(seat, kind, step.result, step.book, value=step.records[0][1]["value"])
 
     def tick(self, now=None):
         """Apply a non-response for every deadline expired by ``now`` (the hub is the referee)."""
@@ -206,8 +194,7 @@ class RefereeSession(SessionBase):
             nonce[seat] = body.get("nonce")
             locked[seat] = {"seq": seq, "stamp": now}
             deadline.pop(seat, None)
-            items.append(("judge", {"event": "ready", "seat": seat, "mono_ms": now, "input_seq": seq,
-                                    "commitment": commitment(self.game_id, seat, value, body.get("nonce"))},
+            items.append(("judge", lock_entry("ready", self.game_id, seat, value, body.get("nonce"), now, seq),
                           seat, now, False))
             o = other(seat)
             if o not in locked and _asked(new_state, o, "ready") and o not in deadline:
@@ -230,7 +217,7 @@ class RefereeSession(SessionBase):
             items.append(("finish", {"winner": new_state.winner, "turn": new_state.turn}, None, None, False))
         return items, (locked, nonce, deadline), messages
 
-    def _take(self, seat, kind, value, events, book):
+    def _take_decision(self, seat, kind, events, book, value):
         """A decision applied to the state (in place) and recorded: the session takes it."""
         self.version += 1
         self._inputs.append((seat, kind, value))
@@ -551,35 +538,3 @@ def _rebuild(start, store):
         raise_if(problems)
         decks[seat] = {"character": ch, "cards": d["cards"], "ultimate": d.get("ultimate")}
     return cards, decks
-
-
-def verify_commitments(store, game_id):
-    """Check every reveal against the commitments made at lock time. Returns a list of
-    (seat, ok) per revealed ready, for settling a dispute from the record alone. A ready
-    whose commitment is missing from the record is (seat, False)."""
-    recs = store.records(game_id)
-    ready_inputs = {r.seq: r.seat for r in recs if r.kind == "input" and r.body.get("kind") == "ready"}
-    commits = {}
-    for r in recs:
-        b = r.body
-        if r.kind != "judge" or b.get("event") != "ready":
-            continue
-        seq = b.get("input_seq")
-        if seq is None:      # written before input_seq was recorded: the seat's latest ready before it
-            seq = max((q for q, seat in ready_inputs.items() if seat == b.get("seat") and q < r.seq), default=None)
-        if seq is not None:
-            commits.setdefault(seq, b.get("commitment"))
-    results = []
-    for r in recs:
-        b = r.body
-        if r.kind != "judge" or b.get("event") != "reveal":
-            continue
-        for seq in b.get("reveals", []):
-            seat = ready_inputs.get(seq)
-            if seat is None:
-                continue
-            card, nonce = b.get("cards", {}).get(seat), b.get("nonces", {}).get(seat)
-            if card is None or nonce is None:
-                continue
-            results.append((seat, seq in commits and commitment(game_id, seat, card, nonce) == commits[seq]))
-    return results

@@ -20,7 +20,8 @@ from engine import other
 
 from hub.profiles import profile as profiles
 from hub.sessions.base import (LINK_ALLOWANCE_MS, NO_PROMPT, DecisionRefused, MonotonicClock, SeatPrompt,
-                               SeatStatus, SessionBase, SessionError)
+                               SeatStatus, SessionBase, SessionError, Skip)
+from hub.sessions.changes import Step
 from hub.sessions.display.tracker import tracker_display, tracker_line
 from hub.sessions.tracker_game import TrackerError, TrackerGame
 
@@ -63,7 +64,7 @@ class TrackerSession(SessionBase):
         gid = store.new_game("tracker", start, table)
         game = TrackerGame(a=a, b=b, priority=priority, seed=seed, now_ms=clock.now_ms())
         s = cls(store, gid, game, clock)
-        s._notify([])
+        s.publish_start([])
         return s
 
     @classmethod
@@ -87,44 +88,42 @@ class TrackerSession(SessionBase):
             return [{"player": seat, "kind": "ready", "options": [], "hidden": True}]
         return []
 
-    def submit(self, seat, kind, value=True, source="pod", at_ms=None, action=None, pre=()):
-        """kind: ``ready`` (bare lock), ``timeout``, or ``action`` with a tracker command.
-        ``at_ms``: when it reached the hub (a pod's ready: when its bytes arrived), else now."""
+    # ------------------------------------------------------------ the kernel's hooks (base.py submit)
+    def _prepare(self, seat, kind, value, source, now):
+        """kind: ``ready`` (bare lock), ``timeout``, or ``action`` with a tracker command."""
         if kind not in ("ready", "timeout", "action"):
             raise SessionError("tracker mode takes ready, timeout or action, not %r" % (kind,))
         if kind != "action" and seat not in ("a", "b"):
             raise SessionError("seat must be a or b, not %r" % (seat,))
-        now = self.clock.now_ms() if at_ms is None else at_ms
         self.tick(now)
         next_turn = kind == "action" and isinstance(value, dict) and value.get("action") == "next_turn"
         if next_turn and self._last_next_turn is not None and 0 <= now - self._last_next_turn < NEXT_TURN_GUARD_MS:
-            return []       # a double tap: the turn has just advanced once, that is all it does
+            return Skip([])     # a double tap: the turn has just advanced once, that is all it does
         if kind == "ready" and seat in self.deadline and now > self.deadline[seat] + LINK_ALLOWANCE_MS:
             raise SessionError("ready too late: the 10-second deadline passed (guide 3.10)")
-        # apply first: a bad input raises before anything changes (the tracker rolls its own
-        # state back), then the input and what it caused are committed together, then people
-        # hear. A record that can't be written undoes the application (issue 11.4): only what
-        # was committed is ever shown.
-        before = (self.game.checkpoint(), self.phase, dict(self.locked), dict(self.deadline), list(self._steps))
+        return next_turn
+
+    def _snapshot(self):
+        return (self.game.checkpoint(), self.phase, dict(self.locked), dict(self.deadline), list(self._steps))
+
+    def _step(self, next_turn, seat, kind, value, source, now, seq):
+        # the tracker applies with its own check (a bad input raises; the kernel rolls back);
+        # what it causes is gathered by _later and recorded with the input
         self._deferred = []
-        try:
-            entries = self._apply(seat, kind, value, now, source=source)
-            records, self._deferred = self._deferred, None
-            self.store.append_many(self.game_id, list(pre) + [
-                ("input", {"kind": kind, "value": value, "source": source}, seat, now, False)]
-                + [r for r in records if r[0] != "send"], action=action)
-        except BaseException:
-            self._deferred = None
-            self.game.rollback(before[0])
-            self.phase, self.locked, self.deadline, self._steps = before[1], before[2], before[3], before[4]
-            raise
-        if next_turn:
+        entries = self._apply(seat, kind, value, now, source=source)
+        later, self._deferred = self._deferred, None
+        records = [("input", {"kind": kind, "value": value, "source": source}, seat, now, False)]
+        return Step(records + [r for r in later if r[0] != "send"], entries,
+                    [(r[1], r[2]) for r in later if r[0] == "send"], book=next_turn)
+
+    def _rollback(self, snapshot):
+        self._deferred = None
+        cp, self.phase, self.locked, self.deadline, self._steps = snapshot
+        self.game.rollback(cp)
+
+    def _take(self, step, seat, kind, now):
+        if step.book:                   # a "next turn": the double-tap guard's time
             self._last_next_turn = now
-        for r in records:
-            if r[0] == "send":
-                self._send(r[1], r[2])
-        self._notify(entries)
-        return entries
 
     def _apply(self, seat, kind, value, now, replay=False, source="pod"):
         entries = []
@@ -272,7 +271,7 @@ class TrackerSession(SessionBase):
                     self.deadline.setdefault(seat, deadline)    # not recorded: the next tick tries again
                     raise
 
-    def _notify(self, entries):
+    def _publish(self, entries):
         self.version += 1
         self._happened = ([("reveal",)] if self._revealed else []) + (
             [("game_over", self.game.winner)] if self.game.winner is not None else [])

@@ -16,6 +16,7 @@ import time
 
 from hub.web.bots import BotPlayers
 from hub.sessions.display.common import ready_view
+from hub.web.display import display_state
 from hub.web.display_feed import DisplayFeed
 
 log = logging.getLogger("lumen.web")
@@ -149,16 +150,41 @@ class DisplayHub:
             self.loop.call_soon(self.flush)
 
     def flush(self):
-        """Send the clients what changed since the last message (nothing if nothing did)."""
+        """Send the clients what changed since the last message (nothing if nothing did).
+        Returns the message sent (JSON text), or None."""
         self._flush_scheduled = False
         causes, self._causes = self._causes, []
         try:
             text = self.feed.update(causes)
         except Exception:       # a display bug must never take the table down
             log.exception("display state failed")
-            return
+            return None
         if text is not None:
             self.broadcast(text)
+        return text
+
+    def change_now(self):
+        """What a control request changed, as the display stream's own message (a ``delta`` or,
+        when the display's shape changed, the whole ``state``), sent to the clients now rather
+        than at the next turn of the loop: a control reply carries it, so a page whose WebSocket
+        is down applies the same change. None when the display shows nothing new."""
+        if not self._on_loop():
+            return None             # not on the hub's loop: the stream sends it there
+        return self.flush()
+
+    def display_now(self):
+        """The display state as the stream has it now, with its version ``v`` (what a page that
+        polls /api/state keeps, so a control reply's delta applies to it); off the loop, built
+        afresh without a version."""
+        if not self._on_loop():
+            return display_state(self.table)
+        self.flush()
+        if self.feed.shown is None:
+            self.feed.update()
+        return dict(self.feed.shown, v=self.feed.v)
+
+    def _on_loop(self):
+        return self.loop is None or threading.get_ident() == self.loop_thread
 
     def hello(self, cause="hello"):
         """The whole display state for a client that connects or asks (JSON text), at the

@@ -13,7 +13,7 @@ from engine import IllegalDecision
 from hub.sessions import roster
 from hub.sessions.base import DecisionRefused, NotFound, SessionError
 from hub.web import human
-from hub.web.display import display_state
+import orjson
 
 #: The page, its scripts and the vendored Swagger UI; shipped as package data.
 STATIC_DIR = Path(__file__).parent / "static"
@@ -102,7 +102,13 @@ class Controls:
         return ApiError(409, "refused", msg)
 
     def done(self, action_id, **extra):
-        return dict({"ok": True, "action_id": action_id, "state": display_state(self.table)}, **extra)
+        """A control request's reply: ``change`` is the display stream's message for what it
+        changed (``{"t": "delta", "v", "base", ...}`` or a whole ``state``; null when nothing
+        shown changed), the same message the WebSocket clients get: a page applies it as it
+        applies a delta (issue 32: not the whole display state for every tap)."""
+        text = self.hub.change_now() if self.hub is not None else None
+        change = None if text is None else orjson.loads(text)
+        return dict({"ok": True, "action_id": action_id, "change": change}, **extra)
 
 
 def character_or_404(key):

@@ -3,7 +3,8 @@ decision holds the input and everything it produced (judge, result, finish recor
 no kill can leave a game "in progress" with a winner or a commitment that can't be
 verified; and a record cut that way by an older hub version is repaired on resume."""
 
-from hub.sessions.referee import RefereeSession, verify_commitments
+from hub.sessions.commit_reveal import verify as verify_commitments
+from hub.sessions.referee import RefereeSession
 from hub.record.store import Store
 from hub.sessions.replay import replay_export
 from hub.sessions.table import Table

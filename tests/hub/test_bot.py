@@ -18,7 +18,7 @@ from hub.bot.seat import BotSeat
 from hub.bot.worker import ThinkWorker, WorkerGone, card_table
 from hub.record.store import Store
 from hub.sessions.base import SessionError
-from hub.sessions.referee import verify_commitments
+from hub.sessions.commit_reveal import verify as verify_commitments
 from hub.sessions.table import Table
 
 

@@ -24,7 +24,7 @@ from hub.pods.pod_hub import PodHub, while_serving
 from hub.pods.ports import SimPort
 from hub.pods.sim import SimPod, build
 from hub.record.store import Store
-from hub.sessions.referee import verify_commitments
+from hub.sessions.commit_reveal import verify as verify_commitments
 from hub.sessions.table import Table
 from hub.web.display import display_state
 from tests.web.test_hidden import check_hidden

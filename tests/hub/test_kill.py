@@ -10,7 +10,8 @@ import os
 import signal
 
 from hub.record.store import Store
-from hub.sessions.referee import RefereeSession, verify_commitments
+from hub.sessions.commit_reveal import verify as verify_commitments
+from hub.sessions.referee import RefereeSession
 from hub.sessions.replay import replay_export
 from hub.sessions.table import Table
 

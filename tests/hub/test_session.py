@@ -10,7 +10,8 @@ from engine.cards.decks import load_sample
 from engine.core.errors import IllegalDecision
 from hub.record.store import Store
 from hub.sessions.base import LINK_ALLOWANCE_MS, READY_MS, FakeClock, SessionError
-from hub.sessions.referee import RefereeSession, verify_commitments
+from hub.sessions.commit_reveal import verify as verify_commitments
+from hub.sessions.referee import RefereeSession
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,8 @@ import orjson
 import pytest
 
 from hub.record.store import Store
-from hub.sessions.base import DecisionRefused, LazyMessage, SeatPrompt, SeatStatus, SessionError
+from hub.sessions.base import DecisionRefused, SeatPrompt, SeatStatus, SessionError
+from hub.sessions.lazy_message import LazyMessage
 from hub.sessions.table import Table
 from hub.system import logs
 

@@ -2,6 +2,7 @@
 missing or wrong token, replayed control actions) answered with the right status, a JSON
 ``{"error", "detail"}`` body and no state change."""
 
+import json
 import pytest
 
 from engine.bots import Bot
@@ -244,7 +245,7 @@ def test_bad_json_bodies(client, table):
 
 def test_start_with_characters_priority_and_seed(client, table):
     body = start(client, a="델피", b="cmyk", priority="b", seed=5)
-    d = body["state"]
+    d = client.get("/api/state").json()["display"]
     assert d["seats"]["a"]["tokens"][0]["value"] == 3 and d["seats"]["b"]["hand_limit"] == 10
     assert d["priority"] == "b" and body["game_id"] == table.session.game_id
 
@@ -275,8 +276,8 @@ def test_health_quick_buttons_and_fp(client):
     d = client.get("/api/state").json()["display"]
     assert d["seats"]["b"]["health"] == 5000 - 1800 and d["seats"]["b"]["hand_limit"] == 7
     assert d["seats"]["a"]["fp"] == 2
-    r = act(client, action="reset_fp", seat="a")
-    assert r.json()["state"]["seats"]["a"]["fp"] == 0
+    act(client, action="reset_fp", seat="a")
+    assert client.get("/api/state").json()["display"]["seats"]["a"]["fp"] == 0
 
 
 def test_every_tracker_action(client, table):
@@ -309,8 +310,8 @@ def test_every_tracker_action(client, table):
 
 def test_sudden_death_from_both_at_zero(client):
     start(client, priority="a")
-    r = act(client, action="apply_battle", health={"a": -5000, "b": -5000})
-    d = r.json()["state"]
+    act(client, action="apply_battle", health={"a": -5000, "b": -5000})
+    d = client.get("/api/state").json()["display"]
     assert d["sudden_death"] is True and d["sd_turn"] == 1
     assert d["seats"]["a"]["health"] == d["seats"]["b"]["health"] == 1000 and d["seats"]["a"]["fp"] == 0
 
@@ -325,8 +326,8 @@ def test_undo_merges_presses_within_one_second(client, table):
     assert client.get("/api/state").json()["display"]["seats"]["a"]["health"] == 4600
     act(client, action="undo")
     assert client.get("/api/state").json()["display"]["seats"]["a"]["health"] == 4700
-    r = act(client, action="undo")
-    assert r.json()["state"]["seats"]["a"]["health"] == 5000      # three presses, one step
+    act(client, action="undo")
+    assert client.get("/api/state").json()["display"]["seats"]["a"]["health"] == 5000      # three presses, one step
 
 
 @pytest.mark.parametrize("command,status", [
@@ -373,7 +374,8 @@ def test_the_ready_button_starts_the_ten_second_countdown(client, table):
     start(client)
     r = client.post("/api/control/decision", json={"action_id": aid(), "seat": "b", "kind": "ready", "value": True},
                     headers=AUTH)
-    d = r.json()["state"]
+    assert r.status_code == 200
+    d = client.get("/api/state").json()["display"]
     assert d["ready"]["b"]["locked"] is True and d["ready"]["a"] == {"locked": False, "ms_left": 10000}
     on_loop(client, table.clock.advance, 4000)
     assert client.get("/api/state").json()["display"]["ready"]["a"]["ms_left"] == 6000
@@ -526,3 +528,31 @@ def test_a_practice_game_against_the_hubs_bot_from_the_admin_page(client, table)
     r = client.post("/api/control/games", json={"action_id": aid(), "mode": "referee"}, headers=AUTH)
     assert r.status_code == 200 and table.bot_seats() == set()
     assert client.get("/api/state").json()["display"]["coach"] is None
+
+
+def test_a_control_reply_carries_the_change_not_the_whole_state(client):
+    """Issue 32 item 7: an HP tap answered with the display stream's own delta (what the
+    WebSocket clients get), a few hundred bytes, not the whole display state; applied to the
+    state /api/state gave before it (as the page does while its WebSocket is down), it gives
+    the state /api/state gives after it."""
+    start(client, priority="a")
+    before = client.get("/api/state").json()["display"]
+    r = act(client, action="adjust_health", seat="a", delta=-300)
+    assert r.status_code == 200 and "state" not in r.json()
+    change = r.json()["change"]
+    assert change["t"] == "delta" and change["base"] == before["v"] and change["v"] == before["v"] + 1
+    assert len(json.dumps(change, ensure_ascii=False)) < 1000 < len(json.dumps(before, ensure_ascii=False))
+    after = client.get("/api/state").json()["display"]
+    applied = dict(before, **change.get("set", {}), v=change["v"])
+    for seat, part in change.get("seats", {}).items():
+        applied["seats"] = dict(applied["seats"], **{seat: dict(before["seats"][seat], **part)})
+    if "log" in change:
+        applied["log"] = before["log"][change["log"]["drop"]:] + change["log"]["add"]
+    applied.pop("cause", None)
+    after.pop("cause", None)
+    assert applied["seats"]["a"]["health"] == 4700
+    assert {k: applied[k] for k in after if k not in ("timer", "cards")} == {k: after[k] for k in after if k not in ("timer", "cards")}
+    # a control that changes nothing on the display answers no change
+    r = client.post("/api/control/tracker", json={"action_id": aid(), "command": {"action": "adjust_health", "seat": "a",
+                                                                                   "delta": 0}}, headers=AUTH)
+    assert r.status_code in (200, 409)

@@ -109,7 +109,7 @@ class Picks:
         can = set(self.available(seat, part))
         return [o["id"] for o in self.options[seat].get(part, []) if o["id"] not in can]
 
-    def _current_part(self, seat):
+    def current_part(self, seat):
         """The part the seat picks next (None: it has locked everything asked)."""
         st = self.st
         if st["phase"] == "clash":
@@ -124,7 +124,7 @@ class Picks:
     def locked(self, seat):
         st = self.st
         if st["phase"] == "select":
-            return self._current_part(seat) is None
+            return self.current_part(seat) is None
         if st["phase"] == "clash":
             return seat in st["clash_pick"]
         return False
@@ -136,7 +136,7 @@ class Picks:
             return None
         ph = st["phase"]
         if ph in ("select", "clash"):
-            part = self._current_part(seat)
+            part = self.current_part(seat)
             if part is None:
                 return {"kind": "ready", "locked": True, "hidden": True, "options": [], "pass": None}
             return {"kind": "ready", "part": part, "options": self.available(seat, part),
@@ -167,7 +167,7 @@ class Picks:
         st = self.st
         if st["phase"] not in ("select", "clash"):
             raise ProfileGameError("no hidden pick is asked now (the turn is at %s)" % st["phase"])
-        part = self._current_part(seat)
+        part = self.current_part(seat)
         if part is None:
             raise ProfileGameError("%s has already locked its pick" % self.label(seat))
         can = self.available(seat, part)

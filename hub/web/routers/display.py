@@ -10,7 +10,6 @@ from fastapi.responses import FileResponse
 from hub.web.broadcast import WS_MESSAGES_PER_S
 from hub.web.common import STATIC_DIR
 from hub.web.limits import origin_ok
-from hub.web.display import display_state
 
 
 def router(ctl):
@@ -39,7 +38,7 @@ def router(ctl):
     @router.get("/api/state", tags=["public"], summary="The table now: raw public view, match clock, log and the display state")
     async def get_state():
         snap = table.snapshot()
-        return dict(snap, display=display_state(table))
+        return dict(snap, display=hub.display_now())
 
     @router.get("/api/log", tags=["public"],
                 summary="The whole game's display log (public lines only; the live state keeps the last 40)")

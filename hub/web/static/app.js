@@ -135,7 +135,7 @@
       toast(msg, true);
       return null;
     }
-    if (j.state && !LumenLive.ok()) applyState(Object.assign({ t: "state" }, j.state));
+    if (j.change && !LumenLive.ok()) LumenLive.reply(j.change);
     return j;
   }
   const tracker = (command) => control("/api/control/tracker", { command: command });

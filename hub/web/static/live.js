@@ -63,17 +63,32 @@ window.LumenLive = (function () {
       if (wsOk) return;
       try {
         const r = await fetch("/api/state", { cache: "no-store" });
-        if (r.ok) { reachable = true; on.state((await r.json()).display); changed(); }
+        if (r.ok) {
+          const d = (await r.json()).display;
+          if (typeof d.v === "number") kept = d;     // a control reply's delta applies to it
+          reachable = true; on.state(d); changed();
+        }
       } catch (e) { reachable = false; changed(); }
     }, 1000);
   }
   function stopPolling() { clearInterval(pollTimer); pollTimer = null; }
+  // a control reply's change (the stream's own message) while the WebSocket is down: applied
+  // when it follows the state kept, else the state is polled now
+  async function reply(m) {
+    if (wsOk || !m) return;
+    if (m.t === "state" || (m.t === "delta" && kept && m.base === kept.v)) { receive(m); return; }
+    try {
+      const r = await fetch("/api/state", { cache: "no-store" });
+      if (r.ok) { const d = (await r.json()).display; if (typeof d.v === "number") kept = d; on.state(d); }
+    } catch (e) { /* the poll goes on */ }
+  }
   setInterval(() => { if (wsOk && ws) try { ws.send("ping"); } catch (e) { /* reconnects */ } }, 20000);
   return {
     start: (handlers) => { on = handlers; connect(); },
     ok: () => wsOk,
     kept: () => kept,            // the state as applied (tests compare it with the hub's)
     receive: receive,            // a message as if from the hub (tests: a missed delta)
+    reply: reply,                // a control reply's change, while the WebSocket is down
     offline: () => !wsOk && !reachable,
     unreachable: () => { if (!wsOk) { reachable = false; changed(); } },
   };
