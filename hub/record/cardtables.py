@@ -13,6 +13,9 @@ import json
 import sqlite3
 import time
 
+from hub.record.errors import DamagedRecord, StoreError
+from hub.record.jsontext import table_text
+
 
 #: ids of a game's Card objects -> (those objects, their card table's hash, its JSON text): see put_cards
 _TABLES_OF: dict[tuple, tuple] = {}
@@ -28,17 +31,12 @@ def hashes_to(body, digest):
         return False
 
 
-def _store():
-    from hub.record import store     # the store imports this module: named at call time
-    return store
-
-
 class CardTables:
     def put_card_table(self, cards):
         """Store a card table (a JSON list of card definitions) unless the same one is
         stored already; returns its content hash, which a start record names. The hash is of
         the json module's text (``table_text``), as it always was: a table's hash never moves."""
-        body = _store().table_text(cards)
+        body = table_text(cards)
         return self._put_table(hashlib.sha256(body.encode()).hexdigest(), body)
 
     def _put_table(self, digest, body):
@@ -91,7 +89,7 @@ class CardTables:
         key = tuple(map(id, cards))
         hit = _TABLES_OF.get(key)
         if hit is None:
-            body = _store().table_text([c.to_json() for c in cards])
+            body = table_text([c.to_json() for c in cards])
             if len(_TABLES_OF) >= 8:        # a few card sets in play at once: keep it small
                 _TABLES_OF.clear()
             hit = _TABLES_OF[key] = (cards, hashlib.sha256(body.encode()).hexdigest(), body)
@@ -106,17 +104,17 @@ class CardTables:
             try:
                 bodies = self._table_bodies(digest)
             except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
-                raise _store().DamagedRecord("card table %s can't be read: %s" % (digest[:12], e)) from None
+                raise DamagedRecord("card table %s can't be read: %s" % (digest[:12], e)) from None
             if not bodies:
-                raise _store().StoreError("no card table %r in this record" % (digest,))
+                raise StoreError("no card table %r in this record" % (digest,))
             sound = next((b for b in bodies if hashes_to(b, digest)), None)
             if sound is None:
-                raise _store().DamagedRecord("card table %s is damaged (its text no longer hashes to its name): the games "
+                raise DamagedRecord("card table %s is damaged (its text no longer hashes to its name): the games "
                                     "played with it resume once a game with the same cards is started, or run "
                                     "lumen doctor --salvage" % digest[:12])
             try:
                 cards = json.loads(sound)
             except ValueError:          # a copy that hashes right parses: a hash collision is no concern
-                raise _store().DamagedRecord("card table %s can't be read" % digest[:12]) from None
+                raise DamagedRecord("card table %s can't be read" % digest[:12]) from None
             self._card_tables[digest] = cards
         return cards

@@ -28,7 +28,8 @@ import urllib.parse
 
 from hub.record import sqlite
 from hub.record.cardtables import hashes_to
-from hub.record.store import MIGRATIONS, Record, Store, StoreError, table_text
+from hub.record.store import MIGRATIONS, Record, Store, StoreError
+from hub.record.jsontext import table_text
 
 
 class Report:

@@ -32,6 +32,8 @@ import orjson
 
 from hub.record import sqlite
 from hub.record.cardtables import CardTables
+from hub.record.errors import DamagedRecord, DamagedSchema, RecordUnwritable, StoreError
+from hub.record.jsontext import encode_json
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -115,41 +117,6 @@ CREATE TABLE IF NOT EXISTS card_table_copies (
 
 #: the record's schema, one migration a version (hub/record/sqlite.py: ``PRAGMA user_version``)
 MIGRATIONS = [SCHEMA, CARD_TABLE_COPIES]
-
-class StoreError(Exception):
-    pass
-
-
-class DamagedRecord(StoreError):
-    """A record that can't be read back (a flipped byte, a torn page): names the game and seq."""
-
-
-class DamagedSchema(DamagedRecord):
-    """The file's tables are not the record's (one dropped or renamed): salvaged, never written."""
-
-
-class RecordUnwritable(StoreError):
-    """The record refused a write (full disk, read-only file, I/O error): nothing of the
-    change was kept, so nothing of it may be applied or shown."""
-
-    def __init__(self, path, cause):
-        self.path, self.cause = path, str(cause)
-        self.ko = "기록을 쓸 수 없습니다: %s: %s" % (path, _why_ko(self.cause))
-        self.en = "the record can't be written: %s: %s" % (path, self.cause)
-        super().__init__("%s / %s" % (self.ko, self.en))
-
-    def to_json(self):
-        return {"ko": self.ko, "en": self.en}
-
-
-def _why_ko(cause):
-    c = cause.lower()
-    if "full" in c:
-        return "디스크가 가득 찼습니다 (%s)" % cause
-    if "readonly" in c or "read-only" in c or "unable to open" in c:
-        return "읽기 전용이거나 열 수 없습니다 (%s)" % cause
-    return cause
-
 
 class Record:
     __slots__ = ("game_id", "seq", "kind", "wall_ms", "mono_ms", "seat", "hidden", "body")
@@ -495,32 +462,23 @@ MODES = ("referee", "tracker", "profile")
 _INSERT = "INSERT INTO records (game_id, seq, kind, wall_ms, mono_ms, seat, hidden, body) VALUES (?,?,?,?,?,?,?,?)"
 
 
-#: ``json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))`` with its
-#: encoder built once (``json.dumps`` builds one per call), no circular-reference check
-#: (bodies are plain data the hub builds). The text of a card table is hashed: this is the
-#: one public way to write it, pinned by tests/hub/test_record_text.py.
-_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"), check_circular=False)
-_encode = _JSON.encode
-#: a card table's text, hashed: json's exact text (orjson writes floats past 1e16 or under 1e-4
-#: another way, the same value: not in a hash), once per card set, so its cost does not matter
-table_text = _encode
 _SORTED = orjson.OPT_SORT_KEYS
 
 
 def _utf8(body):
     """A body's stored JSON as UTF-8 bytes: orjson (a sixth of the C json encoder's
     instructions on these small sorted bodies, issue 16). The same text as ``json.dumps``
-    (``_encode``) for the plain data the hub records (a test checks every body of several
+    (``encode_json``) for the plain data the hub records (a test checks every body of several
     games), the same value read back for any body (a float with an exponent is written
     ``1e16``, not ``1e+16``); what orjson refuses (a key that is not a string, an integer
-    past 64 bits) or writes as ``null`` (also NaN, infinity) goes through ``_encode``, as
+    past 64 bits) or writes as ``null`` (also NaN, infinity) goes through ``encode_json``, as
     before (a few bodies in a hundred have a null)."""
     try:
         raw = orjson.dumps(body, option=_SORTED)
     except TypeError:
-        return _encode(body).encode()
+        return encode_json(body).encode()
     if b"null" in raw:          # None, or a NaN / infinity orjson writes as null (json: NaN): json's text
-        return _encode(body).encode()
+        return encode_json(body).encode()
     return raw
 
 

@@ -23,6 +23,8 @@ Record bodies (``event.py`` applies them):
   resolve         {id, keep: current|reported, by, reason?, confirm?}   id: the conflict's ("k1", ...)
 """
 
+from .scores import check_score
+
 SCORE = ("a_wins", "b_wins", "draws")
 #: what a correction may have to confirm: the game is still being played; a later round started
 WARNINGS = ("live", "later_round")
@@ -159,7 +161,6 @@ def check_conflict(ev, body):
     ev.match(r["number"], body.get("table"))
     if not isinstance(body.get("result_id"), str) or not isinstance(body.get("reported"), dict):
         raise CorrectionError("a conflict names the result_id and the reported result")
-    from .event import check_score
     check_score(body["reported"], ev.settings["best_of"])
 
 
@@ -186,7 +187,6 @@ def check_resolve(ev, body, strict):
     if body.get("keep") not in ("current", "reported"):
         raise CorrectionError("keep must be current or reported, got %r" % (body.get("keep"),))
     if body["keep"] == "reported":
-        from .event import check_score
         r = ev.round(k["round"])
         check_score(k["reported"], ev.settings["best_of"], elimination=r["stage"] == "cut")
         _locked(ev, k["round"])

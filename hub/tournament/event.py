@@ -31,35 +31,11 @@ import copy
 from hub.profiles import profile as profiles
 
 from . import corrections as fix
+from .scores import EventError, check_score, integer_field
 from . import pairing
 from . import standings as st
 
 STAGES = ("swiss", "cut")
-
-
-class EventError(ValueError):
-    pass
-
-
-def _int(body, key, lo, hi):
-    v = body.get(key)
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise EventError("%s must be an integer %d..%d, got %r" % (key, lo, hi, v))
-    return v
-
-
-def check_score(body, best_of, elimination=False):
-    """A match score: games won by a and b, drawn games; a best-of-N score cannot
-    exceed what N games allow. An elimination match needs a winner."""
-    aw = _int(body, "a_wins", 0, best_of)
-    bw = _int(body, "b_wins", 0, best_of)
-    dr = _int(body, "draws", 0, best_of)
-    need = best_of // 2 + 1
-    if aw > need or bw > need or (aw == need and bw == need):
-        raise EventError("a best-of-%d match cannot end %d-%d" % (best_of, aw, bw))
-    if elimination and aw == bw:
-        raise EventError("an elimination match needs a winner: a drawn match is replayed")
-    return aw, bw, dr
 
 
 class Event:
@@ -210,13 +186,13 @@ class Event:
                 raise EventError("the event is already set up")
             if not isinstance(body.get("name"), str) or not body["name"].strip():
                 raise EventError("name must be a non-empty string")
-            _int(body, "rounds", 1, 20)
-            _int(body, "round_minutes", 1, 240)
+            integer_field(body, "rounds", 1, 20)
+            integer_field(body, "round_minutes", 1, 240)
             if body.get("best_of") not in (1, 3, 5):
                 raise EventError("best_of must be 1, 3 or 5, got %r" % (body.get("best_of"),))
             if body.get("cut") not in (0, 2, 4, 8, 16):
                 raise EventError("cut must be 0, 2, 4, 8 or 16, got %r" % (body.get("cut"),))
-            _int(body, "extra_turns", 0, 10)
+            integer_field(body, "extra_turns", 0, 10)
             if body.get("profile", "lumen") not in profiles.bundled():
                 raise EventError("profile must be one of %s, got %r" % (", ".join(sorted(profiles.bundled())),
                                                                         body.get("profile")))

@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from hub.record.store import DamagedRecord, Store, StoreError, table_text
+from hub.record.store import DamagedRecord, Store, StoreError
+from hub.record.jsontext import table_text
 from hub.sessions.table import Table
 
 from tests.faults.procs import ROOT

@@ -6,7 +6,8 @@ private ``json.encoder.c_make_encoder`` gave way to the public encoder)."""
 import hashlib
 import json
 
-from hub.record.store import dumps, table_text
+from hub.record.store import dumps
+from hub.record.jsontext import table_text
 
 #: a small card table with what can move between encoders: Korean text, a null, floats of
 #: both notations and an integer past 2**53
