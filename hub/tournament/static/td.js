@@ -50,7 +50,6 @@
     return x;
   };
   const $ = (id) => document.getElementById(id);
-  const esc = (s) => String(s == null ? "" : s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
   let state = null, offset = 0;
 
   function mmss(ms) {
@@ -77,6 +76,19 @@
     const b = $("lang"); if (b) b.textContent = lang === "ko" ? "EN" : "한국어";
     render();
   }
+  const h = window.LumenDraw.h, patch = window.LumenDraw.patch;     // the pages' one way to draw (hub/web/static/draw.js)
+  const score = (res) => res.a_wins + "-" + res.b_wins + (res.draws ? "-" + res.draws : "");
+  function tile(x) {
+    const s = x.status || {}, hp = s.health || {}, res = x.result;
+    return h("div", { class: ["tile", x.online === false ? "offline" : x.online ? "online" : "", res && "done"], "data-table": x.table, "data-key": "t" + x.table },
+      h("div", { class: "n" }, String(x.table), " ", h("small", { text: t(x.online === false ? "offline" : x.online ? "online" : "") })),
+      h("div", { class: "p" }, h("span", { text: x.a_name }), h("span", { text: hp.a == null ? "" : String(hp.a) })),
+      h("div", { class: "p" }, h("span", { text: x.b_name }), h("span", { text: hp.b == null ? "" : String(hp.b) })),
+      h("div", { class: "meta", text: (s.turn ? t("turn") + " " + s.turn + " · " : "") + mmss(left(state.clock, x.table)) + (res ? " · " + score(res) : "") }),
+      s.result_pending ? h("div", { class: "pending", text: t("pending") }) : null,
+      s.unsent ? h("div", { class: "pending", text: t("unsent") + ": " + s.unsent }) : null);
+  }
+  const row = (cells, th) => h("tr", null, cells.map((c) => h(th ? "th" : "td", { text: c === null || c === undefined ? "" : String(c) })));
   function render() {
     if (!state) return;
     const r = state.round, room = state.room;
@@ -86,51 +98,28 @@
     drawClock();
     if (window.PROJECTOR) {
       $("find").textContent = t("find") + (r ? " · " + t("round") + " " + r.round : "");
-      const names = state.by_name.map((p) => '<div><b class="tno">' + (p.table == null ? t("bye") : esc(p.table)) +
-        '</b> <span class="pname">' + esc(p.name) + "</span>" + (p.opponent ? " <small>vs " + esc(p.opponent) + "</small>" : "") + "</div>").join("");
-      if ($("names").dataset.html !== names) { $("names").dataset.html = names; $("names").innerHTML = names; fitNames(); }
+      names = state.by_name;
+      fitNames();
       return;
     }
     // printed sheets name the event and the round (the browser prints this heading)
-    document.querySelectorAll(".printhead").forEach((h) => { h.textContent = heading; });
+    document.querySelectorAll(".printhead").forEach((x) => { x.textContent = heading; });
     $("roundline").textContent = (r ? t("round") + " " + r.round + " · " + t("state_" + state.clock.state) +
       (r.bye_name ? " · " + t("bye") + ": " + r.bye_name : "") : t("noround")) + holdNote();
-    $("problems").innerHTML = state.problems.map((p) => "<div>" + t("table") + " " + esc(p.table) + ": " +
-      t(p.status) + " — " + esc(p.error) + "</div>").join("");
-    $("tiles").innerHTML = state.tiles.map((x) => {
-      const s = x.status || {}, h = s.health || {}, res = x.result;
-      const cls = "tile " + (x.online === false ? "offline" : x.online ? "online" : "") + (res ? " done" : "");
-      return '<div class="' + cls + '" data-table="' + x.table + '"><div class="n">' + esc(x.table) + " <small>" +
-        t(x.online === false ? "offline" : x.online ? "online" : "") + "</small></div>" +
-        '<div class="p"><span>' + esc(x.a_name) + "</span><span>" + esc(h.a == null ? "" : h.a) + "</span></div>" +
-        '<div class="p"><span>' + esc(x.b_name) + "</span><span>" + esc(h.b == null ? "" : h.b) + "</span></div>" +
-        '<div class="meta">' + (s.turn ? t("turn") + " " + esc(s.turn) + " · " : "") + mmss(left(state.clock, x.table)) +
-        (res ? " · " + res.a_wins + "-" + res.b_wins + (res.draws ? "-" + res.draws : "") : "") + "</div>" +
-        (s.result_pending ? '<div class="pending">' + t("pending") + "</div>" : "") +
-        (s.unsent ? '<div class="pending">' + t("unsent") + ": " + esc(s.unsent) + "</div>" : "") + "</div>";
-    }).join("");
-    $("ptable").innerHTML = "<tr><th>" + t("table") + "</th><th>A</th><th>B</th><th>" + t("result") + "</th></tr>" +
-      (r ? r.tables.map((x) => "<tr><td>" + x.table + "</td><td>" + esc(x.a_name) + "</td><td>" + esc(x.b_name) +
-        "</td><td>" + (x.result ? x.result.a_wins + "-" + x.result.b_wins + (x.result.draws ? "-" + x.result.draws : "") : "") +
-        "</td></tr>").join("") + (r.bye_name ? "<tr><td>-</td><td>" + esc(r.bye_name) + "</td><td>" + t("bye") + "</td><td></td></tr>" : "") : "");
-    $("ntable").innerHTML = "<tr><th>" + t("name") + "</th><th>" + t("table") + "</th><th>" + t("seat") + "</th><th>" +
-      t("opponent") + "</th></tr>" + state.by_name.map((p) => "<tr><td>" + esc(p.name) + "</td><td>" +
-      (p.table == null ? t("bye") : p.table) + "</td><td>" + (p.seat ? p.seat.toUpperCase() : "") + "</td><td>" +
-      esc(p.opponent || "") + "</td></tr>").join("");
-    $("stable").innerHTML = "<tr><th>" + t("rank") + "</th><th>" + t("name") + "</th><th>" + t("points") + "</th><th>" +
-      t("record") + "</th><th>" + t("omw") + "</th><th>" + t("gw") + "</th><th>" + t("ogw") + "</th></tr>" +
-      state.standings.map((s) => "<tr><td>" + s.rank + "</td><td>" + esc(s.name) + (s.dropped ? " (" + t("dropped") + ")" : "") +
-        "</td><td>" + s.points + "</td><td>" + s.wins + "-" + s.losses + "-" + s.draws + "</td><td>" + s.omw.toFixed(2) +
-        "</td><td>" + s.gw.toFixed(2) + "</td><td>" + s.ogw.toFixed(2) + "</td></tr>").join("");
+    patch($("problems"), state.problems.map((p) => h("div", { text: t("table") + " " + p.table + ": " + t(p.status) + " — " + p.error })));
+    patch($("tiles"), state.tiles.map(tile));
+    patch($("ptable"), row([t("table"), "A", "B", t("result")], true),
+      r ? r.tables.map((x) => row([x.table, x.a_name, x.b_name, x.result ? score(x.result) : ""])) : null,
+      r && r.bye_name ? row(["-", r.bye_name, t("bye"), ""]) : null);
+    patch($("ntable"), row([t("name"), t("table"), t("seat"), t("opponent")], true),
+      state.by_name.map((p) => row([p.name, p.table == null ? t("bye") : p.table, p.seat ? p.seat.toUpperCase() : "", p.opponent || ""])));
+    patch($("stable"), row([t("rank"), t("name"), t("points"), t("record"), t("omw"), t("gw"), t("ogw")], true),
+      state.standings.map((x) => row([x.rank, x.name + (x.dropped ? " (" + t("dropped") + ")" : ""), x.points, x.wins + "-" + x.losses + "-" + x.draws,
+        x.omw.toFixed(2), x.gw.toFixed(2), x.ogw.toFixed(2)])));
+    // a select keeps what the TD picked while the players it offers stay the same
     const fill = (id, list) => {
-      const sel = $(id);
-      const key = list.map((p) => p.id).join(",");
-      if (sel && sel.dataset.key !== key) {
-        const keep = sel.value;
-        sel.dataset.key = key;
-        sel.innerHTML = list.map((p) => '<option value="' + esc(p.id) + '">' + esc(p.name) + "</option>").join("");
-        if (list.some((p) => p.id === keep)) sel.value = keep;
-      }
+      const sel = $(id), keep = sel.value;
+      patch(sel, list.map((p) => h("option", { value: p.id, text: p.name, selected: p.id === keep })));
     };
     fill("pdrop", state.players.filter((p) => !p.dropped));
     fill("preinstate", state.players.filter((p) => p.dropped));
@@ -148,19 +137,42 @@
     }
     return r.complete ? " · " + t("hold", { round: r.round }) : "";
   }
-  // the projector: the names as large as the screen allows (a room reads it from the back)
+  // the projector: the names as large as the screen allows (a room reads it from the back), never
+  // under MIN_PX: a room too big for one screen at that size is shown a page at a time, the pages
+  // turning every PAGE_MS (the heading says which)
+  const MIN_PX = 28, PAGE_MS = 8000;
+  let names = [], page = 0, pages = 1;
+  const nameLine = (p) => h("div", { "data-key": "n" + p.name }, h("b", { class: "tno", text: p.table == null ? t("bye") : String(p.table) }), " ",
+    h("span", { class: "pname", text: p.name }), p.opponent ? [" ", h("small", { class: "sec", text: "vs " + p.opponent })] : null);
+  const fits = (box) => box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1;
   function fitNames() {
     // the list fills the rest of the screen (flex); names that do not fit make more columns
     // than it shows (scrollWidth) or run below it (scrollHeight)
     const box = $("names");
-    let lo = 16, hi = 120;
-    while (hi - lo > 1) {
-      const mid = Math.floor((lo + hi) / 2);
-      box.style.fontSize = mid + "px";
-      if (box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1) lo = mid; else hi = mid;
-    }
+    patch(box, names.map(nameLine));
+    let lo = MIN_PX, hi = 120;
     box.style.fontSize = lo + "px";
+    if (fits(box)) {
+      while (hi - lo > 1) {
+        const mid = Math.floor((lo + hi) / 2);
+        box.style.fontSize = mid + "px";
+        if (fits(box)) lo = mid; else hi = mid;
+      }
+      box.style.fontSize = lo + "px";
+      pages = 1;
+      box.removeAttribute("data-page");
+      return;
+    }
+    // pages at MIN_PX: as many names as fit on one screen each
+    let n = names.length;
+    while (n > 1) { patch(box, names.slice(0, n).map(nameLine)); if (fits(box)) break; n = Math.max(1, Math.floor(n * 0.9)); }
+    pages = Math.ceil(names.length / n);
+    page = page % pages;
+    patch(box, names.slice(page * n, (page + 1) * n).map(nameLine));
+    box.dataset.page = (page + 1) + "/" + pages;
+    $("find").textContent += " · " + (page + 1) + "/" + pages;
   }
+  if (window.PROJECTOR) setInterval(() => { if (pages > 1) { page = (page + 1) % pages; render(); } }, PAGE_MS);
   window.addEventListener("resize", () => { if (window.PROJECTOR) fitNames(); });
   async function poll() {
     try {
