@@ -5,6 +5,7 @@
 and a judge would (no state is written by hand)."""
 
 from engine.bots import Bot
+from hub.bot.meta import practice_meta
 
 
 def tracker(table):
@@ -27,9 +28,12 @@ def tracker(table):
 
 
 def referee(table, seed=5, turn=5):
-    """A referee game at turn ``turn`` (bots play as the pods), 1P's hidden ready locked."""
+    """A referee game at turn ``turn`` (bots play as the pods), 1P's hidden ready locked. With
+    the hub's coach on the table (hub/bot/coach.py) both seats are coached: after each reveal
+    it analyses the readies in its own process, as for a learner's practice game."""
+    meta = practice_meta(coach=["a", "b"]) if getattr(table, "coach", None) is not None else None
     for seed in range(seed, seed + 20):
-        table.start_referee(seed=seed, names={"a": "김서린", "b": "Alex"})
+        table.start_referee(seed=seed, names={"a": "김서린", "b": "Alex"}, meta=meta)
         bots = {"a": Bot(1, "greedy"), "b": Bot(2, "greedy")}
         while table.session.state.winner is None:
             st = table.session.state

@@ -162,7 +162,14 @@ window.LumenAdmin = (function () {
   document.addEventListener("change", (ev) => {
     if (ev.target.name === "ng-mode" && L.S) draw(L.S);       // the seats' options follow the mode
   });
-  L.region("admin", ["game_id", "winner", "turn", "timer"], draw);
+  L.region("admin", ["game_id", "winner", "turn"], draw);
+  // the clock's undo names the judge's last clock action: the only part of the panel the timer moves
+  L.region("clock-undo", ["timer"], (S) => {
+    const b = $("#clock-undo"), u = S.timer && S.timer.undo;
+    if (!b) return;
+    b.disabled = !u;
+    b.textContent = u ? t("undo_what", { what: t(u) }) : t("undo");
+  }, () => L.admin);
   return { seatControls: seatControls, openBoth: openBoth, extra: [], redraw: () => L.S && draw(L.S),
            reloadGames: () => { gamesFor = null; if (L.S) draw(L.S); } };
 })();

@@ -20,7 +20,7 @@
     $("#log").setAttribute("aria-label", t("log"));
     L.setConn();
   });
-  L.region("top", ["table", "turn", "phase", "mode", "game_id", "seats", "view", "profile", "turn_limit"], (S) => {
+  L.region("top", ["table", "turn", "phase", "mode", "game_id", "view", "profile", "turn_limit"], (S) => {
     $("#table-name").textContent = S.table || "";
     document.documentElement.dataset.view = profile(S) ? "profile" : "";
     document.documentElement.dataset.mode = S.mode || "";
@@ -319,6 +319,6 @@
     token: () => L.token, showRule: showRule, ruleKey: ruleKey, control: L.control, tracker: L.tracker, toast: L.toast,
     onRender: L.afterDraw, clockLeft: L.clockLeft, readyLeft: L.readyLeft,
     // nothing on its way (the whole log) and the last change drawn: what a test compares
-    settled: () => started && !L.fetching(), drawn: () => L.lastDrawn.slice() };
+    settled: () => started && !L.fetching(), drawn: () => L.lastDrawn.slice(), touched: () => L.lastTouched };
   start();
 })();

@@ -29,7 +29,7 @@
       pend.map((r) => t("pending_item", { seat: L.seatLabel(r.player), what: t("req_" + r.kind, { n: r.count || "" }) })).join(", "),
       answers);
   }
-  L.region("battle", ["mode", "seats", "last_battle", "pending", "cards", "winner", "game_id", "view"], (S) => {
+  L.region("battle", ["mode", "last_battle", "pending", "cards", "winner", "game_id", "view"], (S) => {
     const el = $("#battle"), body = $("#battle-body");
     el.hidden = S.view === "profile" || S.mode === "tracker";      // the players judge a tracker battle
     if (el.hidden || !S.seats) { L.patch(body); return; }
@@ -89,5 +89,5 @@
     l.undone ? [" ", h("span", { class: "sec undone", text: t("undone") })] : null)));
     $("#log-count").textContent = n ? t("log_lines", { n: n }) : "";
   }
-  L.region("log", ["log", "log_total", "game_id", "seats"], drawLog);
+  L.region("log", ["log", "log_total", "game_id"], drawLog);
 })();

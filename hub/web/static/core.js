@@ -62,7 +62,9 @@ window.Lumen = (function () {
   const regions = D.regions();
   const hooks = [];              // after every draw (tv.js: the TV's pages and fit, sounds)
   let drawnS = null;
-  L.region = (name, deps, fn) => regions.add(name, deps, fn);
+  L.region = (name, deps, fn, when) => regions.add(name, deps, fn, when);
+  L.isProfile = (S) => !!S && S.view === "profile";
+  L.isLumen = (S) => !!S && S.view !== "profile";
   L.afterDraw = (fn) => hooks.push(fn);
   L.lastDrawn = [];             // the regions the last change redrew (tests read it)
   // draw(touched): the regions whose parts of the state changed since the last draw (null: all)
@@ -71,6 +73,7 @@ window.Lumen = (function () {
     if (!L.S) touched = new Set(["static"]);        // no state yet: the page's own words only
     else if (touched) touched.add("any");
     drawnS = L.S;
+    L.lastTouched = touched ? Array.from(touched) : null;
     L.lastDrawn = regions.draw(L.S, touched);
     hooks.forEach((fn) => { try { fn(L.S); } catch (e) { console.error(e); } });
   };
@@ -102,6 +105,7 @@ window.Lumen = (function () {
     if (!L.S) return;
     L.S.timer = m.timer;
     L.S.ready = m.ready;
+    L.S.v = m.v;                        // the state the page holds is at the clock message's version
     L.stamp = performance.now();
     ticks.forEach((fn) => fn());
   };

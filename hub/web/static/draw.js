@@ -55,17 +55,19 @@ window.LumenDraw = (function () {
     return el;
   }
 
-  // A page's regions: add(name, deps, fn) with deps the state's parts fn reads (top-level keys,
-  // "seats.a" for one seat's); draw(S, touched) calls the fns whose deps a change touched
-  // (touched: a Set of parts, or null: everything, as after a language switch or a whole state).
+  // A page's regions: add(name, deps, fn, when) with deps the state's parts fn reads (top-level
+  // keys, "seats.a" for one seat's) and ``when(S)`` whether the region shows at all (another
+  // mode's region is left alone); draw(S, touched) calls the fns whose deps a change touched
+  // (touched: a Set of parts, or null: everything, as after a language switch, a new game or a
+  // whole state: then every region draws, a hidden one hiding itself).
   function regions() {
     const list = [];
     return {
-      add(name, deps, fn) { list.push({ name: name, deps: deps, fn: fn }); },
+      add(name, deps, fn, when) { list.push({ name: name, deps: deps, fn: fn, when: when }); },
       draw(S, touched) {
         const drawn = [];
         for (const r of list) {
-          if (touched && !r.deps.some((d) => touched.has(d))) continue;
+          if (touched && (!r.deps.some((d) => touched.has(d)) || (r.when && !r.when(S)))) continue;
           drawn.push(r.name);
           try { r.fn(S); } catch (e) { console.error("region " + r.name, e); }   // one region never breaks the rest
         }

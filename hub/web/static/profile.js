@@ -161,7 +161,9 @@ window.LumenProfile = (function () {
         text: S.can_undo && S.undo_text ? t("undo_what", { what: L.tx(S.undo_text) }) : t("pf_undo") }),
       S.winner ? h("button", { type: "button", class: "word", "data-pcmd": '{"action":"new_game"}', id: "p-new", text: t("pf_new_game") }) : null);
   }
-  L.region("profile", ["any"], (S) => {
+  const PROFILE_DEPS = ["seats", "phase", "profile", "turn", "turn_limit", "priority", "turn_player", "winner", "wins", "game_number",
+    "clashes", "ante", "confirmed", "cards", "can_undo", "undo_text", "view", "game_id", "end_reason", "match_winner"];
+  L.region("profile", PROFILE_DEPS, (S) => {
     const el = $("#profile");
     el.hidden = !on(S);
     if (!on(S)) { L.patch(el); return; }
@@ -174,7 +176,7 @@ window.LumenProfile = (function () {
       // seats side by side; at a 2-on-2 table the teams face each other (1P 3P | 2P 4P)
       h("div", { class: "pseats", "data-n": Object.keys(S.seats).length }, order.map((s) => seatBox(S, s))),
       L.admin ? controls(S) : null);
-  });
+  }, L.isProfile);
 
   // the judge's form to start a profile game (beside the admin panel; hidden to spectators)
   async function loadProfiles() {

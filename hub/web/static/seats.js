@@ -155,11 +155,11 @@
       tracker && L.admin ? LumenAdmin.seatControls(s, p) : null);
   }
   const SEAT_DEPS = ["mode", "game_id", "priority", "cards", "pending", "phase", "turn", "sudden_death", "winner", "view"];
-  L.region("seat-a", SEAT_DEPS.concat(["seats.a"]), () => drawSeat("a"));
-  L.region("seat-b", SEAT_DEPS.concat(["seats.b"]), () => drawSeat("b"));
+  L.region("seat-a", SEAT_DEPS.concat(["seats.a"]), () => drawSeat("a"), L.isLumen);
+  L.region("seat-b", SEAT_DEPS.concat(["seats.b"]), () => drawSeat("b"), L.isLumen);
 
   // the tracker's table controls (admin): next turn, undo (naming what), both hit, sudden death, reset
-  L.region("controls", ["mode", "seats", "can_undo", "undo_text", "next_priority", "view"], (S) => {
+  L.region("controls", ["mode", "can_undo", "undo_text", "next_priority", "view"], (S) => {
     const el = $("#table-controls");
     const show = lumen(S) && L.admin && S.mode === "tracker" && !!S.seats;
     el.hidden = !show;
@@ -172,5 +172,5 @@
       h("button", { type: "button", "data-sd": "1", text: t("sudden_death_btn") }),
       h("button", { type: "button", "data-reset": "1", text: t("reset") }),
       h("span", { class: "info", "data-f": "np", text: S.next_priority ? t("next_priority", { seat: L.seatLabel(S.next_priority) }) : "" }));
-  });
+  }, L.isLumen);
 })();
