@@ -284,7 +284,8 @@ def test_every_mode_on_a_phone_has_the_judges_bar_and_a_short_header(hub, browse
     assert "mini" in stuck["who"], stuck
     wanted = ["#mini-clock-btn"] + (["#mini-undo", "#mini .mini-next"] if view != "referee" else [])
     for css in wanted:
-        box = js(browser, "const e = document.querySelector(arguments[0]); return e && e.getClientRects().length ? e.getBoundingClientRect().toJSON() : null", css)
+        box = js(browser, "const e = document.querySelector(arguments[0]);"
+                          "return e && e.getClientRects().length ? e.getBoundingClientRect().toJSON() : null", css)
         assert box and box["top"] >= 0 and box["bottom"] <= PHONE[1], (view, css, box)
     assert js(browser, "return document.scrollingElement.scrollWidth") <= PHONE[0], view
     cut = js(browser, CUT_LABELS)
@@ -375,7 +376,8 @@ def test_the_page_code_draws_one_way_and_a_change_redraws_only_its_regions(hub, 
     wait_for(lambda: js(browser, "return document.getElementById('hp-b').textContent") == "4700", what="2P's health drawn")
     drawn = set(js(browser, "return window.lumenDisplay.drawn()"))
     assert {"seat-b", "log"} <= drawn, drawn
-    assert not drawn & {"seat-a", "admin", "top", "chrome", "profile", "coach", "battle"}, (drawn, js(browser, "return window.lumenDisplay.touched()"))
+    touched = js(browser, "return window.lumenDisplay.touched()")
+    assert not drawn & {"seat-a", "admin", "top", "chrome", "profile", "coach", "battle"}, (drawn, touched)
 
 
 def test_the_card_pages_are_accessible_at_every_size(hub, browser, axe_ready):
