@@ -175,7 +175,6 @@ def settle(driver, admin=False):
                                 " && document.getElementById('conn').dataset.ok === '1')"), what="the page, live and settled")
     if admin:
         wait_for(lambda: js(driver, "return window.lumenDisplay.admin()"), what="admin mode")
-    js(driver, "window.lumenExtras && window.lumenExtras.pages && window.lumenExtras.pages()")
 
 
 def assert_reads_on_a_tv(driver, what):
@@ -220,9 +219,12 @@ def test_every_mode_reads_on_a_tv_at_3_m_with_nothing_cut(hub, browser, axe_read
     shot(browser, "layout-tv-%s.png" % view)
     if view == "referee":
         # every page of what is paged (the coach's entries) reads the same way, and in English
-        for k in range(int((js(browser, "const b = document.getElementById('battle'); return b.dataset.page || '1/1'") or "1/1").split("/")[1])):
-            js(browser, "window.lumenExtras.pages()")
+        pages = int((js(browser, "return document.getElementById('battle').dataset.page || '1/1'")).split("/")[1])
+        assert pages > 1           # the coach's entries do not fit beside the battle: they are paged
+        for k in range(pages):
+            js(browser, "window.lumenExtras.nextPage()")
             assert_reads_on_a_tv(browser, "referee page %d" % (k + 1))
+        assert "고르는 비율" in js(browser, "return document.getElementById('coach').textContent")    # point 6: the mix, in words
         load(browser, handle, TV, "?tv", lang="en")
         assert_reads_on_a_tv(browser, "referee (en)")
 

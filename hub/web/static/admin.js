@@ -103,12 +103,12 @@ window.LumenAdmin = (function () {
       judgeQr = URL.createObjectURL(await r.blob());
       const u = await (await fetch("/api/reach", { cache: "no-store" })).json();
       reach = u.phones ? [].concat(u.lan || [], u.mdns ? [u.mdns] : []).join(" · ") : t("qr_local_only");
-      L.S && draw(L.S);
+      L.redraw("admin");
     } catch (e) { judgeQr = null; /* offline: the banner says so */ }
   }
   async function loadGames() {
     try { const r = await fetch("/api/games?limit=10", { cache: "no-store" }); games = (await r.json()).games || []; } catch (e) { return; }
-    if (L.S) draw(L.S);
+    L.redraw("admin");
   }
 
   // ------------------------------------------------------------ a seat's tracker buttons
@@ -160,7 +160,7 @@ window.LumenAdmin = (function () {
     if (r) $("#both-dialog").hidden = true;
   });
   document.addEventListener("change", (ev) => {
-    if (ev.target.name === "ng-mode" && L.S) draw(L.S);       // the seats' options follow the mode
+    if (ev.target.name === "ng-mode") L.redraw("admin");       // the seats' options follow the mode
   });
   L.region("admin", ["game_id", "winner", "turn"], draw);
   // the clock's undo names the judge's last clock action: the only part of the panel the timer moves
@@ -170,6 +170,6 @@ window.LumenAdmin = (function () {
     b.disabled = !u;
     b.textContent = u ? t("undo_what", { what: t(u) }) : t("undo");
   }, () => L.admin);
-  return { seatControls: seatControls, openBoth: openBoth, extra: [], redraw: () => L.S && draw(L.S),
-           reloadGames: () => { gamesFor = null; if (L.S) draw(L.S); } };
+  return { seatControls: seatControls, openBoth: openBoth, extra: [], redraw: () => L.redraw("admin"),
+           reloadGames: () => { gamesFor = null; L.redraw("admin"); } };
 })();

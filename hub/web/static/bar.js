@@ -32,6 +32,17 @@
   // "2P 타오 체력 -300 (3000 → -200) → 서든 데스" -> "2P 타오 체력 -300 → 서든 데스": the from → to in brackets goes first
   const shorter = (text) => text.replace(/\s*\([^()]*\)/g, "");
 
+  function waiting(S) {
+    const pend = S.winner ? [] : S.pending || [];
+    if (!pend.length) return null;
+    const answerable = pend.some((r) => !r.hidden && r.options);
+    return [h("p", { class: "mini-wait", text: t("pending") + ": " + pend.map((r) =>
+      t("pending_item", { seat: L.seatLabel(r.player), what: t("req_" + r.kind, { n: r.count || "" }) })).join(", ") }),
+    answerable ? h("button", { type: "button", class: "word", id: "mini-answer", text: t("answer_go") }) : null];
+  }
+  document.addEventListener("click", (ev) => {
+    if (ev.target.closest && ev.target.closest("#mini-answer")) $("#battle .pending").scrollIntoView({ block: "center" });
+  });
   function draw(S) {
     const el = $("#mini");
     const show = L.admin && !L.tv && S && S.seats;
@@ -59,7 +70,9 @@
         undoable && !S.winner ? h("button", Object.assign({ type: "button", class: "word mini-next" }, nextCmd), nextText) : null,
         undoable ? h("button", Object.assign({ type: "button", class: "word mini-undo", id: "mini-undo", disabled: !S.can_undo,
           title: undo ? t("undo_what", { what: undo }) : t("undo") }, undoCmd),
-        h("b", { text: t("undo") }), undo ? h("small", { "data-full": undo, text: undo }) : null) : null));
+        h("b", { text: t("undo") }), undo ? h("small", { "data-full": undo, text: undo }) : null) : null,
+        // a referee game: what the table waits for, and a tap to the answers the judge may give
+        S.mode === "referee" ? waiting(S) : null));
     // the label wraps (never cut mid-word); past two lines it says the short form
     const small = $("#mini-undo small");
     if (small) {

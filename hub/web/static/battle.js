@@ -71,7 +71,7 @@
     fetching++;
     try {
       const j = await (await fetch("/api/log", { cache: "no-store" })).json();
-      if (j.game_id === gid && full.game === gid) { full.lines = j.log || []; drawLog(L.S); }
+      if (j.game_id === gid && full.game === gid) { full.lines = j.log || []; L.redraw("log"); }
     } catch (e) { full.asked = null; } finally { fetching--; }
   }
   const MAJOR = new Set(["judgment", "win", "draw", "sudden_death", "result", "turn_start", "next_turn", "new_game", "non_response"]);

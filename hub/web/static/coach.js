@@ -43,7 +43,7 @@
     const who = e.who === "bot" ? t("bot", { seat: seatLabel(e.seat) }) : t("player", { seat: seatLabel(e.seat) });
     const rows = (e.options || []).filter((r) => r.mix >= 0.01 || r.option === e.chosen || r.option === e.best).slice(0, 6);
     return h("div", { class: "coach-entry", "data-seat": e.seat, "data-who": e.who, "data-kind": e.kind },
-      h("div", { class: "coach-head" }, h("span", { class: "badge s-" + e.seat, text: seatLabel(e.seat) }), " ", h("b", { text: who }),
+      h("div", { class: "coach-head", "data-pin": "" }, h("span", { class: "badge s-" + e.seat, text: seatLabel(e.seat) }), " ", h("b", { text: who }),
         e.loss && e.loss >= 0.01 ? [" ", h("span", { class: "coach-loss", text: t("loss", { p: pct(e.loss) }) })] : null),
       h("p", { class: "coach-text" }, sentence((e.text && (e.text[L.lang] || e.text.ko)) || "")),
       rows.length ? h("table", { class: "coach-mix" },
@@ -51,8 +51,8 @@
         h("tbody", null, rows.map((r) => {
           const key = JSON.stringify(r.option), chosen = JSON.stringify(e.chosen) === key, best = JSON.stringify(e.best) === key;
           return h("tr", { class: [chosen && "chosen", best && "best"] },
-            h("td", null, cardName(S, r.option), chosen ? [" ", h("span", { class: "tag", text: t("chosen") })] : null,
-              best ? [" ", h("span", { class: "tag best", text: t("best") })] : null),
+            h("td", null, cardName(S, r.option), chosen ? [" ", h("span", { class: "tag sec", text: t("chosen") })] : null,
+              best ? [" ", h("span", { class: "tag best sec", text: t("best") })] : null),
             h("td", null, h("span", { class: "bar", "aria-hidden": "true" }, h("span", { style: { width: Math.round(100 * (r.mix || 0)) + "%" } })), " " + pct(r.mix)),
             h("td", { text: pct(r.value) }));
         }))) : null,

@@ -78,6 +78,12 @@ window.Lumen = (function () {
     hooks.forEach((fn) => { try { fn(L.S); } catch (e) { console.error(e); } });
   };
   L.redrawAll = () => L.draw(null);
+  // a region whose own data came (not the hub's state): drawn, then what follows every draw
+  L.redraw = function (name) {
+    if (!L.S) return;
+    regions.drawOne(name, L.S);
+    hooks.forEach((fn) => { try { fn(L.S); } catch (e) { console.error(e); } });
+  };
 
   // ------------------------------------------------------------ live connection (live.js)
   L.setConn = function () {

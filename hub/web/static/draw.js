@@ -73,6 +73,10 @@ window.LumenDraw = (function () {
         }
         return drawn;
       },
+      // one region, now (its own data came: the whole log, the recent games)
+      drawOne(name, S) {
+        for (const r of list) if (r.name === name) { try { r.fn(S); } catch (e) { console.error("region " + name, e); } }
+      },
     };
   }
 

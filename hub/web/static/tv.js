@@ -129,25 +129,39 @@
   ];
   let turn = 0;
   const overflows = (b) => b.scrollHeight > b.clientHeight + 1 || b.scrollWidth > b.clientWidth + 1;
+  // A part too tall for the box by itself is paged by its own parts (a coach entry: its sentence,
+  // then its table); a part marked data-pin (the entry's head) shows on each of those pages.
+  function units(box, items) {
+    const out = [];
+    for (const x of items) {
+      items.forEach((y) => y.classList.add("off-page"));
+      x.classList.remove("off-page");
+      const kids = [...x.children].filter((c) => !c.hasAttribute("data-pin"));
+      if (overflows(box) && kids.length > 1) kids.forEach((c) => out.push({ el: c, parent: x }));
+      else out.push({ el: x, parent: null });
+    }
+    return out;
+  }
   function paginate(box, items) {
+    const list = units(box, items);
+    const reset = () => { items.forEach((x) => x.classList.add("off-page")); list.forEach((u) => u.el.classList.add("off-page")); };
+    const show = (u) => { u.el.classList.remove("off-page"); if (u.parent) u.parent.classList.remove("off-page"); };
     // greedy: add parts to the page while the box holds them; the next part starts the next page
-    items.forEach((x) => x.classList.add("off-page"));
     const pages = [];
     let page = [];
-    for (const x of items) {
-      x.classList.remove("off-page");
+    reset();
+    for (const u of list) {
+      show(u);
       if (overflows(box) && page.length) {
-        x.classList.add("off-page");
         pages.push(page);
-        page.forEach((y) => y.classList.add("off-page"));
+        reset();
         page = [];
-        x.classList.remove("off-page");
+        show(u);
       }
-      page.push(x);
+      page.push(u);
     }
     if (page.length) pages.push(page);
-    items.forEach((x) => x.classList.add("off-page"));
-    return pages;
+    return { pages: pages, reset: reset, show: show };
   }
   function pageAll() {
     if (!tv) return;
@@ -158,10 +172,11 @@
         items.forEach((x) => x.classList.remove("off-page"));
         delete box.dataset.page;
         if (!items.length || !overflows(box)) continue;
-        const pages = paginate(box, items);
-        const k = spec.first ? 0 : turn % pages.length;
-        pages[k].forEach((x) => x.classList.remove("off-page"));
-        if (!spec.first && pages.length > 1) box.dataset.page = (k + 1) + "/" + pages.length;
+        const p = paginate(box, items);
+        const k = spec.first ? 0 : turn % p.pages.length;
+        p.reset();
+        p.pages[k].forEach(p.show);
+        if (!spec.first && p.pages.length > 1) box.dataset.page = (k + 1) + "/" + p.pages.length;
       }
     }
   }
@@ -172,5 +187,6 @@
   }
   L.afterDraw(() => { drawMute(); pageAll(); });
   drawMute();
-  window.lumenExtras = { tv: tv, sounds: () => played.slice(), muted: () => muted, wakeLock: () => wakeState, pages: pageAll };
+  window.lumenExtras = { tv: tv, sounds: () => played.slice(), muted: () => muted, wakeLock: () => wakeState,
+    nextPage: () => { turn++; pageAll(); } };          // the next page of every paged box, now (tests)
 })();
