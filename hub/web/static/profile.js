@@ -23,7 +23,7 @@ window.LumenProfile = (function () {
       pf_confirm_lose: "{seat}의 패배를 입력할까요?", pf_start_title: "다른 게임 시작 (프로필)", pf_game: "게임",
       pf_seats: "인원", pf_no_cards: "카드 데이터 없음", pf_start: "시작", pf_names: "{seat} 이름",
       pf_first: "먼저", pf_coin: "동전 던지기", pf_team: "팀 {seat}", pf_counter_minus: "{seat} {counter} −1",
-      pf_counter_plus: "{seat} {counter} +1",
+      pf_counter_plus: "{seat} {counter} +1", pf_next_wait: "고르기가 끝나고 공개된 뒤에 다음 {turn}(으)로 넘어갑니다",
     },
     en: {
       mode_profile: "another game", profile: "another game", phase_select: "picking", phase_ante: "ante", phase_priority: "priority entry",
@@ -39,7 +39,7 @@ window.LumenProfile = (function () {
       pf_confirm_lose: "Enter a loss for {seat}?", pf_start_title: "Start another game (profile)", pf_game: "game",
       pf_seats: "seats", pf_no_cards: "no card data", pf_start: "start", pf_names: "{seat}'s name",
       pf_first: "first", pf_coin: "coin toss", pf_team: "team {seat}", pf_counter_minus: "{seat} {counter} −1",
-      pf_counter_plus: "{seat} {counter} +1",
+      pf_counter_plus: "{seat} {counter} +1", pf_next_wait: "the next {turn} comes once the picks are made and revealed",
     },
   };
   for (const lang of ["ko", "en"]) Object.assign(window.I18N[lang], WORDS[lang]);
@@ -153,13 +153,18 @@ window.LumenProfile = (function () {
       t("pf_best_of", { n: prof.best_of, w: Math.floor(prof.best_of / 2) + 1 }) });
   }
   // the judge's buttons for the game (the phone's sticky bar has them too: bar.js)
+  // the turn cannot end while its picks are open (the reveal comes first): the button says so
+  const PICKING = ["select", "ante", "priority", "clash"];
+  L.nextBlocked = (S) => (PICKING.includes(S.phase) ? t("pf_next_wait", { turn: L.tx(S.profile.turn_name) }) : "");
   function controls(S) {
+    const why = L.nextBlocked(S);
     return h("div", { class: "btnrow pcontrols" },
-      S.winner ? null : h("button", { type: "button", class: "word", "data-pcmd": '{"action":"next_turn"}', id: "p-next",
-        text: t("pf_next_turn", { turn: L.tx(S.profile.turn_name) }) }),
+      S.winner ? null : h("button", { type: "button", class: "word", "data-pcmd": '{"action":"next_turn"}', id: "p-next", disabled: !!why,
+        title: why || null, "aria-describedby": why ? "p-next-why" : null, text: t("pf_next_turn", { turn: L.tx(S.profile.turn_name) }) }),
       h("button", { type: "button", class: "word", "data-pcmd": '{"action":"undo"}', id: "p-undo", disabled: !S.can_undo,
         text: S.can_undo && S.undo_text ? t("undo_what", { what: L.tx(S.undo_text) }) : t("pf_undo") }),
-      S.winner ? h("button", { type: "button", class: "word", "data-pcmd": '{"action":"new_game"}', id: "p-new", text: t("pf_new_game") }) : null);
+      S.winner ? h("button", { type: "button", class: "word", "data-pcmd": '{"action":"new_game"}', id: "p-new", text: t("pf_new_game") }) : null,
+      why && !S.winner ? h("p", { class: "muted pwhy", id: "p-next-why", text: why }) : null);
   }
   const PROFILE_DEPS = ["seats", "phase", "profile", "turn", "turn_limit", "priority", "turn_player", "winner", "wins", "game_number",
     "clashes", "ante", "confirmed", "cards", "can_undo", "undo_text", "view", "game_id", "end_reason", "match_winner"];
