@@ -52,6 +52,11 @@ window.LumenDraw = (function () {
     const next = el.cloneNode(false);
     add(next, kids);
     window.morphdom(el, next, OPTIONS);
+    // a select none of whose options is marked selected shows its first, as a new one would
+    // (morphdom leaves it at none)
+    for (const sel of el.tagName === "SELECT" ? [el] : el.querySelectorAll("select")) {
+      if (sel.selectedIndex < 0 && sel.options.length) sel.selectedIndex = 0;
+    }
     return el;
   }
 
