@@ -72,9 +72,9 @@
     }
     if (S.record_error) { text = L.tx(S.record_error) + (text ? " · " + text : ""); kind = "record-error"; }
     const b = $("#banner");
-    b.hidden = !text;
-    b.textContent = text;
-    b.dataset.kind = kind;
+    if (b.hidden !== !text) b.hidden = !text;
+    L.text(b, text);
+    L.data(b, "kind", kind);
   });
 
   // ------------------------------------------------------------ the match clock, between messages
@@ -82,15 +82,15 @@
     const S = L.S;
     if (!S || !S.timer) return;
     const tm = S.timer, clock = $("#clock");
-    clock.dataset.colour = L.clockColour();
-    clock.dataset.state = tm.state;
-    $("#clock-text").textContent = L.clockText();
+    L.data(clock, "colour", L.clockColour());
+    L.data(clock, "state", tm.state);
+    L.text($("#clock-text"), L.clockText());
     let note = "";
     if (tm.state === "paused") note = t("paused");
     else if (tm.state === "idle") note = t("clock_idle");
     else if (tm.state === "time") note = tm.finished ? t("time_over") : t("time_called", { n: tm.turns_left === null ? tm.extra_turns : tm.turns_left });
     if (tm.extended_ms) note += (note ? " · " : "") + "+" + Math.round(tm.extended_ms / 60000) + t("minutes");
-    $("#clock-note").textContent = note;
+    L.text($("#clock-note"), note);
   }
   L.tick(drawClock);
   L.region("clock", ["timer"], drawClock);

@@ -86,8 +86,8 @@
     // the same figure as the big clock, ticking between messages
     const el = $("#mini-clock"), S = L.S;
     if (!el || !S || !S.timer) return;
-    el.textContent = L.clockText();
-    el.dataset.colour = L.clockColour();
-    el.dataset.state = S.timer.state;
+    L.text(el, L.clockText());
+    L.data(el, "colour", L.clockColour());
+    L.data(el, "state", S.timer.state);
   });
 })();

@@ -81,7 +81,7 @@
     const n = lines.length;
     // a line a later entry replaced (a win turned into sudden death) or an undo took back is struck
     // through, never left standing; a replaced one says what replaced it
-    L.patch($("#log"), lines.slice().reverse().map((l, i) => h("li", {
+    LumenDraw.list($("#log"), lines.slice().reverse().map((l, i) => h("li", {
       "data-key": "l" + (n - 1 - i), class: [l.seat && "s-" + l.seat, MAJOR.has(l.e) && !l.replaced && !l.undone && "major",
         (l.replaced || l.undone) && "struck"] },
     l.replaced || l.undone ? h("s", { text: L.tx(l.text) }) : L.withRule(L.tx(l.text), l.rule),

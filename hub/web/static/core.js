@@ -78,6 +78,10 @@ window.Lumen = (function () {
     hooks.forEach((fn) => { try { fn(L.S); } catch (e) { console.error(e); } });
   };
   L.redrawAll = () => L.draw(null);
+  // what the 100-ms tick changes, written only when it differs (a write of the same value is still
+  // a change to the page: a mutation, a repaint)
+  L.text = (el, v) => { if (el && el.textContent !== v) el.textContent = v; };
+  L.data = (el, k, v) => { if (el && el.dataset[k] !== v) el.dataset[k] = v; };
   // a region whose own data came (not the hub's state): drawn, then what follows every draw
   L.redraw = function (name) {
     if (!L.S) return;

@@ -60,6 +60,27 @@ window.LumenDraw = (function () {
     return el;
   }
 
+  // list(el, items): el's children become ``items`` (elements, each with a data-key), where a
+  // list mostly grows at one end (the log, newest first): an item already there is kept and
+  // patched in place, a new one inserted, a gone one removed, so a line added costs one insertion
+  // (morphdom would move every keyed line after a new first one).
+  function list(el, items) {
+    const old = new Map();
+    for (const c of el.children) old.set(c.getAttribute("data-key"), c);
+    const want = new Set(items.map((x) => x.getAttribute("data-key")));
+    for (const [k, c] of old) if (!want.has(k)) { c.remove(); old.delete(k); }
+    let at = el.firstElementChild;
+    for (const item of items) {
+      const here = old.get(item.getAttribute("data-key"));
+      if (here) {
+        if (here !== at) el.insertBefore(here, at);
+        else at = at.nextElementSibling;
+        if (!here.isEqualNode(item)) window.morphdom(here, item, { onBeforeElUpdated: keep });
+      } else el.insertBefore(item, at);
+    }
+    return el;
+  }
+
   // A page's regions: add(name, deps, fn, when) with deps the state's parts fn reads (top-level
   // keys, "seats.a" for one seat's) and ``when(S)`` whether the region shows at all (another
   // mode's region is left alone); draw(S, touched) calls the fns whose deps a change touched
@@ -102,5 +123,5 @@ window.LumenDraw = (function () {
     return out;
   }
 
-  return { h: h, patch: patch, regions: regions, touchedBetween: touchedBetween };
+  return { h: h, patch: patch, list: list, regions: regions, touchedBetween: touchedBetween };
 })();

@@ -55,13 +55,15 @@
       const box = $("#ready-" + s);
       if (!box) return;
       const r = readyNow(S, s);
-      box.dataset.state = r.state;
-      $(".ready-state", box).textContent = r.label;
+      L.data(box, "state", r.state);
+      L.text($(".ready-state", box), r.label);
       const cd = $("#countdown-" + s), bar = $(".cdbar", box);
-      cd.textContent = r.left !== null ? (r.left / 1000).toFixed(1) : "";
-      cd.classList.toggle("urgent", r.left !== null && r.left <= 3000);
-      bar.hidden = r.left === null;
-      $("i", bar).style.width = r.left === null ? "0%" : Math.min(100, r.left / 100) + "%";
+      L.text(cd, r.left !== null ? (r.left / 1000).toFixed(1) : "");
+      const urgent = r.left !== null && r.left <= 3000;
+      if (cd.classList.contains("urgent") !== urgent) cd.classList.toggle("urgent", urgent);
+      if (bar.hidden !== (r.left === null)) bar.hidden = r.left === null;
+      const w = r.left === null ? "0%" : Math.min(100, r.left / 100) + "%";
+      if ($("i", bar).style.width !== w) $("i", bar).style.width = w;
     });
   });
 

@@ -53,8 +53,8 @@
   }, { once: true });
   function drawMute() {
     const b = $("#mute-btn");
-    b.textContent = muted ? L.t("sound_off") : L.t("sound_on");
-    b.setAttribute("aria-pressed", muted ? "true" : "false");
+    L.text(b, muted ? L.t("sound_off") : L.t("sound_on"));
+    if (b.getAttribute("aria-pressed") !== String(muted)) b.setAttribute("aria-pressed", String(muted));
   }
   $("#mute-btn").addEventListener("click", () => {
     muted = !muted;
