@@ -55,7 +55,15 @@
       }
       return [text, S.winner === "draw" ? "draw" : "winner-" + S.winner];
     }
+    // decided at time by the game's procedure (its profile's; Lumen: ruling R-time)
+    if (S.decided) return [L.tx(S.decided.text), S.decided.winner === "draw" ? "draw" : "winner-" + S.decided.winner];
     if (S.sudden_death) return [t("sudden_death", { n: S.sd_turn || 1 }), "sudden"];
+    if (S.ahead && S.ahead.how) {
+      // who the game's procedure would decide for, were it to end now, and by what
+      return ["TIME · " + (S.ahead.seat === "even" ? t("ahead_even_how", { how: L.tx(S.ahead.how) })
+        : t("ahead_how", { seat: L.seatLabel(S.ahead.seat), name: (S.seats[S.ahead.seat] || {}).player || "", how: L.tx(S.ahead.how) })
+          .replace(/\s+/g, " ")), "time"];
+    }
     if (S.ahead) {
       const a = S.ahead.health;
       return ["TIME · " + (S.ahead.seat === "even" ? t("ahead_even", { a: a.a, b: a.b })
@@ -63,7 +71,7 @@
     }
     return ["", ""];
   }
-  L.region("banner", ["seats", "winner", "end_reason", "log", "sudden_death", "sd_turn", "ahead", "pod_conflicts", "record_error",
+  L.region("banner", ["seats", "winner", "end_reason", "log", "sudden_death", "sd_turn", "ahead", "decided", "pod_conflicts", "record_error",
     "match_winner", "wins", "view"], (S) => {
     let [text, kind] = bannerText(S);
     // the record refused a write: nothing of that change was kept or applied; say so first
@@ -88,7 +96,13 @@
     let note = "";
     if (tm.state === "paused") note = t("paused");
     else if (tm.state === "idle") note = t("clock_idle");
-    else if (tm.state === "time") note = tm.finished ? t("time_over") : t("time_called", { n: tm.turns_left === null ? tm.extra_turns : tm.turns_left });
+    else if (tm.state === "time") {
+      // the procedure: the turn in progress to its end, then the extra turns or the extra time
+      const xt = tm.extra_ms_left == null ? "" : " · " + t("extra_time", { t: Math.floor(tm.extra_ms_left / 60000) + ":" +
+        String(Math.floor(tm.extra_ms_left / 1000) % 60).padStart(2, "0") });
+      note = tm.finished ? t("time_over") : tm.finishing ? t("time_finish_turn", { n: tm.extra_turns }) :
+        t("time_called", { n: tm.turns_left === null ? tm.extra_turns : tm.turns_left }) + xt;
+    }
     if (tm.extended_ms) note += (note ? " · " : "") + "+" + Math.round(tm.extended_ms / 60000) + t("minutes");
     L.text($("#clock-note"), note);
   }

@@ -44,7 +44,9 @@
       v.connected ? " · " + t("td") + (v.td_error_ms != null ? " ±" + v.td_error_ms.toFixed(1) + " ms" : "") : " · " + t("offline"),
       v.unsent ? " · " + t("unsent") + ": " + v.unsent : null,
       s ? h("div", null, t("slip") + ": " + (m ? m.a_name : "A") + " " + s.a_wins + " - " + s.b_wins + " " + (m ? m.b_name : "B") +
-        (s.draws ? " (" + t("draws") + " " + s.draws + ")" : "") + " · ", btn("a", "1P"), btn("b", "2P"), btn("judge", t("judge"))) : null);
+        (s.draws ? " (" + t("draws") + " " + s.draws + ")" : "") + " · ", btn("a", "1P"), btn("b", "2P"), btn("judge", t("judge"))) : null,
+      // a game decided at time: how, by the game's procedure (Lumen: ruling R-time)
+      s ? ((s.detail || {}).at_time || []).map((g) => h("div", { class: "at-time", text: (g.text || {})[L.lang] || "" })) : null);
     box.hidden = false;
   }
   poll();
