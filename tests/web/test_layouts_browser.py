@@ -416,3 +416,29 @@ def test_severe_console_errors_none(browser):
     """Whatever the tests above drew, the page logged no script error."""
     errors = [e for e in browser.get_log("browser") if e.get("level") == "SEVERE" and e.get("source") != "network"]
     assert not errors, json.dumps(errors[:5], ensure_ascii=False)
+
+
+def test_the_judges_page_answers_another_games_public_questions(hub, browser):
+    """Point 3: the antes, who leads and a beat's end were asked of the pods only; a table
+    without them stopped. The judge's page lists what the table waits for and answers the
+    public questions; a hidden pick says it is made on the pod."""
+    handle, table, coach = hub
+    handle.call(lambda: table.start("profile", "haneul", "bada", profile="battlecon", seed=7, priority="a"))
+    load(browser, handle, PHONE, admin=True)
+    wait_for(lambda: "포드에서" in (js(browser, "return (document.getElementById('pwait') || {}).innerText") or ""),
+             what="the picks said to be on the pods")
+    for seat, cards in (("a", ("haneul-flame", "hold")), ("b", ("bada-tide", "charge"))):
+        for c in cards:
+            handle.call(table.submit, seat, "ready", c, "pod")
+    def answered(css, what):
+        n = handle.call(lambda: len(table.session.game.log))
+        wait_for(lambda: js(browser, "return !!document.querySelector(arguments[0])", css), what=what)
+        chromium.click(browser, css)
+        wait_for(lambda: handle.call(lambda: len(table.session.game.log)) > n, what=what + " taken")
+    for _ in range(2):                  # the antes, the leader first: both pass from the page
+        answered("#pwait .pask[data-kind=ante] button:last-child", "an ante")
+    wait_for(lambda: handle.call(lambda: table.session.game.st["phase"]) == "resolve", what="the reveal")
+    for _ in range(2):                  # the beat's end: both seats' done from the page
+        answered("#pwait .pask[data-kind=end_turn] button", "a done")
+    wait_for(lambda: handle.call(lambda: table.session.game.turn) == 2, what="beat 2")
+    assert not js(browser, CUT_LABELS)

@@ -24,6 +24,7 @@ window.LumenProfile = (function () {
       pf_seats: "인원", pf_no_cards: "카드 데이터 없음", pf_start: "시작", pf_names: "{seat} 이름",
       pf_first: "먼저", pf_coin: "동전 던지기", pf_team: "팀 {seat}", pf_counter_minus: "{seat} {counter} −1",
       pf_counter_plus: "{seat} {counter} +1", pf_next_wait: "고르기가 끝나고 공개된 뒤에 다음 {turn}(으)로 넘어갑니다",
+      pf_q_ready: "고르기", pf_q_ante: "앤티", pf_q_priority: "누가 선인지", pf_q_end_turn: "이번 턴 끝", pf_on_pod: "포드에서 (숨김)",
     },
     en: {
       mode_profile: "another game", profile: "another game", phase_select: "picking", phase_ante: "ante", phase_priority: "priority entry",
@@ -40,6 +41,7 @@ window.LumenProfile = (function () {
       pf_seats: "seats", pf_no_cards: "no card data", pf_start: "start", pf_names: "{seat}'s name",
       pf_first: "first", pf_coin: "coin toss", pf_team: "team {seat}", pf_counter_minus: "{seat} {counter} −1",
       pf_counter_plus: "{seat} {counter} +1", pf_next_wait: "the next {turn} comes once the picks are made and revealed",
+      pf_q_ready: "pick", pf_q_ante: "ante", pf_q_priority: "who leads", pf_q_end_turn: "end of the turn", pf_on_pod: "on the pod (hidden)",
     },
   };
   for (const lang of ["ko", "en"]) Object.assign(window.I18N[lang], WORDS[lang]);
@@ -152,7 +154,26 @@ window.LumenProfile = (function () {
     return h("span", { class: "pill", id: "pmatch", text: t("pf_match", { game: S.game_number, score: score }) + " · " +
       t("pf_best_of", { n: prof.best_of, w: Math.floor(prof.best_of / 2) + 1 }) });
   }
-  // the judge's buttons for the game (the phone's sticky bar has them too: bar.js)
+  // what the table waits for, and the judge's answers to the public questions (the antes, who
+  // leads when no card data says it, a turn's end): a table without pods answers them here
+  function optionText(S, r, o) {
+    const prof = S.profile;
+    if (r.kind === "ante") return o === "pass" ? L.tx(prof.words.pass) : o === "ante" ? L.tx(prof.ante) : cardName(S, o);
+    if (r.kind === "priority") return o === "clash" ? L.tx(prof.clash) : "[" + L.tx(prof.words.leader) + "] " + label(S, o);
+    if (r.kind === "end_turn") return L.tx(prof.words.done);
+    return cardName(S, o);
+  }
+  function waiting(S) {
+    const pend = S.winner ? [] : S.pending || [];
+    if (!pend.length) return null;
+    return h("div", { class: "pwait", id: "pwait" }, h("b", { text: t("pending") + ": " }),
+      pend.map((r) => h("div", { class: "pask", "data-seat": r.player, "data-kind": r.kind },
+        h("span", { text: label(S, r.player) + " · " + t("pf_q_" + r.kind) }), " ",
+        r.hidden ? h("span", { class: "muted", text: t("pf_on_pod") })
+          : r.options.concat(r.pass ? [r.pass] : []).map((o) => h("button", { type: "button", class: "word opt", "data-decision": JSON.stringify({ seat: r.player, kind: r.kind, value: o }),
+            text: optionText(S, r, o) })))));
+  }
+  // the judge's buttons for the game (the phone's sticky bar has them too: bar.js);
   // the turn cannot end while its picks are open (the reveal comes first): the button says so
   const PICKING = ["select", "ante", "priority", "clash"];
   L.nextBlocked = (S) => (PICKING.includes(S.phase) ? t("pf_next_wait", { turn: L.tx(S.profile.turn_name) }) : "");
@@ -180,7 +201,7 @@ window.LumenProfile = (function () {
       h("div", { class: "pnote", id: "pnote", "data-phase": S.phase, hidden: !n, text: n }),
       // seats side by side; at a 2-on-2 table the teams face each other (1P 3P | 2P 4P)
       h("div", { class: "pseats", "data-n": Object.keys(S.seats).length }, order.map((s) => seatBox(S, s))),
-      L.admin ? controls(S) : null);
+      L.admin ? [waiting(S), controls(S)] : null);
   }, L.isProfile);
 
   // the judge's form to start a profile game (beside the admin panel; hidden to spectators)

@@ -172,6 +172,13 @@
         items.forEach((x) => x.classList.remove("off-page"));
         delete box.dataset.page;
         if (!items.length || !overflows(box)) continue;
+        if (spec.first) {
+          // the newest lines that fit whole, read off one layout (a long game's log has hundreds)
+          const limit = box.getBoundingClientRect().top + box.clientTop + box.clientHeight + 1;
+          const cut = items.findIndex((x) => x.getBoundingClientRect().bottom > limit);
+          if (cut >= 0) items.slice(Math.max(cut, 1)).forEach((x) => x.classList.add("off-page"));
+          continue;
+        }
         const p = paginate(box, items);
         const k = spec.first ? 0 : turn % p.pages.length;
         p.reset();
