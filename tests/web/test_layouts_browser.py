@@ -427,6 +427,15 @@ def test_the_judges_page_answers_another_games_public_questions(hub, browser):
     load(browser, handle, PHONE, admin=True)
     wait_for(lambda: "포드에서" in (js(browser, "return (document.getElementById('pwait') || {}).innerText") or ""),
              what="the picks said to be on the pods")
+    # "다음 격투" stayed on during the picks and was refused with the fallback sentence: it is off, and says when it comes
+    assert js(browser, "return document.querySelector('#mini .mini-next').disabled && document.getElementById('p-next').disabled")
+    assert "공개된 뒤에" in js(browser, "return document.getElementById('p-next-why').textContent")
+    # a refusal says why and what to do, in the page's language
+    js(browser, "window.lumenDisplay.control('/api/control/profile', {command: {action: 'new_game'}})")
+    wait_for(lambda: "끝나지 않았습니다" in js(browser, "var t = document.getElementById('toast'); return t.hidden ? '' : t.textContent"),
+             what="the refusal's sentence")
+    assert "허브가 이 동작을 받지 않았습니다" not in js(browser, "return document.getElementById('toast').textContent")
+    js(browser, "document.getElementById('toast').hidden = true")
     for seat, cards in (("a", ("haneul-flame", "hold")), ("b", ("bada-tide", "charge"))):
         for c in cards:
             handle.call(table.submit, seat, "ready", c, "pod")
