@@ -9,8 +9,10 @@ if [ ! -d .stubs/machine ] && [ ! -f .stubs/machine.pyi ] && [ ! -d .stubs/rp2 ]
 fi
 # rp2040js for the emulated-RP2040 lane, as pinned by tests/rp2/package-lock.json
 # (without npm the lane says so in one line and skips; CI installs Node first)
+# axe-core for the pages' accessibility checks, as pinned by tests/web/axe/package-lock.json
 if command -v npm >/dev/null; then
     (cd tests/rp2 && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    (cd tests/web/axe && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 # lint and types first: seconds, and a red one says exactly where (pyproject.toml [tool.ruff], [tool.mypy])
 python3 -m ruff check --output-format concise .

@@ -18,6 +18,7 @@ from fastapi.security import HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
+from hub.web.common import STATIC_DIR as WEB_STATIC
 from hub.web.limits import RequestLimits, WrongTokens
 
 from . import human
@@ -26,6 +27,7 @@ from .td import ConfirmNeeded, TDError
 from .views import ViewError, match_view, pairings_by_name, room_view
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+SHARED = WEB_STATIC
 
 
 class Body(BaseModel):
@@ -152,6 +154,9 @@ def create_app(td, admin_token):
         return JSONResponse(body, status_code=409)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # the pages' one way to draw (hub/web/static/draw.js and the morphdom it patches with), shared
+    # with the table display rather than copied
+    app.mount("/shared", StaticFiles(directory=str(SHARED)), name="shared")
 
     @app.get("/", include_in_schema=False)
     def index():

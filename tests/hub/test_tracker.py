@@ -663,6 +663,27 @@ def test_guide_5_1_2_second_lethal_entry_seconds_later_is_a_trade():
     assert (g.winner, g.sudden_death, g.seat("b").health) == ("b", False, 5000)
 
 
+def test_a_win_the_second_ko_turns_into_sudden_death_is_marked_replaced_in_the_log():
+    """Issue 37 point 4: between the two lethal taps of a double KO the log said "2P 승리 (1P 체력 0
+    이하)" and kept saying it through the sudden death that followed. The line is marked replaced
+    (and by what); an undo of the trade makes it stand again; a correction that withdraws it
+    replaces it too; the marks survive the JSON round trip."""
+    g = game("tao", "wolf", priority="b")
+    g.adjust_health("a", -5000, 0)
+    win = next(e for e in g.log if e["action"] == "result")
+    assert win["text_ko"] == "2P 승리 (1P 체력 0 이하)"
+    assert "replaced" not in win
+    g.adjust_health("b", -5000, 7 * MERGE_WINDOW_MS)
+    win = next(e for e in g.log if e["seq"] == win["seq"])
+    assert win["replaced"] == {"ko": "같은 턴 동시 KO: 서든 데스", "en": "a double KO in the same turn: sudden death"}
+    assert TrackerGame.from_json(g.to_json()).log == g.log
+    g.undo(8 * MERGE_WINDOW_MS)                 # the trade undone: the win stands again, the trade is struck
+    assert "replaced" not in g.log[win["seq"] - 1]
+    assert [e["action"] for e in g.log if e.get("undone")] == ["adjust_health", "sudden_death"]
+    g.adjust_health("a", 100, 9 * MERGE_WINDOW_MS)   # a correction in the same unit withdraws the win
+    assert g.winner is None and g.log[win["seq"] - 1]["replaced"]["en"] == "withdrawn"
+
+
 def test_other_action_closes_the_unit():
     g = game()
     g.adjust_health("a", -4900, 0)

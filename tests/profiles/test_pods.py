@@ -126,9 +126,13 @@ def test_two_on_two_yojeong_with_four_pods(tmp_path):
         for _ in range(3):
             await rig.press("b", ["back", "next", "next", "next", "next", "next", "ready"])   # HP page, -600
         await rig.wait(lambda: s.game.value("b", "life") == 2, "2P's life entries")
+        n_log = len(s.game.log)
         await rig.press("d", ["back"] + ["next"] * 7 + ["ready"])      # +200
-        await rig.wait(lambda: any(e["values"].get("asked") == 22 for e in s.game.log), "4P's +2")
-        assert s.game.value("d", "life") == 20
+        await rig.wait(lambda: any(r.kind == "input" and isinstance(r.body.get("value"), dict)
+                                   and r.body["value"].get("seat") == "d" and r.body["value"].get("delta") == 2
+                                   for r in s.store.records(s.game_id)), "4P's +2 taken")
+        # at 20 already it changes nothing: no log line, no undo step (issue 37 point 4)
+        assert s.game.value("d", "life") == 20 and len(s.game.log) == n_log
         await rig.press("b", ["back", "next", "ready"])                # -200: 2P is out, 4P plays on for the team
         await rig.wait(lambda: "b" in s.game.st["out"], "2P out")
         assert s.winner is None

@@ -3,7 +3,7 @@ the meters and their limits, 1 on 1 and 2 on 2, turn order, the Gundam table's c
 
 import pytest
 
-from hub.sessions.profile_game import ProfileGameError
+from hub.sessions.profile_game import ProfileGameError, public_view
 from tests.profiles.helpers import Play
 
 
@@ -16,10 +16,25 @@ def test_yojeong_life_never_goes_above_20():
     p.cmd(action="adjust", seat="a", counter="life", delta=+7)
     assert p.game.value("a", "life") == 20
     assert p.texts()[-1] == "1P 라이프 +4 → 20 (라이프 최대 20: 넘지 않음)"
-    p.cmd(action="adjust", seat="a", counter="life", delta=+3)          # at 20 already: still said, kept
-    assert p.game.value("a", "life") == 20 and p.texts()[-1].endswith("(라이프 최대 20: 넘지 않음)")
-    p.cmd(action="set", seat="b", counter="life", value=25)
+    # at 20 already a + changes nothing: no log line and no undo step (issue 37 point 4: "1P 라이프 +0")
+    assert p.cmd(action="adjust", seat="a", counter="life", delta=+3) == []
+    assert p.game.value("a", "life") == 20 and p.texts()[-1] == "1P 라이프 +4 → 20 (라이프 최대 20: 넘지 않음)"
+    assert public_view(p.game)["undo_text"]["ko"] == "1P 라이프 +4 → 20 (라이프 최대 20: 넘지 않음)"
+    assert p.cmd(action="set", seat="b", counter="life", value=25) == []
     assert p.game.value("b", "life") == 20
+
+
+def test_a_tap_at_the_bottom_changes_nothing_and_is_not_logged():
+    """Issue 37 point 4: a "−" at life 0 (a seat already out at a 2-on-2 table) logged "1P 라이프 +0 → 0
+    (최소 0)" and undo then named that no-op."""
+    p = Play("yojeong", players=4)
+    p.cmd(action="adjust", seat="a", counter="life", delta=-20)
+    assert p.game.value("a", "life") == 0 and "a" in p.st["out"] and p.game.winner is None
+    n = len(p.game.log)
+    undo_before = public_view(p.game)["undo_text"]
+    assert p.cmd(action="adjust", seat="a", counter="life", delta=-1) == []
+    assert len(p.game.log) == n and public_view(p.game)["undo_text"] == undo_before
+    assert not any("+0" in t for t in p.texts())
 
 
 def test_yojeong_cost_is_0_to_10_and_refills_at_the_players_turn():

@@ -77,6 +77,57 @@ def main():
             print("control press in Chromium -> the page shows it (40 presses): %s" % browser_latency(handle, table))
     finally:
         handle.stop()
+    if os.path.exists("/usr/bin/chromium"):
+        print("DOM changes per decision, referee game seed 43 (60 decisions): %s" % dom_changes())
+
+
+#: every change the page's DOM takes (a node added or removed, an attribute, a text), counted
+COUNT = """
+window.__n = 0;
+new MutationObserver((rs) => { for (const r of rs) window.__n += r.type === "childList" ? r.addedNodes.length + r.removedNodes.length : 1; })
+  .observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+"""
+
+
+def dom_changes(decisions=60):
+    """How much of the page a decision changes (issue 37 point 7: a region is redrawn only when a
+    delta touched it, and patched, not rebuilt): MutationObserver records per decision, bots
+    playing a referee game on a fake clock, the page at 1600x1000 following the deltas."""
+    from hub.sessions.base import FakeClock
+    from tests import chromium
+    table = Table(Store(":memory:"), clock=FakeClock(), admin_token="bench-token-0001")
+    handle = start_in_thread(table, port=0)
+    driver = chromium.start(1600, 1000, lang=None, prefix="lumen-bench-")
+    try:
+        handle.call(table.start_referee, seed=43)
+        driver.get(handle.url + "/")
+        deadline = time.monotonic() + 30
+        while not driver.execute_script("return !!(window.LumenLive && LumenLive.kept())") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.0)                 # the whole log fetched and drawn: count the decisions only
+        driver.execute_script(COUNT)
+        s = table.session
+        bots = {"a": Bot(43, "greedy"), "b": Bot(44, "greedy")}
+        counts = []
+        for _ in range(decisions):
+            if s.state.winner is not None:
+                break
+            req = s.state.pending[0]
+            if req["kind"] == "setup":
+                pool, (h, m) = list(req["options"]), (req["sizes"]["hand"], req["sizes"]["list"])
+                handle.call(table.submit, req["player"], "setup", {"hand": pool[:h], "list": pool[h:h + m]}, "hub")
+            else:
+                kind, value = handle.call(lambda: bots[req["player"]].answer(s.state, req))
+                handle.call(table.submit, req["player"], kind, value, "pod")
+            v = handle.call(lambda: handle.hub.feed.v)
+            while driver.execute_script("return LumenLive.kept() && LumenLive.kept().v") != v:
+                time.sleep(0.01)
+            time.sleep(0.15)            # the draw that follows the message, and a tick or two
+            counts.append(driver.execute_script("const n = window.__n; window.__n = 0; return n;"))
+    finally:
+        driver.quit()
+        handle.stop()
+    return "median %d, mean %d, max %d" % (statistics.median(counts), statistics.mean(counts), max(counts))
 
 
 PRESS = """

@@ -310,19 +310,33 @@ def test_a_new_primitive_appears_in_the_editor_with_no_page_change(server, brows
 
 # ---------------------------------------------------------------- issue 22 (points 1, 11, 14)
 
+def pick_set(driver, set_id, character):
+    wait_for(lambda: driver.execute_script("return !!document.getElementById('dk-set')"), what="the deck builder")
+    js(driver, "const s = document.getElementById('dk-set'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));", set_id)
+    wait_for(lambda: driver.execute_script("return document.getElementById('dk-character').options.length > 1"), what="characters")
+    js(driver, "const s = document.getElementById('dk-character'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));", character)
+    wait_for(lambda: driver.execute_script("return document.querySelectorAll('#dk-pool li').length") > 10, what="the pool")
+
+
 def test_the_deck_builder_works_at_1920_wide(server, browser):
     """Point 1 at 1920x1080: the + and − buttons, the character buttons and the opening's
     clear button show (a rule for the judges' phone bar hid every .mini), and a tap on a
-    pool row adds its card."""
+    pool row adds its card. Issue 37 point 6: the read-only sample set takes no card at all
+    (it took 32 and refused only at save), and a deck stops at 20, each saying why at once."""
     handle, table, lib = server
+    if "mine" not in lib.set_ids():
+        lib.import_set(lib.export_set("sample"), set_id="mine")         # a writable copy: decks can live here
     viewport(browser, 1920, 1080)
     try:
         open_cards(browser, handle, "deck")
-        wait_for(lambda: browser.execute_script("return !!document.getElementById('dk-set')"), what="the deck builder")
-        js(browser, "const s = document.getElementById('dk-set'); s.value = 'sample'; s.dispatchEvent(new Event('change'));")
-        wait_for(lambda: browser.execute_script("return document.getElementById('dk-character').options.length > 1"), what="characters")
-        js(browser, "const s = document.getElementById('dk-character'); s.value = 'serin'; s.dispatchEvent(new Event('change'));")
-        wait_for(lambda: browser.execute_script("return document.querySelectorAll('#dk-pool li').length") > 10, what="the pool")
+        pick_set(browser, "sample", "serin")
+        chromium.click(browser, "#dk-pool li")
+        wait_for(lambda: "읽기 전용" in (browser.execute_script("return document.getElementById('dk-why').textContent") or ""),
+                 what="the read-only set said at once")
+        assert browser.execute_script("return document.querySelectorAll('#dk-list li').length") == 0
+        assert browser.execute_script("return [...document.querySelectorAll('#dk-pool .add-card')].every(b => b.disabled)")
+        pick_set(browser, "mine", "serin")
+        assert browser.execute_script("return document.getElementById('dk-why').hidden")
         # the pool may be redrawn while it is read: each check is one look at the page, waited for
         wait_for(lambda: all_shown(browser, "#dk-pool .add-card"), what="every + button shown")
         chromium.click(browser, "#dk-pool li")                                # the row itself, not its + button
@@ -334,6 +348,10 @@ def test_the_deck_builder_works_at_1920_wide(server, browser):
         chromium.click(browser, "#dk-list .remove-card")
         wait_for(lambda: browser.execute_script("return document.querySelectorAll('#dk-list li').length") == 1, what="one removed")
         assert "20" in browser.execute_script("return document.getElementById('dk-needs').textContent")
+        # a full deck: the 21st tap adds nothing and says so
+        browser.execute_script("for (let i = 0; i < 25; i++) document.querySelector('#dk-pool li').click();")
+        assert browser.execute_script("return document.querySelectorAll('#dk-list li').length") == 20
+        assert "가득" in browser.execute_script("return document.getElementById('dk-why').textContent")
         browser.save_screenshot(str(ARTIFACTS / "cards-deck-1920x1080-ko.png"))
         # the library's character buttons (to reopen a character) and the opening's clear button
         open_cards(browser, handle)

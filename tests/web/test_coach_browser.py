@@ -26,7 +26,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                 reason="Debian's chromium is not installed at /usr/bin/chromium (CI installs it)")
 
-COACH = "var c = document.getElementById('coach'); return c ? c.innerText : null;"
+COACH = "var c = document.getElementById('coach'); return c && !c.hidden ? c.innerText : null;"
 
 
 @pytest.fixture(scope="module")

@@ -23,17 +23,22 @@ from tests.web.test_browser import wait_for
 pytestmark = pytest.mark.skipif(not os.path.exists(chromium.CHROMIUM),
                                 reason="Debian's chromium is not installed at /usr/bin/chromium (CI installs it)")
 
-#: What the page shows of the game; the countdowns are left out (interpolated from the time
-#: a message came, so two pages differ by milliseconds).
+#: What the page shows of the game, as a tree (tag, attributes in name order, text): a region a
+#: delta redrew in place (hub/web/static/draw.js patches it) may hold its attributes in another
+#: order than one drawn afresh, and that is not something a person sees. The countdowns are left
+#: out (interpolated from the time a message came, so two pages differ by milliseconds).
 SHOWN = """
+function tree(e) {
+  if (e.nodeType === 3) return e.textContent;
+  if (e.nodeType !== 1 || e.classList.contains("cdbar")) return null;
+  const attrs = [...e.attributes].map(a => a.name + "=" + a.value).sort();
+  const kids = /^countdown-/.test(e.id) ? [] : [...e.childNodes].map(tree).filter(x => x !== null);
+  return [e.tagName, attrs, kids];
+}
 var out = {};
 ["turn", "phase", "mode", "banner", "board", "battle", "log"].forEach(function (id) {
   var e = document.getElementById(id);
-  if (!e) return;
-  var c = e.cloneNode(true);
-  c.querySelectorAll("[id^=countdown-]").forEach(function (x) { x.textContent = ""; x.className = ""; });
-  c.querySelectorAll(".cdbar").forEach(function (x) { x.remove(); });
-  out[id] = c.innerHTML;
+  if (e) out[id] = tree(e);
 });
 return JSON.stringify(out);
 """
@@ -72,13 +77,18 @@ def kept(driver):
 
 
 def caught_up(driver, handle):
-    """The page's state once it holds the hub's latest version. The hub's version is read
-    again at every look: while a ready countdown runs a clock message (a version of its own)
-    goes out every second, so on a slow machine the page can pass a version read once."""
+    """The page's state once it holds the hub's latest version and has drawn it, with nothing
+    on its way (the whole game's log, fetched once). The hub's version is read again at every
+    look: while a ready countdown runs a clock message (a version of its own) goes out every
+    second, so on a slow machine the page can pass a version read once. Waiting for the log's
+    fetch too is what made a page followed by deltas differ from a fresh one under load: the
+    fresh page was read before its /api/log answer came."""
     def same():
         v = handle.call(lambda: handle.hub.feed.v)
         k = kept(driver)
-        return k if k is not None and k.get("v") == v else None
+        settled = driver.execute_script("return !!(window.lumenDisplay && window.lumenDisplay.settled()"
+                                        " && window.lumenDisplay.state() && window.lumenDisplay.state().v === arguments[0])", v)
+        return k if k is not None and k.get("v") == v and settled else None
     return wait_for(same, what="the page to hold the hub's latest version")
 
 

@@ -67,3 +67,24 @@ def test_a_wrong_token_says_how_to_log_in_again(client):
     assert "#admin=" in m["en"] and "관리" in m["ko"]
     m = check(post(client, "/api/control/timer", {"action": "pause"}, headers={}), 401)
     assert "#admin=" in m["ko"]
+
+
+GENERIC = "허브가 이 동작을 받지 않았습니다"
+
+
+def test_another_games_refusals_say_why_and_what_to_do(client):
+    """Issue 37 point 3: BattleCON's "다음 격투" during the picks, and the other refusals of a
+    profile game, read "허브가 이 동작을 받지 않았습니다 ..." (the fallback). Each says why and what
+    to do now, in both languages."""
+    assert post(client, "/api/control/games", {"mode": "profile", "profile": "battlecon", "priority": "a"}).status_code == 200
+    cases = [({"action": "next_turn"}, "고르기", "pick"),
+             ({"action": "new_game"}, "끝나지 않았습니다", "not over"),
+             ({"action": "undo"}, "되돌릴 입력이 없습니다", "Nothing to undo")]
+    for cmd, ko, en in cases:
+        m = check(post(client, "/api/control/profile", {"command": cmd}), 409)
+        assert ko in m["ko"] and en in m["en"] and GENERIC not in m["ko"], (cmd, m)
+    assert post(client, "/api/control/games", {"mode": "profile", "profile": "yojeong", "priority": "a"}).status_code == 200
+    m = check(post(client, "/api/control/profile", {"command": {"action": "adjust", "seat": "a", "counter": "cost", "delta": 5}}), 409)
+    assert "범위" in m["ko"] and "range" in m["en"], m
+    m = check(post(client, "/api/control/profile", {"command": {"action": "adjust", "seat": "a", "counter": "mana", "delta": 1}}), 409)
+    assert "카운터" in m["ko"], m

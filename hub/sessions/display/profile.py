@@ -23,7 +23,7 @@ def _frame(profile, players, teams):
             "priority": picks["priority"]["name"] if picks and picks["priority"] else None,
             "piles": picks["cycle"]["piles"] if picks and picks["cycle"] else 0,
             "stats": ({"ko": KINDS[body["cards"]]["ko"], "en": KINDS[body["cards"]]["en"]} if body["cards"] else None),
-            "words": {w: profile.word(w) for w in ("leader", "trailer", "pile", "hand", "recycle", "done")},
+            "words": {w: profile.word(w) for w in ("leader", "trailer", "pile", "hand", "recycle", "done", "pass")},
             "best_of": profile.match["best_of"], "source": body["source"]}
 
 

@@ -19,6 +19,12 @@ def tracker_line(entry):
         line["rule"] = RESULT_RULES.get(str((entry.get("values") or {}).get("reason")))
     else:
         line["rule"] = ACTION_RULES.get(entry.get("action"))
+    # what a later entry made of it (hub/sessions/tracker_game/unit.py, _annotate): the page
+    # strikes it through, with what replaced it
+    if entry.get("replaced"):
+        line["replaced"] = entry["replaced"]
+    if entry.get("undone"):
+        line["undone"] = True
     return line
 
 

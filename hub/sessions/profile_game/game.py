@@ -217,8 +217,8 @@ class ProfileGame(Picks, Checks):
         if hi is not None and target > hi:
             kept = hi
         old = self.value(seat, c["id"])
-        if kept == old and kept == target:
-            return
+        if kept == old:
+            return          # a tap that changes nothing (−1 at 0, +1 at the most) is not logged nor undoable
         self.st["counters"][seat][c["id"]] = kept
         n = c["name"]
         d = kept - old

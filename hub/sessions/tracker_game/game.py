@@ -405,6 +405,7 @@ class TrackerGame(Rules, Units, Checks):
             raise TrackerError("tracker JSON is incomplete or invalid: %r" % (e,)) from None
         g._pending = []
         g._sd_started = False
+        g._annotate()
         return g
 
     def __eq__(self, other_game):

@@ -35,7 +35,8 @@ Undo
     :data:`UNDO_LIMIT` steps.  Each step is labelled with what it did as a whole
     (``undo_text``): two merged -300 presses read "2P 체력 -600 (-300 ×2, 5000 →
     4400)", a both-hit entry names both seats.  Undo appends an ``undo`` log entry
-    with that label; the log is append-only.
+    with that label; the log is append-only: what a later entry made of an earlier one (an undo,
+    a result replaced by sudden death) is marked on it, never removed (:meth:`Units._annotate`).
 
 The log
     Every change appends ``{seq, ms, game, turn, seat, action, values, health,
@@ -107,6 +108,7 @@ class Units:
         self._unit_ms = unit_ms
         self._pending = []
         self._sd_started = False
+        self._annotate()
 
     def _core(self):
         return {"seats": {s: self.seats[s].to_json() for s in SEATS}, "turn": self.turn,
@@ -219,7 +221,41 @@ class Units:
             self.log.append(e)
             entries.append(e)
         self._pending = []
+        if entries:
+            self._annotate()
         return entries
+
+    def _annotate(self):
+        """What later entries made of earlier ones, marked on the entries the log shows (the log
+        tells the truth, issue 37): a result line that a later entry of its unit replaced (the
+        other seat's KO turning it into sudden death, a correction withdrawing it) gets
+        ``replaced`` (what replaced it, in both languages), and an entry an undo took back gets
+        ``undone``. Worked out again from the whole log at every change, so an undo (which may
+        make a replaced result stand again), a rollback or a reload always gives the same marks."""
+        undone = set()
+        for e in self.log:
+            if e["action"] == "undo":
+                undone.update(e["values"].get("undone", ()))
+        replaced = {}
+        standing = None                     # the result line with a winner that stands now
+        for e in self.log:
+            if e["seq"] in undone:
+                continue
+            a = e["action"]
+            if a in ("new_game", "reset"):
+                standing = None
+            elif a == "result" or (a == "sudden_death" and e["values"].get("trade")):
+                if standing is not None:
+                    replaced[standing] = e
+                standing = e["seq"] if a == "result" and e["values"].get("winner") else None
+        for e in self.log:
+            e.pop("replaced", None)
+            e.pop("undone", None)
+            by = replaced.get(e["seq"])
+            if by is not None:
+                e["replaced"] = _replaced_by(by)
+            if e["seq"] in undone:
+                e["undone"] = True
 
     def _note(self, seat, action, values, ko, en):
         """Queue a log entry with both seats' health and FP as they are now."""
@@ -231,3 +267,12 @@ class Units:
                               "health": {s: self.seats[s].health for s in SEATS},
                               "fp": {s: self.seats[s].fp for s in SEATS},
                               "text_ko": ko, "text_en": en})
+
+
+def _replaced_by(entry):
+    """What a replaced result line says replaced it, short (the line that did it follows)."""
+    if entry["action"] == "sudden_death":
+        return {"ko": "같은 턴 동시 KO: 서든 데스", "en": "a double KO in the same turn: sudden death"}
+    if not entry["values"].get("winner"):
+        return {"ko": "결과 취소", "en": "withdrawn"}
+    return {"ko": entry["text_ko"], "en": entry["text_en"]}

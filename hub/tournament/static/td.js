@@ -78,7 +78,7 @@
     return x;
   };
   const $ = (id) => document.getElementById(id);
-  const esc = (s) => String(s == null ? "" : s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
+  const h = window.LumenDraw.h, patch = window.LumenDraw.patch;     // the pages' one way to draw (hub/web/static/draw.js)
   let state = null, offset = 0, game = null;
   const score = (r) => (r ? r.a_wins + "-" + r.b_wins + (r.draws ? "-" + r.draws : "") : t("no_result"));
   const hhmmss = (ms) => (ms ? new Date(ms).toLocaleTimeString("en-GB", { hour12: false }) : "");
@@ -123,61 +123,50 @@
     drawClock();
     if (window.PROJECTOR) {
       $("find").textContent = t("find") + (r ? " · " + t("round") + " " + r.round : "");
-      const names = state.by_name.map((p) => '<div><b class="tno">' + (p.table == null ? t("bye") : esc(p.table)) +
-        '</b> <span class="pname">' + esc(p.name) + "</span>" + (p.opponent ? " <small>vs " + esc(p.opponent) + "</small>" : "") + "</div>").join("");
-      if ($("names").dataset.html !== names) { $("names").dataset.html = names; $("names").innerHTML = names; fitNames(); }
+      names = state.by_name;
+      fitNames();
       return;
     }
     // printed sheets name the event and the round (the browser prints this heading)
-    document.querySelectorAll(".printhead").forEach((h) => { h.textContent = heading; });
+    document.querySelectorAll(".printhead").forEach((x) => { x.textContent = heading; });
     $("roundline").textContent = (r ? t("round") + " " + r.round + " · " + t("state_" + state.clock.state) +
       (r.bye_name ? " · " + t("bye") + ": " + r.bye_name : "") : t("noround")) + holdNote();
-    $("problems").innerHTML = state.problems.map((p) => "<div>" + t("table") + " " + esc(p.table) + ": " +
-      t(p.status) + " — " + esc((p.message && p.message[lang]) || p.error) + "</div>").join("");
+    patch($("problems"), state.problems.map((p) => h("div", { text: t("table") + " " + p.table + ": " + t(p.status) + " — " +
+      ((p.message && p.message[lang]) || p.error) })));
     renderConflicts();
     renderCorrections();
     renderGame();
-    $("tiles").innerHTML = state.tiles.map((x) => {
-      const s = x.status || {}, h = s.health || {}, res = x.result;
-      const cls = "tile " + (x.online === false ? "offline" : x.online ? "online" : "") + (res ? " done" : "");
-      return '<div class="' + cls + '" data-table="' + x.table + '"><div class="n">' + esc(x.table) + " <small>" +
-        t(x.online === false ? "offline" : x.online ? "online" : "") + "</small></div>" +
-        '<div class="p"><span>' + esc(x.a_name) + "</span><span>" + esc(h.a == null ? "" : h.a) + "</span></div>" +
-        '<div class="p"><span>' + esc(x.b_name) + "</span><span>" + esc(h.b == null ? "" : h.b) + "</span></div>" +
-        '<div class="meta">' + (s.turn ? t("turn") + " " + esc(s.turn) + " · " : "") + mmss(left(state.clock, x.table)) +
-        (res ? " · " + res.a_wins + "-" + res.b_wins + (res.draws ? "-" + res.draws : "") : "") +
-        (s.timer && s.timer.state === "time" && !res ? " · " + (s.timer.finishing ? t("turn_end") : t("extra_left", { n: s.timer.turns_left })) : "") + "</div>" +
-        (res && res.at_time && res.at_time.length ? '<div class="at-time">' + esc(res.at_time.map((x) => (x || {})[lang] || "").join(" / ")) + "</div>" : "") +
-        (s.result_pending ? '<div class="pending">' + t("pending") + "</div>" : "") +
-        ((state.conflicts || []).some((k) => k.table === x.table && k.round === r.round) ? '<div class="pending">⚠ ' + t("conflict") + "</div>" : "") +
-        (s.unsent ? '<div class="pending">' + t("unsent") + ": " + esc(s.unsent) + "</div>" : "") + "</div>";
-    }).join("");
-    $("ptable").innerHTML = "<tr><th>" + t("table") + "</th><th>A</th><th>B</th><th>" + t("result") + "</th></tr>" +
-      (r ? r.tables.map((x) => "<tr><td>" + x.table + "</td><td>" + esc(x.a_name) + "</td><td>" + esc(x.b_name) +
-        "</td><td>" + (x.result ? score(x.result) + (x.result.corrected ? " (" + t("corrected") + ")" : "") : "") +
-        "</td></tr>").join("") + (r.bye_name ? "<tr><td>-</td><td>" + esc(r.bye_name) + "</td><td>" + t("bye") + "</td><td></td></tr>" : "") : "");
-    $("ntable").innerHTML = "<tr><th>" + t("name") + "</th><th>" + t("table") + "</th><th>" + t("seat") + "</th><th>" +
-      t("opponent") + "</th></tr>" + state.by_name.map((p) => "<tr><td>" + esc(p.name) + "</td><td>" +
-      (p.table == null ? t("bye") : p.table) + "</td><td>" + (p.seat ? p.seat.toUpperCase() : "") + "</td><td>" +
-      esc(p.opponent || "") + "</td></tr>").join("");
-    $("stable").innerHTML = "<tr><th>" + t("rank") + "</th><th>" + t("name") + "</th><th>" + t("points") + "</th><th>" +
-      t("record") + "</th><th>" + t("omw") + "</th><th>" + t("gw") + "</th><th>" + t("ogw") + "</th></tr>" +
-      state.standings.map((s) => "<tr><td>" + s.rank + "</td><td>" + esc(s.name) + (s.dropped ? " (" + t("dropped") + ")" : "") +
-        "</td><td>" + s.points + "</td><td>" + s.wins + "-" + s.losses + "-" + s.draws + "</td><td>" + s.omw.toFixed(2) +
-        "</td><td>" + s.gw.toFixed(2) + "</td><td>" + s.ogw.toFixed(2) + "</td></tr>").join("");
+    patch($("tiles"), state.tiles.map((x) => tile(x, r)));
+    patch($("ptable"), row([t("table"), "A", "B", t("result")], true),
+      r ? r.tables.map((x) => row([x.table, x.a_name, x.b_name, x.result ? score(x.result) + (x.result.corrected ? " (" + t("corrected") + ")" : "") : ""])) : null,
+      r && r.bye_name ? row(["-", r.bye_name, t("bye"), ""]) : null);
+    patch($("ntable"), row([t("name"), t("table"), t("seat"), t("opponent")], true),
+      state.by_name.map((p) => row([p.name, p.table == null ? t("bye") : p.table, p.seat ? p.seat.toUpperCase() : "", p.opponent || ""])));
+    patch($("stable"), row([t("rank"), t("name"), t("points"), t("record"), t("omw"), t("gw"), t("ogw")], true),
+      state.standings.map((x) => row([x.rank, x.name + (x.dropped ? " (" + t("dropped") + ")" : ""), x.points, x.wins + "-" + x.losses + "-" + x.draws,
+        x.omw.toFixed(2), x.gw.toFixed(2), x.ogw.toFixed(2)])));
+    // a select keeps what the TD picked while the players it offers stay the same
     const fill = (id, list) => {
-      const sel = $(id);
-      const key = list.map((p) => p.id).join(",");
-      if (sel && sel.dataset.key !== key) {
-        const keep = sel.value;
-        sel.dataset.key = key;
-        sel.innerHTML = list.map((p) => '<option value="' + esc(p.id) + '">' + esc(p.name) + "</option>").join("");
-        if (list.some((p) => p.id === keep)) sel.value = keep;
-      }
+      const sel = $(id), keep = sel.value;
+      patch(sel, list.map((p) => h("option", { value: p.id, text: p.name, selected: p.id === keep })));
     };
     fill("pdrop", state.players.filter((p) => !p.dropped));
     fill("preinstate", state.players.filter((p) => p.dropped));
     $("reinstate-row").hidden = !state.players.some((p) => p.dropped);
+  }
+  const row = (cells, th) => h("tr", null, cells.map((c) => h(th ? "th" : "td", { text: c === null || c === undefined ? "" : String(c) })));
+  function tile(x, r) {
+    const s = x.status || {}, hp = s.health || {}, res = x.result;
+    return h("div", { class: ["tile", x.online === false ? "offline" : x.online ? "online" : "", res && "done"], "data-table": x.table, "data-key": "t" + x.table },
+      h("div", { class: "n" }, String(x.table), " ", h("small", { text: t(x.online === false ? "offline" : x.online ? "online" : "") })),
+      h("div", { class: "p" }, h("span", { text: x.a_name }), h("span", { text: hp.a == null ? "" : String(hp.a) })),
+      h("div", { class: "p" }, h("span", { text: x.b_name }), h("span", { text: hp.b == null ? "" : String(hp.b) })),
+      h("div", { class: "meta", text: (s.turn ? t("turn") + " " + s.turn + " · " : "") + mmss(left(state.clock, x.table)) + (res ? " · " + score(res) : "") +
+        (s.timer && s.timer.state === "time" && !res ? " · " + (s.timer.finishing ? t("turn_end") : t("extra_left", { n: s.timer.turns_left })) : "") }),
+      res && res.at_time && res.at_time.length ? h("div", { class: "at-time", text: res.at_time.map((y) => (y || {})[lang] || "").join(" / ") }) : null,
+      s.result_pending ? h("div", { class: "pending", text: t("pending") }) : null,
+      (state.conflicts || []).some((k) => k.table === x.table && r && k.round === r.round) ? h("div", { class: "pending", text: "⚠ " + t("conflict") }) : null,
+      s.unsent ? h("div", { class: "pending", text: t("unsent") + ": " + s.unsent }) : null);
   }
   // until when a result can still be corrected: the demo's autopilot says when it moves on,
   // a person's event holds the next round until the TD starts it
@@ -191,19 +180,42 @@
     }
     return r.complete ? " · " + t("hold", { round: r.round }) : "";
   }
-  // the projector: the names as large as the screen allows (a room reads it from the back)
+  // the projector: the names as large as the screen allows (a room reads it from the back), never
+  // under MIN_PX: a room too big for one screen at that size is shown a page at a time, the pages
+  // turning every PAGE_MS (the heading says which)
+  const MIN_PX = 28, PAGE_MS = 8000;
+  let names = [], page = 0, pages = 1;
+  const nameLine = (p) => h("div", { "data-key": "n" + p.name }, h("b", { class: "tno", text: p.table == null ? t("bye") : String(p.table) }), " ",
+    h("span", { class: "pname", text: p.name }), p.opponent ? [" ", h("small", { class: "sec", text: "vs " + p.opponent })] : null);
+  const fits = (box) => box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1;
   function fitNames() {
     // the list fills the rest of the screen (flex); names that do not fit make more columns
     // than it shows (scrollWidth) or run below it (scrollHeight)
     const box = $("names");
-    let lo = 16, hi = 120;
-    while (hi - lo > 1) {
-      const mid = Math.floor((lo + hi) / 2);
-      box.style.fontSize = mid + "px";
-      if (box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1) lo = mid; else hi = mid;
-    }
+    patch(box, names.map(nameLine));
+    let lo = MIN_PX, hi = 120;
     box.style.fontSize = lo + "px";
+    if (fits(box)) {
+      while (hi - lo > 1) {
+        const mid = Math.floor((lo + hi) / 2);
+        box.style.fontSize = mid + "px";
+        if (fits(box)) lo = mid; else hi = mid;
+      }
+      box.style.fontSize = lo + "px";
+      pages = 1;
+      box.removeAttribute("data-page");
+      return;
+    }
+    // pages at MIN_PX: as many names as fit on one screen each
+    let n = names.length;
+    while (n > 1) { patch(box, names.slice(0, n).map(nameLine)); if (fits(box)) break; n = Math.max(1, Math.floor(n * 0.9)); }
+    pages = Math.ceil(names.length / n);
+    page = page % pages;
+    patch(box, names.slice(page * n, (page + 1) * n).map(nameLine));
+    box.dataset.page = (page + 1) + "/" + pages;
+    $("find").textContent += " · " + (page + 1) + "/" + pages;
   }
+  if (window.PROJECTOR) setInterval(() => { if (pages > 1) { page = (page + 1) % pages; render(); } }, PAGE_MS);
   window.addEventListener("resize", () => { if (window.PROJECTOR) fitNames(); });
   async function poll() {
     try {
@@ -221,23 +233,22 @@
   function renderConflicts() {
     const box = $("conflicts");
     if (!box) return;
-    const html = (state.conflicts || []).map((k) => '<div class="conflict" data-id="' + esc(k.id) + '"><div class="head">⚠ ' +
-      t("conflict_head") + " · " + t("round") + " " + k.round + " · " + t("table") + " " + k.table + " · " + esc(k.a_name) +
-      " (A) vs " + esc(k.b_name) + ' (B)</div><div class="sides"><div class="side"><b>' + t("now_result") + ": " + score(k.now) +
-      "</b><div>" + esc(source(k.now)) + '</div><button data-resolve="current">' + t("keep_current") + '</button></div><div class="side"><b>' +
-      t("reported") + ": " + score(k.reported) + "</b><div>" + esc(source(k.reported)) + '</div><button data-resolve="reported">' +
-      t("keep_reported") + "</button></div></div></div>").join("");
-    if (box.dataset.html !== html) { box.dataset.html = html; box.innerHTML = html; }
+    patch(box, (state.conflicts || []).map((k) => h("div", { class: "conflict", "data-id": k.id, "data-key": "k" + k.id },
+      h("div", { class: "head", text: "⚠ " + t("conflict_head") + " · " + t("round") + " " + k.round + " · " + t("table") + " " + k.table + " · " +
+        k.a_name + " (A) vs " + k.b_name + " (B)" }),
+      h("div", { class: "sides" },
+        h("div", { class: "side" }, h("b", { text: t("now_result") + ": " + score(k.now) }), h("div", { text: source(k.now) }),
+          h("button", { "data-resolve": "current", text: t("keep_current") })),
+        h("div", { class: "side" }, h("b", { text: t("reported") + ": " + score(k.reported) }), h("div", { text: source(k.reported) }),
+          h("button", { "data-resolve": "reported", text: t("keep_reported") }))))));
   }
   function renderCorrections() {
     const tb = $("ctable");
     if (!tb) return;
-    const html = "<tr><th>" + t("when") + "</th><th>" + t("round") + "</th><th>" + t("table") + "</th><th>" + t("change") + "</th><th>" +
-      t("reason") + "</th><th>" + t("by") + "</th><th>" + t("status") + "</th></tr>" + (state.corrections || []).map((c) =>
-      "<tr><td>" + hhmmss(c.at_ms) + "</td><td>" + c.round + "</td><td>" + c.table + "</td><td>" + score(c.before) + " → " + score(c.after) +
-      "</td><td>" + esc(c.reason || "") + "</td><td>" + esc(c.by || "") + "</td><td>" + (c.undone ? t("undone") + " (" + esc(c.undone.by) +
-      ", " + hhmmss(c.undone.at_ms) + ")" : '<button data-undo="' + esc(c.id) + '">' + t("undo") + "</button>") + "</td></tr>").join("");
-    if (tb.dataset.html !== html) { tb.dataset.html = html; tb.innerHTML = html; }
+    patch(tb, h("tr", null, [t("when"), t("round"), t("table"), t("change"), t("reason"), t("by"), t("status")].map((x) => h("th", { text: x }))),
+      (state.corrections || []).map((c) => h("tr", null,
+        [hhmmss(c.at_ms), c.round, c.table, score(c.before) + " → " + score(c.after), c.reason || "", c.by || ""].map((x) => h("td", { text: String(x) })),
+        h("td", null, c.undone ? t("undone") + " (" + c.undone.by + ", " + hhmmss(c.undone.at_ms) + ")" : h("button", { "data-undo": c.id, text: t("undo") })))));
   }
   // the game the form names: its players, its result and where it came from, loud when still in play
   function renderGame() {
@@ -245,12 +256,12 @@
     if (!el) return;
     if (!game) { el.className = "game"; el.textContent = t("pick_game"); return; }
     const g = game;
-    let html = "<b>" + t("round") + " " + g.round + " · " + t("table") + " " + g.table + "</b>: " + esc(g.a_name) + " (A) vs " +
-      esc(g.b_name) + " (B) · " + t("now_result") + ": <b>" + score(g.result) + "</b>" + (g.result ? " — " + esc(source(g.result)) : "");
-    if (g.live) html += '<div class="warn live">' + t("live_warn") + "</div>";
-    if (g.warnings.indexOf("later_round") >= 0) html += '<div class="warn">' + t("later_warn", { next: g.round + 1 }) + "</div>";
     el.className = "game" + (g.live ? " live" : "");
-    if (el.dataset.html !== html) { el.dataset.html = html; el.innerHTML = html; }
+    patch(el, h("b", { text: t("round") + " " + g.round + " · " + t("table") + " " + g.table }),
+      ": " + g.a_name + " (A) vs " + g.b_name + " (B) · " + t("now_result") + ": ", h("b", { text: score(g.result) }),
+      g.result ? " — " + source(g.result) : null,
+      g.live ? h("div", { class: "warn live", text: t("live_warn") }) : null,
+      g.warnings.indexOf("later_round") >= 0 ? h("div", { class: "warn", text: t("later_warn", { next: g.round + 1 }) }) : null);
   }
   async function loadGame(keepRound) {
     const table = parseInt($("rtable").value, 10);
@@ -261,11 +272,7 @@
       const res = await fetch(q);
       game = res.ok ? await res.json() : null;
     } catch (e) { return; }
-    if (game) {
-      const opts = game.rounds.map((n) => '<option value="' + n + '">' + n + "</option>").join("");
-      if (sel.dataset.opts !== opts) { sel.dataset.opts = opts; sel.innerHTML = opts; }
-      sel.value = String(game.round);
-    }
+    if (game) patch(sel, game.rounds.map((n) => h("option", { value: n, text: String(n), selected: n === game.round })));
     renderGame();
   }
   async function post(name, body) {

@@ -15,15 +15,7 @@
     for (const [a, b] of Object.entries(vars || {})) s = s.replace("{" + a + "}", b);
     return s;
   };
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v == null || v === false) continue;
-      if (k === "class") e.className = v; else if (k === "text") e.textContent = v; else e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const kid of kids.flat()) if (kid != null) e.append(kid);
-    return e;
-  }
+  const el = window.LumenDraw.h;          // the pages' one way to draw (draw.js)
   let toastTimer = null;
   function toast(msg, bad) {
     const b = $("#toast");
@@ -84,6 +76,7 @@
     $("#lang-btn").textContent = S.lang === "ko" ? "EN" : "한국어";
     for (const n of document.querySelectorAll("[data-i18n]")) n.textContent = t(n.dataset.i18n);
     for (const n of document.querySelectorAll("[data-i18n-ph]")) n.placeholder = t(n.dataset.i18nPh);
+    for (const n of document.querySelectorAll("[data-i18n-label]")) n.setAttribute("aria-label", t(n.dataset.i18nLabel));
     $("#admin-btn").textContent = t(S.admin ? "admin_on" : "admin");
     fillFilters();
     if (S.form) { S.form.render(); lintSoon(0); }

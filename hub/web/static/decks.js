@@ -8,6 +8,7 @@
   const D = { set: null, raw: null, deckId: "", name: "", name_en: "", character: null, cards: [], ultimate: null, q: "" };
   const T = { decks: [], seat: { a: null, b: null }, pick: { a: { hand: [], list: [] }, b: { hand: [], list: [] } }, info: {}, registered: {} };
   const $ = (q) => document.querySelector(q);
+  const DECK_SIZE = 20;         // guide 4.5: a deck is 20 skill cards (and 0-1 ultimate)
 
   // ------------------------------------------------------------ the deck builder
   function deckTab() {
@@ -39,20 +40,33 @@
       el("label", {}, t("deck_id") + " ", input("dk-id", "deckId", "my-deck")), el("label", {}, t("deck_name") + " ", input("dk-name", "name", "")),
       el("label", {}, t("deck_name_en") + " ", input("dk-name-en", "name_en", "")), el("label", {}, t("character") + " ", charSel),
       el("label", {}, t("ultimate_slot") + " ", ultSel));
-    const q = el("input", { type: "search", id: "dk-q", placeholder: t("q"), value: D.q });
+    const q = el("input", { type: "search", id: "dk-q", placeholder: t("q"), value: D.q, "aria-label": t("search") });
     const pool = el("ul", { class: "pool", id: "dk-pool" });
+    // a card is added only where the deck can be saved: a read-only set (the sample) takes no deck,
+    // and a deck holds DECK_SIZE skill cards; the builder says so at once, not at save (issue 37 point 6)
+    const why = el("p", { class: "warn", id: "dk-why", role: "status" });
+    const blocked = () => (info.writable === false ? t("deck_read_only") : D.cards.length >= DECK_SIZE ? t("deck_full", { n: DECK_SIZE }) : "");
     const fillPool = () => {
       pool.textContent = "";
       const needle = q.value.trim().toLowerCase();
       D.q = q.value;
+      const no = blocked();
+      why.textContent = no;
+      why.hidden = !no;
       for (const c of cards) {
         if (c.ultimate) continue;
         if (mark && c.mark && c.mark !== "neutral" && c.mark !== mark) continue;
         if (needle && !((c.name || "") + " " + (c.name_en || "") + " " + c.id).toLowerCase().includes(needle)) continue;
         // the whole row adds the card (its + button too): a tap anywhere on it, at any width
-        const b = el("button", { type: "button", class: "mini add-card", "data-card": c.id, title: t("add_card_row") }, "+");
-        const li = el("li", { class: "k-" + c.kind + (D.cards.includes(c.id) ? " in-deck" : ""), "data-card": c.id, title: t("add_card_row") }, b, " ", cardLabel(c));
-        li.addEventListener("click", () => { D.cards.push(c.id); renderList(); status(); fillPool(); });
+        const b = el("button", { type: "button", class: "mini add-card", "data-card": c.id, title: no || t("add_card_row"),
+          disabled: !!no, "aria-label": t("add") + " " + (c.name || c.id) });
+        b.textContent = "+";
+        const li = el("li", { class: "k-" + c.kind + (D.cards.includes(c.id) ? " in-deck" : "") + (no ? " blocked" : ""), "data-card": c.id,
+          title: no || t("add_card_row") }, b, " ", cardLabel(c));
+        li.addEventListener("click", () => {
+          if (blocked()) { toast(blocked(), true); return; }
+          D.cards.push(c.id); renderList(); status(); fillPool();
+        });
         pool.append(li);
       }
     };
@@ -62,6 +76,7 @@
       list.textContent = "";
       D.cards.forEach((cid, i) => {
         const b = el("button", { type: "button", class: "mini remove-card", title: t("remove") }, "−");
+        b.setAttribute("aria-label", t("remove") + " " + ((byId[cid] || {}).name || cid));
         b.addEventListener("click", () => { D.cards.splice(i, 1); renderList(); status(); fillPool(); });
         list.append(el("li", { class: "k-" + ((byId[cid] || {}).kind || "") }, b, " ", byId[cid] ? cardLabel(byId[cid]) : cid + " ?"));
       });
@@ -71,7 +86,7 @@
     save.addEventListener("click", saveDeck);
     const codeBtn = el("button", { type: "button", id: "dk-code-btn", class: "admin-only" }, t("show_code"));
     codeBtn.addEventListener("click", showCode);
-    const codeIn = el("input", { id: "dk-code-in", class: "wide", placeholder: "LC1." });
+    const codeIn = el("input", { id: "dk-code-in", class: "wide", placeholder: "LC1.", "aria-label": t("code_import") });
     const codeGo = el("button", { type: "button", id: "dk-code-go" }, t("import_code"));
     codeGo.addEventListener("click", async () => {
       const r = await control("/api/control/cards/deck-code", { code: codeIn.value.trim(), deck_id: (D.deckId || "imported").trim() });
@@ -79,7 +94,7 @@
     });
     root.append(el("p", { class: "muted", id: "dk-needs", text: t("deck_needs") }), head,
       el("div", { class: "deckgrid" },
-        el("div", { class: "panel" }, el("h2", { text: t("search") }), q, pool),
+        el("div", { class: "panel" }, el("h2", { text: t("search") }), q, why, pool),
         el("div", { class: "panel" }, el("h2", { id: "dk-count" }), list, el("div", { class: "row" }, save, codeBtn), el("div", { id: "dk-code" })),
         el("div", { class: "panel" }, el("h2", { text: t("checks") }), el("ul", { class: "checks-list", id: "dk-status" }))),
       el("div", { class: "panel admin-only" }, el("h2", { text: t("code_import") }), el("div", { class: "inline-form" }, codeIn, codeGo)));
@@ -131,7 +146,8 @@
     const code = el("textarea", { id: "dk-code-text", rows: "3", class: "wide mono", readonly: true });
     code.value = r.json.code;
     const qr = el("div", { class: "qr" });
-    qr.innerHTML = r.json.svg;           // generated by segno on the hub from the code alone
+    // the hub's SVG (segno, from the code alone), parsed as an image document: no markup of ours
+    qr.append(document.importNode(new DOMParser().parseFromString(r.json.svg, "image/svg+xml").documentElement, true));
     box.append(el("h3", { text: t("deck_code") }), code, qr);
   }
 
@@ -147,7 +163,7 @@
     const grid = el("div", { class: "seatgrid" });
     for (const s of ["a", "b"]) grid.append(seatPanel(s));
     root.append(grid);
-    const seed = el("input", { id: "tb-seed", class: "num", placeholder: t("seed") });
+    const seed = el("input", { id: "tb-seed", class: "num", placeholder: t("seed"), "aria-label": t("seed") });
     const go = el("button", { type: "button", id: "tb-start" }, t("start_game"));
     go.addEventListener("click", async () => {
       const body = {};
@@ -161,7 +177,7 @@
     const box = el("div", { class: "panel seat-pick", "data-seat": s });
     const reg = T.registered[s];
     box.append(el("h2", { text: t("seat_" + s) }), el("p", { class: "muted", id: "tb-reg-" + s, text: reg ? t("registered", { d: reg.name + " (" + reg.set + "/" + reg.deck + ")" + (reg.hand ? " · " + t("opening") : "") }) : t("not_registered") }));
-    const sel = el("select", { id: "tb-deck-" + s }, el("option", { value: "", text: "—" }), T.decks.map((d) => el("option", { value: d.key, text: d.name + " · " + d.character + " (" + d.key + ")" })));
+    const sel = el("select", { id: "tb-deck-" + s, "aria-label": t("seat_" + s) }, el("option", { value: "", text: "—" }), T.decks.map((d) => el("option", { value: d.key, text: d.name + " · " + d.character + " (" + d.key + ")" })));
     sel.value = T.seat[s] || "";
     const pickBox = el("div", { class: "opening", id: "tb-open-" + s });
     sel.addEventListener("change", async () => { T.seat[s] = sel.value || null; T.pick[s] = { hand: [], list: [] }; await loadSeatDeck(s); drawOpening(s, pickBox); });

@@ -1,16 +1,16 @@
-// What makes the display better than the phone calculator (issue 12, points 9, 11, 12;
-// issue 22, points 4, 7, 13): the TV/kiosk view (/?tv), the spectators' QR code on it (only
-// when phones can open it), sounds with a mute switch, the screen kept on (Wake Lock),
-// fullscreen, and the judges' phone layout: a sticky mini scoreboard with the calculator's
-// one-tap actions (undo, the round clock, both hit, next turn) over both seats' buttons side
-// by side. Hooks into app.js through lumenDisplay.
+// What makes the display better than the phone calculator (issue 12, points 9, 11, 12; issue 22,
+// points 4, 7, 13; issue 37 point 1): the TV/kiosk view (/?tv) read from 3 m with nothing cut
+// (what does not fit is paged: the zones, the battle's details and the coach turn pages every
+// few seconds, the log shows its newest lines that fit whole), the spectators' QR code on it
+// (only when phones can open it), sounds with a mute switch, the screen kept on (Wake Lock)
+// and fullscreen.
 "use strict";
 (function () {
-  const D = window.lumenDisplay;
-  const $ = (sel, root) => (root || document).querySelector(sel);
+  const L = window.Lumen;
+  const $ = L.$;
   const root = document.documentElement;
   const MUTE_KEY = "lumen.mute";
-  const tv = new URLSearchParams(location.search).has("tv");
+  const tv = L.tv;
   root.classList.toggle("tv", tv);
   $("#tv-qr").hidden = true;
   if (tv) {
@@ -18,6 +18,7 @@
     // listening on this machine only says how to let phones in on the admin screen, not on the TV
     fetch("/api/reach", { cache: "no-store" }).then((r) => r.json()).then((u) => {
       $("#tv-qr").hidden = !u.phones;
+      pageAll();
     }).catch(() => { /* offline: the banner says so */ });
   }
 
@@ -50,16 +51,16 @@
       if (audio.state === "suspended") audio.resume();
     } catch (e) { /* no audio device */ }
   }, { once: true });
-  function renderMute() {
+  function drawMute() {
     const b = $("#mute-btn");
-    b.textContent = muted ? D.t("sound_off") : D.t("sound_on");
-    b.setAttribute("aria-pressed", muted ? "true" : "false");
+    L.text(b, muted ? L.t("sound_off") : L.t("sound_on"));
+    if (b.getAttribute("aria-pressed") !== String(muted)) b.setAttribute("aria-pressed", String(muted));
   }
   $("#mute-btn").addEventListener("click", () => {
     muted = !muted;
     localStorage.setItem(MUTE_KEY, muted ? "1" : "0");
     if (!muted && audio && audio.state === "suspended") audio.resume();
-    renderMute();
+    drawMute();
   });
   // each sound once per crossing: a message correcting the interpolated time by a few ms
   // must not sound it again (a new round or a new countdown clears what was sounded)
@@ -68,9 +69,9 @@
   const sounded = new Set();
   function once(key, fn) { if (!sounded.has(key)) { sounded.add(key); fn(); } }
   function listen() {
-    const S = D.state();
+    const S = L.S;
     if (!S || !S.timer) return;
-    const left = D.clockLeft();
+    const left = L.clockLeft();
     const key = S.game_id + "/" + S.timer.state;
     if (lastClock && left > lastClock.left + 2000) { sounded.delete("one_minute"); sounded.delete("ten_seconds"); }
     if (lastClock && lastClock.key === key && S.timer.state === "running") {
@@ -79,7 +80,7 @@
     }
     lastClock = { key: key, left: left };
     ["a", "b"].forEach((s) => {
-      const ms = D.readyLeft(s);
+      const ms = L.readyLeft(s);
       const prev = lastReady[s];
       if (ms === null || ms > 9000) [3, 2, 1].forEach((n) => sounded.delete(s + n));
       if (ms !== null && prev !== null) {
@@ -110,79 +111,89 @@
     try {
       if (document.fullscreenElement) await document.exitFullscreen();
       else await root.requestFullscreen({ navigationUI: "hide" });
-    } catch (e) { D.toast(D.t("fullscreen") + " ✕", true); }
+    } catch (e) { L.toast(L.t("fullscreen") + " ✕", true); }
     keepAwake();
   });
 
-  // ------------------------------------------------------------ the judges' phone layout
-  // Taps from the first screen (docs/display.md, "Tap counts"): health on either seat (the two
-  // seats' buttons side by side), undo, the round clock (start, pause, resume), both hit and
-  // next turn are one tap each; call time is in the clock panel and asks first.
-  function renderMini(S) {
-    const el = $("#mini");
-    const show = D.admin() && !tv && S && S.seats && S.mode === "tracker";
-    el.hidden = !show;
-    if (!show) return;
-    const esc = D.esc, t = D.t;
-    const side = (s) => {
-      const p = S.seats[s];
-      return '<span class="mini-seat s-' + s + '"><b>' + p.label + "</b> " +
-        '<span class="mini-hp" id="mini-hp-' + s + '">' + Math.max(0, p.health) + (p.health <= 0 ? ' <i class="mini-ko">KO</i>' : "") +
-        '</span> <span class="mini-fp">FP ' + (p.fp > 0 ? "+" : "") + p.fp + "</span>" +
-        (S.priority === s ? ' <i class="mini-prio" title="' + esc(t("priority")) + '">★</i>' : "") + "</span>";
-    };
-    const tm = S.timer || {};
-    const clockBtn = tm.state === "running" ? "pause" : tm.state === "paused" ? "resume" : tm.state === "idle" ? "round_start" : null;
-    const undo = S.can_undo && S.undo_text ? D.tx(S.undo_text) : "";
-    el.innerHTML = side("a") +
-      '<span class="mini-clock" id="mini-clock"></span>' +
-      side("b") +
-      '<div class="mini-tools">' +
-      '<button class="word mini-undo" id="mini-undo" data-cmd=\'{"action":"undo"}\'' + (S.can_undo ? "" : " disabled") +
-      ' title="' + esc(undo ? t("undo_what", { what: undo }) : t("undo")) + '">' + esc(t("undo")) +
-      (undo ? "<small>" + esc(undo) + "</small>" : "") + "</button>" +
-      (clockBtn ? '<button class="word" id="mini-clock-btn" data-timer="' + clockBtn + '">' + esc(t(clockBtn === "round_start" ? "round_start_short" : clockBtn)) + "</button>" : "") +
-      '<button class="word" data-both="1">' + esc(t("both_hit")) + "</button>" +
-      '<button class="word" data-cmd=\'{"action":"next_turn"}\'>' + esc(t("next_turn")) + "</button></div>";
-    miniClock();
+  // ------------------------------------------------------------ the TV's pages: nothing is ever cut
+  // A box that hides what overflows (a seat, the battle panel, a profile seat) shows its pageable
+  // parts a page at a time: each page as many whole parts as fit, the pages turning every
+  // PAGE_MS (the box says "1/2"). The log shows the newest lines that fit whole. Text keeps its
+  // size: nothing is shrunk to fit.
+  const PAGE_MS = 7000;
+  const BOXES = [
+    { box: "#board > .seat", items: ".extra > *" },
+    { box: "#battle", items: "#battle-body .details > li, #battle-body > .pending, #coach > *" },
+    { box: ".pseat", items: ".phand > .prow, .ppile, .palt" },
+    { box: "#log", items: ":scope > li", first: true },
+  ];
+  let turn = 0;
+  const overflows = (b) => b.scrollHeight > b.clientHeight + 1 || b.scrollWidth > b.clientWidth + 1;
+  // A part too tall for the box by itself is paged by its own parts (a coach entry: its sentence,
+  // then its table); a part marked data-pin (the entry's head) shows on each of those pages.
+  function units(box, items) {
+    const out = [];
+    for (const x of items) {
+      items.forEach((y) => y.classList.add("off-page"));
+      x.classList.remove("off-page");
+      const kids = [...x.children].filter((c) => !c.hasAttribute("data-pin"));
+      if (overflows(box) && kids.length > 1) kids.forEach((c) => out.push({ el: c, parent: x }));
+      else out.push({ el: x, parent: null });
+    }
+    return out;
   }
-  function miniClock() {
-    // the same figure as the big clock, ticking between messages
-    const el = $("#mini-clock"), S = D.state();
-    if (!el || !S || !S.timer) return;
-    const left = D.clockLeft(), secs = Math.ceil(left / 1000);
-    el.textContent = S.timer.state === "time" ? "TIME" : Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0");
-    el.dataset.colour = S.timer.state === "time" || left <= 10000 ? "red" : left <= 60000 ? "yellow" : "normal";
-    el.dataset.state = S.timer.state;
+  function paginate(box, items) {
+    const list = units(box, items);
+    const reset = () => { items.forEach((x) => x.classList.add("off-page")); list.forEach((u) => u.el.classList.add("off-page")); };
+    const show = (u) => { u.el.classList.remove("off-page"); if (u.parent) u.parent.classList.remove("off-page"); };
+    // greedy: add parts to the page while the box holds them; the next part starts the next page
+    const pages = [];
+    let page = [];
+    reset();
+    for (const u of list) {
+      show(u);
+      if (overflows(box) && page.length) {
+        pages.push(page);
+        reset();
+        page = [];
+        show(u);
+      }
+      page.push(u);
+    }
+    if (page.length) pages.push(page);
+    return { pages: pages, reset: reset, show: show };
   }
-  setInterval(miniClock, 200);
-  // the TV never clips: a seat (or the last battle) whose zones outgrow its panel in a long
-  // game (a full list, a crowded break zone, long English names) has them drawn smaller, a
-  // step at a time, until it fits (at most to 55%)
-  function fitTv() {
+  function pageAll() {
     if (!tv) return;
-    for (const box of document.querySelectorAll("#board > .seat, #battle")) {
-      const parts = box.querySelectorAll(".extra, .details, .battle-row");
-      parts.forEach((p) => { p.style.zoom = ""; });
-      let z = 1;
-      while ((box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1) && z > 0.55) {
-        z -= 0.05;
-        parts.forEach((p) => { p.style.zoom = String(z); });
+    for (const spec of BOXES) {
+      for (const box of document.querySelectorAll(spec.box)) {
+        if (box.offsetParent === null) continue;
+        const items = [...box.querySelectorAll(spec.items)];
+        items.forEach((x) => x.classList.remove("off-page"));
+        delete box.dataset.page;
+        if (!items.length || !overflows(box)) continue;
+        if (spec.first) {
+          // the newest lines that fit whole, read off one layout (a long game's log has hundreds)
+          const limit = box.getBoundingClientRect().top + box.clientTop + box.clientHeight + 1;
+          const cut = items.findIndex((x) => x.getBoundingClientRect().bottom > limit);
+          if (cut >= 0) items.slice(Math.max(cut, 1)).forEach((x) => x.classList.add("off-page"));
+          continue;
+        }
+        const p = paginate(box, items);
+        const k = spec.first ? 0 : turn % p.pages.length;
+        p.reset();
+        p.pages[k].forEach(p.show);
+        if (!spec.first && p.pages.length > 1) box.dataset.page = (k + 1) + "/" + p.pages.length;
       }
     }
   }
-  window.addEventListener("resize", fitTv);
-  // a layout that changes with no new state (fonts arriving, the countdown's width): fit again
-  // when a panel overflows; a render fits it anyway
   if (tv) {
-    if (document.fonts && document.fonts.ready) document.fonts.ready.then(fitTv);
-    setInterval(() => {
-      const over = [...document.querySelectorAll("#board > .seat, #battle")].some((b) =>
-        b.scrollHeight > b.clientHeight + 1 || b.scrollWidth > b.clientWidth + 1);
-      if (over) fitTv();
-    }, 1000);
+    window.addEventListener("resize", pageAll);
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(pageAll);
+    setInterval(() => { turn++; pageAll(); }, PAGE_MS);
   }
-  D.onRender((S) => { renderMute(); renderMini(S); fitTv(); });
-  renderMute();
-  window.lumenExtras = { tv: tv, sounds: () => played.slice(), muted: () => muted, wakeLock: () => wakeState };
+  L.afterDraw(() => { drawMute(); pageAll(); });
+  drawMute();
+  window.lumenExtras = { tv: tv, sounds: () => played.slice(), muted: () => muted, wakeLock: () => wakeState,
+    nextPage: () => { turn++; pageAll(); } };          // the next page of every paged box, now (tests)
 })();
