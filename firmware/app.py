@@ -38,6 +38,7 @@ def _opt(argv, name, env):
 
 
 def pinmap(argv):
+    # (pin map, errors): board.load_pinmap
     return board.load_pinmap(_opt(argv, "--pinmap", "LUMEN_POD_PINMAP") or "pinmap.json")
 
 
@@ -53,7 +54,11 @@ class App:
     def __init__(self, argv, pm=None, wdt=None):
         self.sim = sys.platform == "linux"
         self.wdt = wdt  # started by run() before any of this is built
-        self.hw = board.Hardware(pm or pinmap(argv), self.sim)
+        if pm is None:
+            pm, errors = pinmap(argv)
+            if errors:
+                raise ValueError("pin map refused: %s" % errors)
+        self.hw = board.Hardware(pm, self.sim)
         path = _opt(argv, "--port", "LUMEN_POD_PORT")
         if path and path != "-":
             f = open(path, "r+b")
@@ -307,7 +312,7 @@ def spin(us):
     return True
 
 
-def safe_mode():
+def safe_mode(pm):
     # Board only: stay at the REPL when asked to (flag file), or when BACK is
     # held at power-up (recovery if the app itself is broken).
     try:
@@ -315,7 +320,7 @@ def safe_mode():
         return True
     except OSError:
         pass
-    back = board.load_pinmap()["buttons"].get("back")
+    back = pm["buttons"].get("back")
     return back is not None and machine.Pin(back, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
 
 
@@ -330,12 +335,17 @@ def run(argv=None):
     micropython.kbd_intr(-1)
     if hasattr(micropython, "alloc_emergency_exception_buf"):
         micropython.alloc_emergency_exception_buf(100)  # tracebacks from hard IRQs
-    if sys.platform != "linux" and safe_mode():
+    argv = sys.argv[1:] if argv is None else argv
+    pm, errors = pinmap(argv)
+    if errors:
+        import refused  # (its own module: no heap for it on a pod whose map is good)
+
+        refused.run(pm, errors)
+        return
+    if sys.platform != "linux" and safe_mode(pm):
         micropython.kbd_intr(3)
         print("lumen pod: safe mode, REPL free (reset to run)")
         return
-    argv = sys.argv[1:] if argv is None else argv
-    pm = pinmap(argv)
     # the watchdog runs before the app is built: a hang in start-up resets too
     app = App(argv, pm, watchdog(pm))
     while True:

@@ -259,10 +259,7 @@ class Pod:
         elif t == _T_EXT:
             self.ext = b[3]
         elif t == _T_SELFTEST:
-            if b[3]:
-                self.test.start(now, True)
-            elif self.test.active:
-                self.test.stop(now)
+            self.test.action(b[3], now)
         elif t == _T_WELCOME:
             self.ext = 0  # until this hub says it speaks the extension
             w = self.link.welcome

@@ -206,6 +206,8 @@ def build_parser():
     pt.add_argument("--port", metavar="DEV", help="the pod's serial port (default: the one pod plugged in)")
     pt.add_argument("--board", choices=("pico", "pico2"), default="pico",
                     help="the pin map the hints name GPIOs from (default pico)")
+    pt.add_argument("--pinmap", metavar="FILE", help="the pin map on the pod, when it is not the board's own: its "
+                    "GPIOs in the hints, its first/reverse in what to set for a turned ring")
     pt.add_argument("--wait", type=float, default=8.0, metavar="S", help="seconds to wait for the pod's hello (default 8)")
     pt.add_argument("--press-wait", type=float, default=30.0, metavar="S",
                     help="seconds to wait for each button press (default 30)")

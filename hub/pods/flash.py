@@ -12,7 +12,9 @@ Steps, each reported as it happens:
    RAM and a faster boot on the pod; --source copies .py files instead),
    keeping line numbers (-O2) so the pod's error log says where;
 5. ask the pod which MicroPython it runs and refuse when it cannot load
-   these files (hub/pods/flashcheck.py);
+   these files (hub/pods/flashcheck.py); the pin map must pass the
+   firmware's own rules for that board (hub/pods/pinmaps.py), checked
+   before anything else and again once the pod says which chip it is;
 6. one ``mpremote`` session: remove stale copies, copy every file, the
    board's pin map as /pinmap.json, then reset the pod into the new firmware.
 
@@ -31,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from hub.pods import flashcheck
+from hub.pods import flashcheck, pinmaps
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
@@ -86,12 +88,15 @@ def mpremote_cmd() -> list[str]:
 
 
 def pinmap_file(board: str) -> Path | None:
-    """The pin map to copy as /pinmap.json; None = the firmware's built-in
-    Pico map (installed without the hardware/ folder)."""
+    """The pin map to copy as /pinmap.json, checked by the firmware's rules
+    (for the named board; a file's board is checked against the pod's chip
+    later: check_board); None = the firmware's built-in Pico map (installed
+    without the hardware/ folder)."""
     p = Path(board)
     if p.suffix == ".json":
         if not p.exists():
             raise FlashError(f"No pin map {board}", 2)
+        _check(p, None)
         return p
     f = PINMAPS / f"{board}.json"
     if not f.exists() and board == "pico" and not PINMAPS.exists():
@@ -99,7 +104,22 @@ def pinmap_file(board: str) -> Path | None:
     if not f.exists():
         known = ", ".join(sorted(x.stem for x in PINMAPS.glob("*.json"))) or "none found"
         raise FlashError(f"Unknown board {board!r} (pin maps: {known})", 2)
+    _check(f, board)
     return f
+
+
+def _check(path: Path, board: str | None) -> None:
+    try:
+        pinmaps.load(path, board)
+    except pinmaps.PinMapError as e:
+        raise FlashError(str(e), 2) from None
+
+
+def check_board(pinmap: Path | None, machine: str) -> None:
+    """The map's board against the chip the pod named (``sys.implementation._machine``)."""
+    board = "pico2" if "RP2350" in machine else "pico" if "RP2040" in machine else None
+    if board is not None and pinmap is not None:  # (the built-in map takes the board it runs on)
+        _check(pinmap, board)
 
 
 def free_repl(port: str) -> None:
@@ -216,6 +236,7 @@ def main(argv: list[str]) -> int:
             try:
                 version, mpy, machine = flashcheck.board_micropython(cmd, port)
                 flashcheck.check_compatible(version, mpy, machine, flashcheck.mpy_version(files))
+                check_board(pinmap, machine)
             except flashcheck.CheckError as e:
                 raise FlashError(str(e), 2) from None
             except subprocess.TimeoutExpired:

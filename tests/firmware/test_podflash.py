@@ -63,7 +63,8 @@ def fake_mpremote(tmp_path, monkeypatch):
     return log
 
 
-def test_flash_copies_every_module_and_the_pin_map(fake_mpremote, capsys) -> None:
+def test_flash_copies_every_module_and_the_pin_map(fake_mpremote, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("FAKE_MP_REPLY", "LUMEN 1 24 1 6 Raspberry_Pi_Pico2_with_RP2350")  # a Pico 2 for its map
     master, slave = os.openpty()  # stands in for /dev/ttyACM0: the service frame goes here
     try:
         rc = podflash.main(["--port", os.ttyname(slave), "--board", "pico2", "--source"])

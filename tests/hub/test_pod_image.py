@@ -58,12 +58,15 @@ def test_pico2_image_puts_the_filesystem_at_one_mib_with_the_pico2_pin_map(tmp_p
 
 def test_a_custom_pin_map_goes_on_the_pod(tmp_path) -> None:
     mp = fake_micropython(tmp_path, "1.24.1", "Raspberry Pi Pico2 with RP2350", uf2.RP2350_ARM_S)
+    # a ring wired from another pixel, running the other way, on GP2 (the rules: firmware/pinmap.py)
+    mine = json.loads((image.PINMAPS / "pico2.json").read_text())
+    mine["ring"].update(pin=2, first=3, reverse=True)
     pm = tmp_path / "mine.json"
-    pm.write_text(json.dumps({"board": "mine", "ring": {"pin": 2, "pixels": 8}}))
+    pm.write_text(json.dumps(mine))
     out = tmp_path / "p.uf2"
     assert main(["pod", "image", "--board", "pico2", "--micropython", str(mp), "--pinmap", str(pm), "-o", str(out)]) == 0
     with filesystem_of(out.read_bytes(), image.BOARDS["pico2"]).open("pinmap.json", "r") as f:
-        assert json.load(f)["board"] == "mine"
+        assert json.load(f)["ring"] == {"pin": 2, "pixels": 16, "first": 3, "reverse": True}
 
 
 @pytest.mark.parametrize("version, text, family, board, words", [
