@@ -18,14 +18,22 @@ import pod
 _FRAME_MS = const(20)  # 50 Hz ring refresh, on an absolute grid
 _MERGE_MS = const(3)  # a timer frame this close to the grid is the grid frame (a frame costs ~2.5 ms on a Pico)
 _RX_BUDGET = const(64)  # link bytes per pass (more than one whole frame), then the loop gets a turn
-_GC_EVERY_MS = const(30000)  # a collection (~3 ms on a Pico's 234 KB heap) at a time we choose; a frame allocates next to nothing
-_GC_THRESHOLD = const(32768)  # only a burst past this many bytes collects in between
+# Garbage collection at moments we choose, never in the middle of a press:
+# a collection takes 4-5 ms on the emulated Pico (3.9 ms without the OLED,
+# 4.8 with; docs/performance.md), which a press that met one waited out. We
+# collect right after a lock or an answer went out, at a reveal or a result,
+# and every _GC_EVERY_MS otherwise, each time between frames with no press
+# queued or being confirmed; the threshold (half the heap that is free at
+# start, at most _GC_THRESHOLD_MAX) is there for a burst only: the steady
+# state allocates a few hundred bytes a second (an awaited read, a flag).
+_GC_EVERY_MS = const(10000)
+_GC_THRESHOLD_MAX = const(98304)
 _ERRORS_MAX = const(4096)
-_ERRORS_GAP_MS = const(10000)
+_ERRORS_GAP_MS = const(10000)  # at most one errors.log write per 10 s; the rest counted
 _OLED_CHUNK = const(32)  # OLED bytes a write: 0.7 ms of I2C at 400 kHz
 _OLED_QUIET_MS = const(4)
 _SPIN_US = const(1500)  # a button confirmation this close is waited for without sleeping
-_SPIN_MAX = const(2000)  # (about 10 ms of spinning on a Pico: far more than _SPIN_US)  # at most one errors.log write per 10 s; the rest counted
+_SPIN_MAX = const(2000)  # (about 10 ms of spinning on a Pico: far more than _SPIN_US)
 
 
 def _opt(argv, name, env):
@@ -94,6 +102,7 @@ class App:
             pass
         self.heap_peak = 0
         self.gc_at = now
+        self.collections = 0  # ours (tests)
         self.log_path = "errors.log"
         self.log_at = now
         self.log_quiet = 0  # messages not written since the last write
@@ -220,7 +229,9 @@ class App:
         # every later frame back; woken early for a countdown mark or link
         # timer, which does not move the grid.
         p = self.pod
-        gc.threshold(_GC_THRESHOLD)
+        gc.collect()
+        free = gc.mem_free()  # (a walk of the heap: once)
+        gc.threshold(free // 2 if free // 2 < _GC_THRESHOLD_MAX else _GC_THRESHOLD_MAX)
         due = clock.ms()
         while True:
             now = clock.ms()
@@ -228,15 +239,16 @@ class App:
             await asyncio.sleep_ms(0)  # a press or link bytes that came in meanwhile go first
             p.show()
             bt = p.buttons
-            if clock.diff(now, self.gc_at) >= _GC_EVERY_MS and bt.head == bt.tail and bt.until_due_us() < 0 \
-                    and p.cd.until_event(now) > 25:
-                # after a frame, not inside a press, queued or being confirmed (an
-                # allocation that crosses a small threshold would collect in the
-                # middle of one), and not just before a countdown beep or the end
+            if (p.gc_soon or clock.diff(now, self.gc_at) >= _GC_EVERY_MS) and bt.head == bt.tail \
+                    and bt.until_due_us() < 0 and p.cd.until_event(now) > 25:
+                # after a frame, not inside a press, queued or being confirmed,
+                # and not just before a countdown beep or the end
                 self.gc_at = now
                 await asyncio.sleep_ms(0)
                 if bt.head == bt.tail and bt.until_due_us() < 0:
                     gc.collect()
+                    p.gc_soon = False
+                    self.collections += 1
                 else:
                     self.gc_at = clock.add(now, -_GC_EVERY_MS)  # a press came: after it
             if clock.diff(now, due) >= -_MERGE_MS:  # on the grid, or close enough to stand for it

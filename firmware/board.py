@@ -112,6 +112,10 @@ class Port:
         self.w = ws
         self.p = select.poll()
         self.p.register(rs, select.POLLIN)
+        # bound methods made once: `f = obj.method` allocates one each time
+        # (a call `obj.method()` does not), and read_into runs at every byte
+        self.ipoll = self.p.ipoll
+        self.readinto = self.r.readinto
         self.b1 = bytearray(1)
         self.closed = False
 
@@ -135,8 +139,8 @@ class Port:
 
     def read_into(self, buf, i):
         # the bytes waiting now into buf[i:], as many as fit; returns the end
-        ip = self.p.ipoll
-        ri = self.r.readinto
+        ip = self.ipoll
+        ri = self.readinto
         b1 = self.b1
         lim = len(buf)
         while i < lim:

@@ -106,6 +106,7 @@ class Pod:
         self.hand = 0
         self.btn_seen = -1  # no hub: the last button pressed, and when (views.no_hub)
         self.btn_t = now
+        self.gc_soon = False  # a moment for a collection has come (app.py: a lock, a reveal, a result)
         self.oled_in_show = True  # the OLED's changes sent by show() (app.py: by a task of their own)
         self.buttons = buttons.Buttons(hw.pins, hw.active, hw.irq_off, hw.irq_on)
         self.sel = selection.Selection()
@@ -183,6 +184,7 @@ class Pod:
                     if t == _T_READY or t == _T_ANSWER:
                         self.cd.active = False
                         self.snd.beep(_RES, 30, now, 40)
+                        self.gc_soon = True  # it went out: the press is over
                     else:
                         self.snd.beep(_RES, 20, now)
                 else:
@@ -229,10 +231,12 @@ class Pod:
                 cd.begin(b[3], ms, now)
         elif t == _T_REVEAL:
             cd.active = False
+            self.gc_soon = True
             if b[3] == sel.prompt:
                 sel.state = _REVEAL
         elif t == _T_RESULT:
             cd.active = False
+            self.gc_soon = True
             c = b[3]
             self.result_code = c if c else 255
             self.result_t0 = now

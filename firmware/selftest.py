@@ -157,6 +157,6 @@ def quadrant(r, btn, col, k):
     # a button's own quarter of the ring: BACK top, NEXT right, READY bottom, PREV left
     n = r.n
     q = n // 4
-    c = (3 * n // 4, n // 4, n // 2, 0)[btn]
+    c = n * (3, 1, 2, 0)[btn] // 4  # (a constant tuple: a tuple of expressions is built at each call)
     for i in range(c - q // 2, c - q // 2 + q):
         r.put(i, col, k)
