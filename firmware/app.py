@@ -50,12 +50,30 @@ def pinmap(argv):
     return board.load_pinmap(_opt(argv, "--pinmap", "LUMEN_POD_PINMAP") or "pinmap.json")
 
 
-def readable(s):
-    # Wait in the event loop's poll (no CPU used) until stream s has a byte:
-    # what asyncio.StreamReader does before each read, without loading its
-    # class (1.7 KB of heap). The board's stdin read would block until a
-    # whole buffer is filled, so Port.read_into takes the bytes one by one.
-    yield asyncio.core._io_queue.queue_read(s)  # pyright: ignore[reportAttributeAccessIssue]
+class Readable:
+    # `await r` waits in the event loop's poll (no CPU used) until stream s
+    # has a byte: what asyncio.StreamReader does before each read, without
+    # loading its class (1.7 KB of heap), and without a new generator at each
+    # wait (64 bytes, and an exception, at every burst of link bytes: the
+    # garbage that made collections fall due mid-press). Made once; works as
+    # asyncio's own SingletonGenerator does. The board's stdin read would
+    # block until a whole buffer is filled, so Port.read_into takes the
+    # bytes one by one.
+    def __init__(self, s):
+        self.s = s
+        self.waiting = False
+        self.exc = StopIteration()
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if not self.waiting:
+            self.waiting = True
+            return asyncio.core._io_queue.queue_read(self.s)  # pyright: ignore[reportAttributeAccessIssue]
+        self.waiting = False
+        self.exc.__traceback__ = None
+        raise self.exc
 
 
 class App:
@@ -159,9 +177,10 @@ class App:
         # pass of at most _RX_BUDGET bytes and yields: a continuous stream
         # cannot starve the frame task (and with it the watchdog feed).
         port = self.port
+        readable = Readable(port.r)
         while not port.closed:
             if not port.any():
-                await readable(port.r)  # pyright: ignore[reportGeneralTypeIssues]  (a generator, as asyncio's own waits are)
+                await readable  # pyright: ignore[reportGeneralTypeIssues]  (an iterator, as asyncio's own waits are)
             self.rx_pass()
             await asyncio.sleep_ms(0)
 

@@ -12,7 +12,6 @@ import link
 import ring
 import selection
 import board
-import selftest
 import views
 
 # proto.py's codes (private copies: tests/firmware/test_codes.py)
@@ -31,6 +30,7 @@ _T_SETUP = const(0x87)
 _T_EXT = const(0x89)
 _T_STRIP = const(0x8A)
 _T_SELFTEST = const(0x8B)
+_SELFTEST_START = const(1)
 _T_SERVICE = const(0x8F)
 _SERVICE_MAGIC = const(0x5AFE)
 _LOG_RECOVERED = const(1)
@@ -91,6 +91,29 @@ def where(e):
         return ""
 
 
+
+class _NoTest:
+    # the self-test until it is first started (Pod.self_test): never active
+    active = False
+
+    def start(self, now, by_hub=False):
+        pass
+
+    def button(self, ev, now):
+        return False
+
+    def tick(self, now):
+        pass
+
+    def action(self, a, now):
+        pass
+
+    def draw(self, r, now):
+        pass
+
+
+_NO_TEST = _NoTest()
+
 class Pod:
     def __init__(self, hw, port, boot, now):
         self.hw = hw
@@ -100,7 +123,7 @@ class Pod:
             import screen  # (and its built-in words) only on a pod with an OLED
 
             self.screen = screen.Screen(hw.oled)
-        self.test = selftest.SelfTest(self)
+        self.test = _NO_TEST  # the builder's self-test: selftest.py loads on its first start (self_test())
         self.ext = 0  # the protocol extension the hub said it speaks (0: none)
         self.hp = 0
         self.hand = 0
@@ -134,7 +157,16 @@ class Pod:
     def power_up(self, now):
         # READY held while plugging in: the builder's self-test, no hub needed
         if self.buttons.held(_BTN_READY):
-            self.test.start(now)
+            self.self_test().start(now)
+
+    def self_test(self):
+        # the builder's self-test (selftest.py), loaded the first time it is
+        # asked for: a pod at a table never needs its code in the heap
+        if self.test is _NO_TEST:
+            import selftest
+
+            self.test = selftest.SelfTest(self)
+        return self.test
 
     def set_bright(self, idx):
         self.sel.bright = idx
@@ -263,7 +295,8 @@ class Pod:
         elif t == _T_EXT:
             self.ext = b[3]
         elif t == _T_SELFTEST:
-            self.test.action(b[3], now)
+            if b[3] == _SELFTEST_START or self.test.active:
+                self.self_test().action(b[3], now)
         elif t == _T_WELCOME:
             self.ext = 0  # until this hub says it speaks the extension
             w = self.link.welcome

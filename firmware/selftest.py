@@ -7,6 +7,7 @@
 # `test` frame when the hub speaks the extension.
 from micropython import const
 import clock
+from views import quadrant
 
 # proto.py's codes (private copies: tests/firmware/test_codes.py)
 _PART_RING = const(1)
@@ -152,11 +153,3 @@ class SelfTest:
         if self.lit >= 0 and clock.diff(now, self.lit_t) < _PRESS_MS:
             quadrant(r, self.lit, 0xFFFFFF, 255)
 
-
-def quadrant(r, btn, col, k):
-    # a button's own quarter of the ring: BACK top, NEXT right, READY bottom, PREV left
-    n = r.n
-    q = n // 4
-    c = n * (3, 1, 2, 0)[btn] // 4  # (a constant tuple: a tuple of expressions is built at each call)
-    for i in range(c - q // 2, c - q // 2 + q):
-        r.put(i, col, k)

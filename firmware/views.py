@@ -7,7 +7,6 @@
 from micropython import const
 import clock
 import selection
-import selftest
 
 # proto.py's codes (private copies: tests/firmware/test_codes.py)
 _OUT_EVADE = const(4)
@@ -263,10 +262,19 @@ def page(r, p, now):
         marker(r, 3, now)
 
 
+def quadrant(r, btn, col, k):
+    # a button's own quarter of the ring: BACK top, NEXT right, READY bottom, PREV left
+    n = r.n
+    q = n // 4
+    c = n * (3, 1, 2, 0)[btn] // 4  # (a constant tuple: a tuple of expressions is built at each call)
+    for i in range(c - q // 2, c - q // 2 + q):
+        r.put(i, col, k)
+
+
 def no_hub(r, p, now):
     # a press with no hub lights its button's quadrant: a builder sees the wiring
     if p.btn_seen >= 0 and clock.diff(now, p.btn_t) < _BUTTON_MS:
-        selftest.quadrant(r, p.btn_seen, _WHITE, 255)
+        quadrant(r, p.btn_seen, _WHITE, 255)
 
 
 def draw(p, now):
