@@ -68,10 +68,26 @@ def image(args):
     print(f"Wrote {out} ({len(data) // 1024} KiB, {len(data) // 512} blocks): hold BOOTSEL, plug the "
           f"{board.name} in and copy this file onto the {drive} drive.\n"
           f"BOOTSEL 버튼을 누른 채 연결하고 이 파일을 드라이브에 복사하세요.")
-    return 0
+    if not args.drives:
+        return 0
+    from hub.pods import drives
+
+    found = drives.find(board.chip)
+    if not found:
+        print(f"lumen pod image: no {drive} drive is mounted: hold BOOTSEL while plugging each board in (and let "
+              f"the desktop mount it, or mount it yourself) / {drive} 드라이브가 없습니다", file=sys.stderr)
+        return 2
+    done = drives.copy(out, found)
+    for d, what in done:
+        print(f"  {d}: {what}")
+    ok = sum(what == "ok" for _, what in done)
+    print(f"{ok} of {len(done)} boards flashed; each restarts as a pod (lumen pod test --all checks them) / "
+          f"{len(done)}개 중 {ok}개 완료")
+    return 0 if ok == len(done) else 1
 
 
 def test(args):
     from hub.pods import podtest
 
-    return podtest.main(args.port, board=args.pinmap or args.board, hello_s=args.wait, press_s=args.press_wait)
+    return podtest.main(args.port, board=args.pinmap or args.board, hello_s=args.wait, press_s=args.press_wait,
+                        all_pods=args.all, sheet=args.csv)

@@ -13,6 +13,7 @@ the terminal here; in tests, what the emulated Pico really showed).
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import select
@@ -20,7 +21,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable, Protocol, Sequence
 
 from hub.pods.channel import HubLink
 from hub.pods.protocol import EXT, FEATURE_EXT, FEATURE_MARKS, SELFTEST_ACTIONS, TEST_PARTS, TEST_RESULTS
@@ -470,7 +471,74 @@ def find_port() -> str:
     return ports[0]
 
 
-def main(port: str | None, board: str = "pico", hello_s: float = 8, press_s: float = 30) -> int:
+CSV_PARTS = ("ring", "orientation", "prev", "next", "ready", "back", "piezo", "motor", "oled")
+CSV_FIELDS = ("time", "port", "board_id", "firmware", *CSV_PARTS, "result", "notes")
+
+
+def csv_row(port: str, check: Check | None, verdicts: list[Verdict], problem: str = "") -> dict[str, str]:
+    """One pod's line of the --all sheet: its board id (the flash chip's id, as the hub knows it), PASS/FAIL
+    per part ("----" absent), PASS only when nothing failed."""
+    pod = check.link.pod if check is not None else None
+    status = {v.part: {"ABSENT": "----"}.get(v.status, v.status) for v in verdicts}
+    failed = [v.part for v in verdicts if v.status == "FAIL"]
+    return {"time": time.strftime("%Y-%m-%d %H:%M:%S"), "port": port, "board_id": pod.board_id if pod else "",
+            "firmware": pod.firmware if pod else "", **{p: status.get(p, "") for p in CSV_PARTS},
+            "result": "FAIL" if failed or problem else "PASS",
+            "notes": problem or "; ".join(f"{v.part}: {v.why}" for v in verdicts if v.status == "FAIL")}
+
+
+def run_all(wires: Sequence[Wire], builder: Builder, sheet: Path, board: str = "pico", hello_ms: int = 8000,
+            press_ms: int = 30000, out=None) -> int:
+    """The check on every pod in turn, a line each appended to the CSV sheet (a header first when it is
+    new): a store checking twenty pods plugs them into a hub and works down the list. Exit code 0 only when
+    every pod passed."""
+    out = out or sys.stdout
+    new = not sheet.exists() or sheet.stat().st_size == 0
+    passed = 0
+    with sheet.open("a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        if new:
+            w.writeheader()
+        for k, wire in enumerate(wires, 1):
+            print(f"\n== {k}/{len(wires)}: {wire.name} ==", file=out, flush=True)
+            check = Check(wire, builder, board, hello_ms=hello_ms, press_ms=press_ms)
+            try:
+                verdicts = check.run()
+            except NoPod as e:
+                print(f"lumen pod test: {e}", file=out)
+                row = csv_row(wire.name, check, [], str(e))
+            else:
+                report(verdicts, out)
+                row = csv_row(wire.name, check, verdicts)
+            w.writerow(row)
+            f.flush()
+            passed += row["result"] == "PASS"
+    print(f"\n{passed}/{len(wires)}개 통과, 결과: {sheet} / {passed} of {len(wires)} pods pass; the sheet: {sheet}",
+          file=out)
+    return 0 if passed == len(wires) else 1
+
+
+def main(port: str | None, board: str = "pico", hello_s: float = 8, press_s: float = 30, all_pods: bool = False,
+         sheet: str | None = None) -> int:
+    if all_pods:
+        from hub.pods.ports import find_pod_ports
+
+        ports = find_pod_ports()
+        if not ports:
+            print("lumen pod test: 포드를 찾지 못했습니다 / no pod found: plug them in (data cables)", file=sys.stderr)
+            return 2
+        wires = []
+        try:
+            for dev in ports:
+                try:
+                    wires.append(SerialWire(dev))
+                except Exception as e:  # pyserial's SerialException, no permission
+                    print(f"lumen pod test: {dev}: 포트를 열 수 없습니다 / cannot open the port: {e}", file=sys.stderr)
+            return run_all(wires, Console(), Path(sheet or "pod-test.csv"), board, int(hello_s * 1000),
+                           int(press_s * 1000)) if wires else 2
+        finally:
+            for wire in wires:
+                wire.close()
     try:
         dev = port or find_port()
         print(f"{dev}: 포드와 연결 중 / talking to the pod", flush=True)
@@ -489,4 +557,12 @@ def main(port: str | None, board: str = "pico", hello_s: float = 8, press_s: flo
     except OSError as e:  # unplugged mid-test
         print(f"lumen pod test: {e}", file=sys.stderr)
         return 2
+    if sheet:
+        run_sheet = Path(sheet)
+        new = not run_sheet.exists() or run_sheet.stat().st_size == 0
+        with run_sheet.open("a", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+            if new:
+                w.writeheader()
+            w.writerow(csv_row(dev, check, verdicts))
     return report(verdicts)

@@ -8,6 +8,7 @@ fast this machine is."""
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 
@@ -181,20 +182,23 @@ def test_a_good_pod_passes_every_part(oled_pod) -> None:
     (3, False, {"mark_top": 3, "mark_right": 6}, ["Pixel 0 is at 3 o'clock", '"first": 9', "counter-clockwise"]),
     (0, True, {"mark_top": 12, "mark_right": 9}, ["The ring runs the other way", '"first": 0, "reverse": true']),
 ], ids=["a quarter-turned ring", "a reversed ring"])
-def test_a_turned_or_reversed_ring_fails_with_what_to_set(oled_pod, turned, ccw, seen, advice) -> None:
-    # the same firmware and pin map as the good pod: only the ring sits differently in its rim
-    # (before issue 33 every part passed: nobody asked where pixel 0 was)
+def test_a_turned_or_reversed_ring_fails_with_what_to_set(oled_pod, tmp_path, turned, ccw, seen, advice) -> None:
+    # the same firmware and pin map as the good pod: only the ring sits differently in its rim (before issue 33
+    # every part passed: nobody asked where pixel 0 was); run as `lumen pod test --all` runs a store's pods,
+    # a line in the CSV sheet per pod
     builder = SeenBuilder(oled_pod, turned=turned, ccw=ccw)
-    verdicts, code, text = run_check(oled_pod, builder)
-    status = {v.part: v.status for v in verdicts}
-    assert status.pop("orientation") == "FAIL" and code == 1, text
-    assert set(status.values()) == {"PASS"}, text  # the sweep, the buttons, the rest: fine
-    assert builder.marks == seen
+    out = io.StringIO()
+    sheet = tmp_path / "pods.csv"
+    code = podtest.run_all([EmuWire(oled_pod)], builder, sheet, press_ms=5000, out=out)
+    text = out.getvalue()
+    assert code == 1 and builder.marks == seen, text
     for words in advice:
         assert words in text, text
-    assert "링 방향" in text and "1 failed" in text
-    # the check asked for each press in both languages
-    assert any("PREV" in s and "눌렀다 떼세요" in s and "Press and release" in s for s in builder.said)
+    assert "링 방향" in text and "1 failed" in text and "0 of 1 pods pass" in text
+    rows = list(csv.DictReader(sheet.open()))
+    assert len(rows) == 1 and rows[0]["port"] == "emulated-pico" and len(rows[0]["board_id"]) == 16
+    assert rows[0]["orientation"] == "FAIL" and rows[0]["result"] == "FAIL" and "first" in rows[0]["notes"]
+    assert all(rows[0][p] == "PASS" for p in podtest.CSV_PARTS if p != "orientation"), rows[0]
 
 
 def test_a_missing_oled_and_an_unpressed_button_fail_with_what_to_check(rp2_pod, monkeypatch) -> None:
