@@ -178,8 +178,9 @@ def hints(board: str = "pico") -> dict[str, str]:
         "piezo": f"피에조(PS1240)와 {gp(pm.get('piezo'))}, GND, J4 점퍼; 자석식 부저는 GPIO에 직접 연결 금지 / Check the piezo "
                  f"(PS1240) on {gp(pm.get('piezo'))} and GND, J4's shunt; a magnetic buzzer (a few ohms) needs a driver, "
                  "never a GPIO",
-        "motor": f"AO3400A의 게이트({gp(pm.get('vibe'))}), 플라이백 다이오드 방향, 모터의 5 V / Check the AO3400A's gate on "
-                 f"{gp(pm.get('vibe'))}, the flyback diode's direction (band to 5 V), the motor's 5 V and its wires",
+        "motor": f"AO3400A의 게이트({gp(pm.get('vibe'))}), 플라이백 다이오드 방향, 모터의 3V3와 C7 / Check the AO3400A's gate "
+                 f"on {gp(pm.get('vibe'))}, the flyback diode's direction (band to 3V3), the motor's 3V3 (J2 pin 1, C7 "
+                 "beside it) and its wires",
         "oled_failed": "OLED가 I2C에 응답하지 않습니다: SDA·SCL 배선, 3V3·GND, 핀 맵의 addr(0x3C 또는 0x3D) / The OLED did "
                        f"not answer on I2C: check SDA ({gp(o.get('sda'))}) and SCL ({gp(o.get('scl'))}), its 3V3 and "
                        "GND, and the pin map's addr (0x3C = 60 or 0x3D = 61)",
