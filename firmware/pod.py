@@ -62,7 +62,7 @@ _CD_SECOND = const(1)
 _CD_END = const(2)
 
 _FW_MAJOR = const(0)  # firmware version, sent in the hello
-_FW_MINOR = const(5)
+_FW_MINOR = const(6)  # 0.6: the pin map checked at power-up, the orientation marks (issue 33)
 _FW_PATCH = const(0)
 
 _OLED_BUDGET = const(128)  # OLED bytes show() sends a frame when no task does (tests' harness)
