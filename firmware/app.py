@@ -18,14 +18,22 @@ import pod
 _FRAME_MS = const(20)  # 50 Hz ring refresh, on an absolute grid
 _MERGE_MS = const(3)  # a timer frame this close to the grid is the grid frame (a frame costs ~2.5 ms on a Pico)
 _RX_BUDGET = const(64)  # link bytes per pass (more than one whole frame), then the loop gets a turn
-_GC_EVERY_MS = const(30000)  # a collection (~3 ms on a Pico's 234 KB heap) at a time we choose; a frame allocates next to nothing
-_GC_THRESHOLD = const(32768)  # only a burst past this many bytes collects in between
+# Garbage collection at moments we choose, never in the middle of a press:
+# a collection takes 4-5 ms on the emulated Pico (3.9 ms without the OLED,
+# 4.8 with; docs/performance.md), which a press that met one waited out. We
+# collect right after a lock or an answer went out, at a reveal or a result,
+# and every _GC_EVERY_MS otherwise, each time between frames with no press
+# queued or being confirmed; the threshold (half the heap that is free at
+# start, at most _GC_THRESHOLD_MAX) is there for a burst only: the steady
+# state allocates a few hundred bytes a second (an awaited read, a flag).
+_GC_EVERY_MS = const(10000)
+_GC_THRESHOLD_MAX = const(98304)
 _ERRORS_MAX = const(4096)
-_ERRORS_GAP_MS = const(10000)
+_ERRORS_GAP_MS = const(10000)  # at most one errors.log write per 10 s; the rest counted
 _OLED_CHUNK = const(32)  # OLED bytes a write: 0.7 ms of I2C at 400 kHz
 _OLED_QUIET_MS = const(4)
 _SPIN_US = const(1500)  # a button confirmation this close is waited for without sleeping
-_SPIN_MAX = const(2000)  # (about 10 ms of spinning on a Pico: far more than _SPIN_US)  # at most one errors.log write per 10 s; the rest counted
+_SPIN_MAX = const(2000)  # (about 10 ms of spinning on a Pico: far more than _SPIN_US)
 
 
 def _opt(argv, name, env):
@@ -38,22 +46,45 @@ def _opt(argv, name, env):
 
 
 def pinmap(argv):
+    # (pin map, errors): board.load_pinmap
     return board.load_pinmap(_opt(argv, "--pinmap", "LUMEN_POD_PINMAP") or "pinmap.json")
 
 
-def readable(s):
-    # Wait in the event loop's poll (no CPU used) until stream s has a byte:
-    # what asyncio.StreamReader does before each read, without loading its
-    # class (1.7 KB of heap). The board's stdin read would block until a
-    # whole buffer is filled, so Port.read_into takes the bytes one by one.
-    yield asyncio.core._io_queue.queue_read(s)  # pyright: ignore[reportAttributeAccessIssue]
+class Readable:
+    # `await r` waits in the event loop's poll (no CPU used) until stream s
+    # has a byte: what asyncio.StreamReader does before each read, without
+    # loading its class (1.7 KB of heap), and without a new generator at each
+    # wait (64 bytes, and an exception, at every burst of link bytes: the
+    # garbage that made collections fall due mid-press). Made once; works as
+    # asyncio's own SingletonGenerator does. The board's stdin read would
+    # block until a whole buffer is filled, so Port.read_into takes the
+    # bytes one by one.
+    def __init__(self, s):
+        self.s = s
+        self.waiting = False
+        self.exc = StopIteration()
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if not self.waiting:
+            self.waiting = True
+            return asyncio.core._io_queue.queue_read(self.s)  # pyright: ignore[reportAttributeAccessIssue]
+        self.waiting = False
+        self.exc.__traceback__ = None
+        raise self.exc
 
 
 class App:
     def __init__(self, argv, pm=None, wdt=None):
         self.sim = sys.platform == "linux"
         self.wdt = wdt  # started by run() before any of this is built
-        self.hw = board.Hardware(pm or pinmap(argv), self.sim)
+        if pm is None:
+            pm, errors = pinmap(argv)
+            if errors:
+                raise ValueError("pin map refused: %s" % errors)
+        self.hw = board.Hardware(pm, self.sim)
         path = _opt(argv, "--port", "LUMEN_POD_PORT")
         if path and path != "-":
             f = open(path, "r+b")
@@ -89,6 +120,7 @@ class App:
             pass
         self.heap_peak = 0
         self.gc_at = now
+        self.collections = 0  # ours (tests)
         self.log_path = "errors.log"
         self.log_at = now
         self.log_quiet = 0  # messages not written since the last write
@@ -145,9 +177,10 @@ class App:
         # pass of at most _RX_BUDGET bytes and yields: a continuous stream
         # cannot starve the frame task (and with it the watchdog feed).
         port = self.port
+        readable = Readable(port.r)
         while not port.closed:
             if not port.any():
-                await readable(port.r)  # pyright: ignore[reportGeneralTypeIssues]  (a generator, as asyncio's own waits are)
+                await readable  # pyright: ignore[reportGeneralTypeIssues]  (an iterator, as asyncio's own waits are)
             self.rx_pass()
             await asyncio.sleep_ms(0)
 
@@ -215,7 +248,9 @@ class App:
         # every later frame back; woken early for a countdown mark or link
         # timer, which does not move the grid.
         p = self.pod
-        gc.threshold(_GC_THRESHOLD)
+        gc.collect()
+        free = gc.mem_free()  # (a walk of the heap: once)
+        gc.threshold(free // 2 if free // 2 < _GC_THRESHOLD_MAX else _GC_THRESHOLD_MAX)
         due = clock.ms()
         while True:
             now = clock.ms()
@@ -223,15 +258,16 @@ class App:
             await asyncio.sleep_ms(0)  # a press or link bytes that came in meanwhile go first
             p.show()
             bt = p.buttons
-            if clock.diff(now, self.gc_at) >= _GC_EVERY_MS and bt.head == bt.tail and bt.until_due_us() < 0 \
-                    and p.cd.until_event(now) > 25:
-                # after a frame, not inside a press, queued or being confirmed (an
-                # allocation that crosses a small threshold would collect in the
-                # middle of one), and not just before a countdown beep or the end
+            if (p.gc_soon or clock.diff(now, self.gc_at) >= _GC_EVERY_MS) and bt.head == bt.tail \
+                    and bt.until_due_us() < 0 and p.cd.until_event(now) > 25:
+                # after a frame, not inside a press, queued or being confirmed,
+                # and not just before a countdown beep or the end
                 self.gc_at = now
                 await asyncio.sleep_ms(0)
                 if bt.head == bt.tail and bt.until_due_us() < 0:
                     gc.collect()
+                    p.gc_soon = False
+                    self.collections += 1
                 else:
                     self.gc_at = clock.add(now, -_GC_EVERY_MS)  # a press came: after it
             if clock.diff(now, due) >= -_MERGE_MS:  # on the grid, or close enough to stand for it
@@ -307,7 +343,7 @@ def spin(us):
     return True
 
 
-def safe_mode():
+def safe_mode(pm):
     # Board only: stay at the REPL when asked to (flag file), or when BACK is
     # held at power-up (recovery if the app itself is broken).
     try:
@@ -315,7 +351,7 @@ def safe_mode():
         return True
     except OSError:
         pass
-    back = board.load_pinmap()["buttons"].get("back")
+    back = pm["buttons"].get("back")
     return back is not None and machine.Pin(back, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
 
 
@@ -330,12 +366,17 @@ def run(argv=None):
     micropython.kbd_intr(-1)
     if hasattr(micropython, "alloc_emergency_exception_buf"):
         micropython.alloc_emergency_exception_buf(100)  # tracebacks from hard IRQs
-    if sys.platform != "linux" and safe_mode():
+    argv = sys.argv[1:] if argv is None else argv
+    pm, errors = pinmap(argv)
+    if errors:
+        import refused  # (its own module: no heap for it on a pod whose map is good)
+
+        refused.run(pm, errors)
+        return
+    if sys.platform != "linux" and safe_mode(pm):
         micropython.kbd_intr(3)
         print("lumen pod: safe mode, REPL free (reset to run)")
         return
-    argv = sys.argv[1:] if argv is None else argv
-    pm = pinmap(argv)
     # the watchdog runs before the app is built: a hang in start-up resets too
     app = App(argv, pm, watchdog(pm))
     while True:

@@ -1,8 +1,8 @@
 # Hardware from the pin map (hardware/pinmaps/*.json, copied to the board as
 # /pinmap.json), and the byte stream the link runs on.
 from micropython import const
-import json
 import select
+import sys
 import machine
 import buttons
 import clock
@@ -14,21 +14,40 @@ _FEATURE_PIEZO = const(4)
 _FEATURE_SIM = const(8)
 _FEATURE_OLED64 = const(16)
 _FEATURE_EXT = const(32)
+_FEATURE_MARKS = const(64)
 
-# Used when no pinmap.json is present; equal to hardware/pinmaps/pico.json
-# (a test keeps the two the same).
+# Used when no pinmap.json is present (lumen pod flash without the
+# hardware/ folder); equal to hardware/pinmaps/pico.json (a test keeps the
+# two the same). A pinmap.json that is there but broken is never replaced
+# by it: the pod shows "pin map refused" instead (app.refused).
 DEFAULT = '{"board": "pico", "ring": {"pin": 16, "pixels": 12, "first": 0, "reverse": false}, ' \
     '"buttons": {"prev": 10, "next": 11, "ready": 12, "back": 13}, "active_low": true, "piezo": 15, ' \
     '"vibe": 14, "oled": null, "watchdog_ms": 4000}'
 BUTTONS = ("prev", "next", "ready", "back")
 
 
+def this_board():
+    # "pico" or "pico2" on a board, None in simulation (any map's board will do)
+    m = getattr(sys.implementation, "_machine", "")
+    return "pico2" if "RP2350" in m else "pico" if "RP2040" in m else None
+
+
 def load_pinmap(path="pinmap.json"):
+    # (pin map, errors): errors lists (key, why) for each rule of
+    # firmware/pinmap.py the file breaks, [] when the pod can use it
+    b = this_board()
     try:
         with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return json.loads(DEFAULT)
+            text = f.read()
+    except OSError:
+        # no file at all: the built-in map, as the docs say (its pins are the
+        # same on a Pico and a Pico 2)
+        text = DEFAULT.replace('"pico"', '"%s"' % (b or "pico"))
+    import pinmap
+
+    pm, errors = pinmap.parse(text, b)
+    del sys.modules["pinmap"]  # the rules are needed once: their code leaves the heap
+    return pm, errors
 
 
 class Hardware:
@@ -61,7 +80,8 @@ class Hardware:
             # addr (0x3C), width (128), height (32 or 64), freq (400 kHz)
             feat |= _FEATURE_OLED | (_FEATURE_OLED64 if o.get("height", 32) >= 64 else 0)
             self.oled = oled_from(o)
-        feat |= _FEATURE_EXT  # speaks protocol extension 1 (docs/protocol.md section 11)
+        # speaks protocol extension 1 (docs/protocol.md section 11), its self-test with the marks
+        feat |= _FEATURE_EXT | _FEATURE_MARKS
         self.features = feat
         uid = machine.unique_id()[:8]
         self.board_id = uid + bytes(8 - len(uid))
@@ -92,6 +112,10 @@ class Port:
         self.w = ws
         self.p = select.poll()
         self.p.register(rs, select.POLLIN)
+        # bound methods made once: `f = obj.method` allocates one each time
+        # (a call `obj.method()` does not), and read_into runs at every byte
+        self.ipoll = self.p.ipoll
+        self.readinto = self.r.readinto
         self.b1 = bytearray(1)
         self.closed = False
 
@@ -115,8 +139,8 @@ class Port:
 
     def read_into(self, buf, i):
         # the bytes waiting now into buf[i:], as many as fit; returns the end
-        ip = self.p.ipoll
-        ri = self.r.readinto
+        ip = self.ipoll
+        ri = self.readinto
         b1 = self.b1
         lim = len(buf)
         while i < lim:

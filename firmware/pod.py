@@ -12,7 +12,6 @@ import link
 import ring
 import selection
 import board
-import selftest
 import views
 
 # proto.py's codes (private copies: tests/firmware/test_codes.py)
@@ -31,6 +30,7 @@ _T_SETUP = const(0x87)
 _T_EXT = const(0x89)
 _T_STRIP = const(0x8A)
 _T_SELFTEST = const(0x8B)
+_SELFTEST_START = const(1)
 _T_SERVICE = const(0x8F)
 _SERVICE_MAGIC = const(0x5AFE)
 _LOG_RECOVERED = const(1)
@@ -62,7 +62,7 @@ _CD_SECOND = const(1)
 _CD_END = const(2)
 
 _FW_MAJOR = const(0)  # firmware version, sent in the hello
-_FW_MINOR = const(5)
+_FW_MINOR = const(6)  # 0.6: the pin map checked at power-up, the orientation marks (issue 33)
 _FW_PATCH = const(0)
 
 _OLED_BUDGET = const(128)  # OLED bytes show() sends a frame when no task does (tests' harness)
@@ -91,6 +91,29 @@ def where(e):
         return ""
 
 
+
+class _NoTest:
+    # the self-test until it is first started (Pod.self_test): never active
+    active = False
+
+    def start(self, now, by_hub=False):
+        pass
+
+    def button(self, ev, now):
+        return False
+
+    def tick(self, now):
+        pass
+
+    def action(self, a, now):
+        pass
+
+    def draw(self, r, now):
+        pass
+
+
+_NO_TEST = _NoTest()
+
 class Pod:
     def __init__(self, hw, port, boot, now):
         self.hw = hw
@@ -100,12 +123,13 @@ class Pod:
             import screen  # (and its built-in words) only on a pod with an OLED
 
             self.screen = screen.Screen(hw.oled)
-        self.test = selftest.SelfTest(self)
+        self.test = _NO_TEST  # the builder's self-test: selftest.py loads on its first start (self_test())
         self.ext = 0  # the protocol extension the hub said it speaks (0: none)
         self.hp = 0
         self.hand = 0
         self.btn_seen = -1  # no hub: the last button pressed, and when (views.no_hub)
         self.btn_t = now
+        self.gc_soon = False  # a moment for a collection has come (app.py: a lock, a reveal, a result)
         self.oled_in_show = True  # the OLED's changes sent by show() (app.py: by a task of their own)
         self.buttons = buttons.Buttons(hw.pins, hw.active, hw.irq_off, hw.irq_on)
         self.sel = selection.Selection()
@@ -133,7 +157,16 @@ class Pod:
     def power_up(self, now):
         # READY held while plugging in: the builder's self-test, no hub needed
         if self.buttons.held(_BTN_READY):
-            self.test.start(now)
+            self.self_test().start(now)
+
+    def self_test(self):
+        # the builder's self-test (selftest.py), loaded the first time it is
+        # asked for: a pod at a table never needs its code in the heap
+        if self.test is _NO_TEST:
+            import selftest
+
+            self.test = selftest.SelfTest(self)
+        return self.test
 
     def set_bright(self, idx):
         self.sel.bright = idx
@@ -183,6 +216,7 @@ class Pod:
                     if t == _T_READY or t == _T_ANSWER:
                         self.cd.active = False
                         self.snd.beep(_RES, 30, now, 40)
+                        self.gc_soon = True  # it went out: the press is over
                     else:
                         self.snd.beep(_RES, 20, now)
                 else:
@@ -229,10 +263,12 @@ class Pod:
                 cd.begin(b[3], ms, now)
         elif t == _T_REVEAL:
             cd.active = False
+            self.gc_soon = True
             if b[3] == sel.prompt:
                 sel.state = _REVEAL
         elif t == _T_RESULT:
             cd.active = False
+            self.gc_soon = True
             c = b[3]
             self.result_code = c if c else 255
             self.result_t0 = now
@@ -259,10 +295,8 @@ class Pod:
         elif t == _T_EXT:
             self.ext = b[3]
         elif t == _T_SELFTEST:
-            if b[3]:
-                self.test.start(now, True)
-            elif self.test.active:
-                self.test.stop(now)
+            if b[3] == _SELFTEST_START or self.test.active:
+                self.self_test().action(b[3], now)
         elif t == _T_WELCOME:
             self.ext = 0  # until this hub says it speaks the extension
             w = self.link.welcome

@@ -55,6 +55,7 @@ _FEATURE_PIEZO = const(4)
 _FEATURE_SIM = const(8)
 _FEATURE_OLED64 = const(16)  # the OLED has 64 rows (else 32)
 _FEATURE_EXT = const(32)  # speaks extension 1
+_FEATURE_MARKS = const(64)  # its self-test shows the orientation marks (selftest 2-4)
 
 # values (docs/protocol.md "Values")
 _MODE_TRACKER = const(2)  # welcome/setup mode (1 referee)
@@ -104,6 +105,12 @@ _RES_OK = const(1)  # seen working by the pod itself (a press and its release, t
 _RES_SHOWN = const(2)  # played or lit: the builder's eyes and ears judge
 _RES_FAILED = const(3)
 _RES_ABSENT = const(4)  # not in the pin map
+# the selftest message's action (section 11)
+_SELFTEST_STOP = const(0)
+_SELFTEST_START = const(1)
+_SELFTEST_MARK_TOP = const(2)  # light pixel 0 alone: where 12 o'clock is
+_SELFTEST_MARK_RIGHT = const(3)  # light the pixel a quarter on alone: 3 o'clock, the ring's direction
+_SELFTEST_MARKS_OFF = const(4)
 _MAX_BODY = const(42)  # header 3 + payload <= 37 + crc 2
 _MAX_ENC = const(44)  # COBS adds one byte per 254, plus one
 _MAX_TEXT = const(32)

@@ -1,11 +1,13 @@
 # The builder's self-test (docs/pod-ring.md "Self-test"): an RGBW sweep of
 # the ring, a beep and a motor pulse, the OLED test pattern, and each button
-# lighting its own quadrant with a beep. Entered with READY held at power-up
+# lighting its own quadrant with a beep; on the hub's word, one pixel alone
+# to show where 12 o'clock and 3 o'clock are (lumen pod test). Entered with READY held at power-up
 # (no hub needed) or by the hub's `selftest` message (docs/protocol.md 11);
 # a long press of BACK leaves it. Each part's result goes to the hub in a
 # `test` frame when the hub speaks the extension.
 from micropython import const
 import clock
+from views import quadrant
 
 # proto.py's codes (private copies: tests/firmware/test_codes.py)
 _PART_RING = const(1)
@@ -19,6 +21,10 @@ _RES_OK = const(1)
 _RES_SHOWN = const(2)
 _RES_FAILED = const(3)
 _RES_ABSENT = const(4)
+_SELFTEST_STOP = const(0)
+_SELFTEST_START = const(1)
+_SELFTEST_MARK_TOP = const(2)
+_SELFTEST_MARK_RIGHT = const(3)
 # buttons.py's codes (private copies: tests/firmware/test_codes.py)
 _BTN_READY = const(2)
 _BTN_BACK = const(3)
@@ -49,6 +55,7 @@ class SelfTest:
         self.pressed = bytearray(4)
         self.lit = -1  # the button whose quadrant is lit
         self.lit_t = 0
+        self.mark = 0  # an orientation mark shown alone (_SELFTEST_MARK_*), 0: none
 
     def start(self, now, by_hub=False):
         p = self.pod
@@ -63,6 +70,7 @@ class SelfTest:
             if p.buttons.pins[i] is None:
                 self.res[_PART_PREV + i] = _RES_ABSENT
         self.lit = -1
+        self.mark = 0
         hw = p.hw
         self.res[_PART_MOTOR] = _RES_SHOWN if hw.vibe is not None else _RES_ABSENT
         self.res[_PART_PIEZO] = _RES_SHOWN if hw.pwm is not None else _RES_ABSENT
@@ -72,6 +80,18 @@ class SelfTest:
             self.res[_PART_OLED] = _RES_OK if p.screen is not None and p.screen.oled.ok else _RES_FAILED
         p.snd.beep(_PIEZO_HZ, 200, now, 300)
         p.cd.active = False
+
+    def action(self, a, now):
+        # the hub's `selftest` message (docs/protocol.md 11): start, stop, or
+        # an orientation mark while running (a newer action: the marks off)
+        if a == _SELFTEST_START:
+            self.start(now, True)
+        elif not self.active:
+            return
+        elif a == _SELFTEST_STOP:
+            self.stop(now)
+        else:
+            self.mark = a if a <= _SELFTEST_MARK_RIGHT else 0
 
     def stop(self, now):
         self.active = False
@@ -109,6 +129,12 @@ class SelfTest:
 
     def draw(self, r, now):
         n = r.n
+        if self.mark:
+            # one white pixel and nothing else: pixel 0 (12 o'clock), or the
+            # one a quarter on (3 o'clock), through the pin map's first and
+            # reverse like every frame: where the builder sees it tells
+            r.put(0 if self.mark == _SELFTEST_MARK_TOP else n // 4, 0xFFFFFF)
+            return
         t = clock.diff(now, self.t0) % _PERIOD_MS
         per = n * _SWEEP_STEP_MS + _FILL_MS
         if t < 4 * per:
@@ -127,11 +153,3 @@ class SelfTest:
         if self.lit >= 0 and clock.diff(now, self.lit_t) < _PRESS_MS:
             quadrant(r, self.lit, 0xFFFFFF, 255)
 
-
-def quadrant(r, btn, col, k):
-    # a button's own quarter of the ring: BACK top, NEXT right, READY bottom, PREV left
-    n = r.n
-    q = n // 4
-    c = (3 * n // 4, n // 4, n // 2, 0)[btn]
-    for i in range(c - q // 2, c - q // 2 + q):
-        r.put(i, col, k)

@@ -7,7 +7,6 @@
 from micropython import const
 import clock
 import selection
-import selftest
 
 # proto.py's codes (private copies: tests/firmware/test_codes.py)
 _OUT_EVADE = const(4)
@@ -47,7 +46,7 @@ _K_SPENT = const(40)  # a slot whose share of the time is gone
 _K_ARC = const(90)  # the time left where no slot is
 _K_LOCK = const(150)
 
-_SELFTEST_MS = const(900)
+_BOOT_SWEEP_MS = const(900)
 _RESULT_MS = const(1500)
 _NOTICE_MS = const(1500)
 _BUTTON_MS = const(400)  # no hub: a press lights its quadrant this long
@@ -217,13 +216,23 @@ def notice(r, p, code, t, now):
         for i in range(n):
             r.put(i, _PURPLE if (i + now // 400) & 1 else seat_colour(p.sel.seat), 120)
     elif code == _NOTE_OPPONENT_LINK_LOST or code == _NOTE_PAUSED:
-        for i in range(0, n, n // 4):
-            r.put(i, _SKY, 60 + tri(now, 2000) * 2 // 3)
+        away(r, now)
     elif code == _NOTE_SUDDEN_DEATH:
         if t % 300 < 150:
             r.fill(_WHITE)
     else:
         blink2(r, _ORANGE, t)
+
+
+def away(r, now):
+    # the opponent's pod is away (or the game paused): one sky pixel swings
+    # to and fro over the far side of the ring, the opponent's, its trail
+    # dim; not the pulse of every third pixel that says *my* link is lost
+    # (different pixels and a motion, so it reads without colour)
+    q = r.n // 4 - 1
+    h = tri(now, 2400) * (2 * q + 1) // 256 - q  # 10 o'clock .. 2 o'clock, as long at each
+    r.put(h, _SKY, 230)
+    r.put(h - 1 if tri(now + 50, 2400) > tri(now, 2400) else h + 1, _SKY, 50)
 
 
 def marker(r, count, now):
@@ -253,10 +262,19 @@ def page(r, p, now):
         marker(r, 3, now)
 
 
+def quadrant(r, btn, col, k):
+    # a button's own quarter of the ring: BACK top, NEXT right, READY bottom, PREV left
+    n = r.n
+    q = n // 4
+    c = n * (3, 1, 2, 0)[btn] // 4  # (a constant tuple: a tuple of expressions is built at each call)
+    for i in range(c - q // 2, c - q // 2 + q):
+        r.put(i, col, k)
+
+
 def no_hub(r, p, now):
     # a press with no hub lights its button's quadrant: a builder sees the wiring
     if p.btn_seen >= 0 and clock.diff(now, p.btn_t) < _BUTTON_MS:
-        selftest.quadrant(r, p.btn_seen, _WHITE, 255)
+        quadrant(r, p.btn_seen, _WHITE, 255)
 
 
 def draw(p, now):
@@ -267,9 +285,9 @@ def draw(p, now):
     if p.test.active:
         p.test.draw(r, now)
         return
-    if t < _SELFTEST_MS:
+    if t < _BOOT_SWEEP_MS:
         # boot check: red, green, blue sweep round the ring, then white
-        step = t * 3 * n // (_SELFTEST_MS - 200)
+        step = t * 3 * n // (_BOOT_SWEEP_MS - 200)
         if step < 3 * n:
             r.put(step % n, 0xFF0000 >> (8 * (step // n)))
         else:

@@ -43,16 +43,26 @@ OLED = {"length": 38.0, "width": 12.0, "pin_edge": 1.5, "active_dx": 19.5, "acti
         "bottom": 11.0, "top": 14.1}
 # the Pico's micro-USB plug: its centre 1.3 mm over the Pico's top, the overmould about 11 x 8 mm
 USB = {"above_pico": 1.3, "w": 11.0, "h": 8.0}
+# The rings a pin map can name (its "ring": {"pixels": N}), as sold: Adafruit 1643 (12 x WS2812B) and 1463
+# (16 x WS2812B). od / id: the PCB's outer and inner diameter; led_r: the radius of the LEDs' centres
+# (midway across the PCB); t: the PCB and its 1.6 mm LEDs; led: the 5050 package's side. The enclosure's rim
+# and diffuser are made for the ring the pin map names (pod.scad, build.py); the board's Dwgs.User circle is
+# the largest ring's outline, centred where every ring sits.
+RINGS = {12: {"od": 37.0, "id": 23.0, "led_r": 15.0, "t": 3.2, "led": 5.0},
+         16: {"od": 44.5, "id": 31.75, "led_r": 19.06, "t": 3.2, "led": 5.0}}
 
 
 def _footprints(tree):
     for fp in sexpr.find(tree, "footprint"):
         at = sexpr.first(fp, "at")
         ref = next((str(t[2]) for t in sexpr.find(fp, "fp_text") if t[1] == "reference"), "?")
-        yield str(fp[1]), ref, (float(at[1]), float(at[2])), fp
+        yield str(fp[1]), ref, (float(at[1]), float(at[2]), float(at[3]) if len(at) > 3 else 0.0), fp
 
 
 def _courtyard(fp, at):
+    # the footprint's courtyard, turned as the part is placed (KiCad: counter-clockwise as drawn, y down)
+    a = math.radians(at[2])
+    ca, sa = math.cos(a), math.sin(a)
     xs, ys = [], []
     for kind in ("fp_line", "fp_circle", "fp_rect"):
         for g in sexpr.find(fp, kind):
@@ -61,13 +71,14 @@ def _courtyard(fp, at):
             if kind == "fp_circle":
                 c, e = sexpr.first(g, "center"), sexpr.first(g, "end")
                 r = math.hypot(float(e[1]) - float(c[1]), float(e[2]) - float(c[2]))
-                xs += [float(c[1]) - r, float(c[1]) + r]
-                ys += [float(c[2]) - r, float(c[2]) + r]
+                cx, cy = float(c[1]) * ca + float(c[2]) * sa, -float(c[1]) * sa + float(c[2]) * ca
+                xs += [cx - r, cx + r]
+                ys += [cy - r, cy + r]
             else:
                 for k in ("start", "end"):
                     p = sexpr.first(g, k)
-                    xs.append(float(p[1]))
-                    ys.append(float(p[2]))
+                    xs.append(float(p[1]) * ca + float(p[2]) * sa)
+                    ys.append(-float(p[1]) * sa + float(p[2]) * ca)
     return (at[0] + min(xs), at[1] + min(ys), at[0] + max(xs), at[1] + max(ys))
 
 
@@ -105,7 +116,7 @@ def read(pcb: Path = PCB) -> dict:
             ys = [at[1] + float(p[1][2]) for p in pads]
             cx = at[0] + float(pin1[1][1]) + OLED["active_dx"]
             cy = (min(ys) + max(ys)) / 2
-            d["oled"] = [round(cx, 3), Y(cy), OLED["active_w"], OLED["active_h"]]
+            d["oled"] = [round(cx, 3), Y(cy), OLED["active_w"], OLED["active_h"], OLED["top"]]
             x0 = at[0] - OLED["pin_edge"]
             d["parts"].append(["OLED", round(x0, 3), Y(cy + OLED["width"] / 2), round(x0 + OLED["length"], 3),
                                Y(cy - OLED["width"] / 2), OLED["top"]])
@@ -130,11 +141,14 @@ def scad(d: dict) -> str:
              "// OpenSCAD coordinates: X right, Y to the back (away from the player), Z up; the board's",
              "// bottom-left corner (front-left) at the origin, its top face at z = 0 here (pod.scad lifts it)."]
     names = {"board": "board_size (w, h, corner radius)", "holes": "mounting holes [x, y, drill]",
-             "switches": "switch centres [x, y, name]", "oled": "OLED active area [x, y, w, h]",
+             "switches": "switch centres [x, y, name]",
+             "oled": "OLED active area [x, y, w, h, its glass's top over the board]",
+             "rings": "rings [pixels, outer diameter, inner diameter, LED centre radius, thickness, LED side]",
              "ring": "NeoPixel ring [x, y, outer radius]", "pico": "Pico centre [x, y]",
              "usb": "USB plug [x, y at the board's back edge, centre height over the board, w, h]",
              "parts": "keep-outs [ref, x1, y1, x2, y2, height over the board]"}
-    for k in ("board", "holes", "switches", "oled", "ring", "pico", "usb", "parts"):
+    d = dict(d, rings=[[n, r["od"], r["id"], r["led_r"], r["t"], r["led"]] for n, r in sorted(RINGS.items())])
+    for k in ("board", "holes", "switches", "oled", "ring", "rings", "pico", "usb", "parts"):
         lines.append(f"// {names[k]}")
         lines.append(f"{k if k != 'board' else 'board_size'} = {v(d[k])};")
     return "\n".join(lines) + "\n"

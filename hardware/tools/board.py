@@ -53,8 +53,11 @@ PLACEMENT = {
     # piezo and motor (back right)
     "BZ1": (70, 12, 0), "R13": (67, 21, 0), "J4": (81, 10, 0),
     "R11": (64.5, 26, 0), "Q1": (70, 30, 0), "R12": (64.5, 34, 0), "D5": (74, 30, 0), "J2": (76, 40, 0),
-    # OLED header and its I2C pull-ups
-    "J3": (36, 57, 0), "R14": (39.5, 50, 0), "R15": (39.5, 53.5, 0),
+    # the motor's bulk capacitor and its 100 nF, beside J2 (issue 33)
+    "C7": (84.5, 35.5, 0), "C8": (87.5, 42, 90),
+    # OLED header, its I2C pull-ups and the fuse in its supply; J3 6 mm further back than it was (issue 33):
+    # the screen then sits where the player sees all of it past the READY and NEXT caps (enclosure/build.py)
+    "J3": (36, 51, 0), "R14": (39.5, 50, 0), "R15": (39.5, 53.5, 0), "F1": (35.5, 62, 0),
     # buttons (origins: pad 1; the switch's centre is +6.25, +2.5) and their filters
     "SW1": (13.75, 75.5, 0), "R3": (9, 60, 0), "R7": (9, 64, 0), "C3": (20, 62, 0), "D1": (14, 69, 0),
     "SW3": (38.75, 75.5, 0), "R5": (40, 60, 0), "R9": (40, 64, 0), "C5": (51, 61, 0), "D3": (44, 69.5, 0),
@@ -62,7 +65,18 @@ PLACEMENT = {
     "SW4": (73.75, 57.5, 0), "R6": (74, 47, 0), "R10": (74, 51, 0), "C6": (66, 49, 0), "D4": (85, 45, 0),
 }
 SILK_LABELS = [("PREV", 20, 86.4), ("READY", 45, 86.4), ("NEXT", 70, 86.4), ("BACK", 80, 67.6),
-               ("Lumen Condenser pod v1  2026-12", 52, 1.6)]
+               ("Lumen Condenser pod v1.1  2026-12", 52, 1.6)]
+# what each connector's pins are, printed beside them (issue 33: a builder wires the ring, the motor and the
+# OLED from the board alone); side: where the words go from the pins
+LEGENDS = {"J1": (("5V", "DIN", "GND"), "above", 0.65), "J2": (("+", "-"), "above", 0.8),
+           "J3": (("GND", "VCC", "SCL", "SDA"), "left", 0.8), "J4": (("GND", "PZ", "GP17"), "right", 0.8)}
+# values printed on the silkscreen as the part is marked or bought; shorter where the value is long
+SILK_VALUE = {"PESD5V0S1BA": "ESD", "RaspberryPi_Pico": "Pico / Pico 2", "SN74AHCT125N": "74AHCT125",
+              "PS1240P02BT": "PS1240", "BACK/MENU": "BACK", "AO3400A": "3400A"}
+# where the search below finds no room, a place chosen by eye (mm, board coordinates): still clear of pads,
+# outlines and other texts
+SILK_SPOTS = {("Q1", "value"): [(65.6, 28.28), (66.0, 31.75)],
+              ("C8", "reference"): [(84.6, 41.0)], ("C8", "value"): [(87.6, 43.45), (87.6, 37.9)]}
 
 
 def mm(x: float, y: float):
@@ -155,8 +169,10 @@ def _over_pad(item, pads) -> bool:
 def tidy_silk(board) -> None:
     """Silkscreen a fab can print: library outlines that run over a pad's
     opening are dropped (the 12 mm switch's body outline crosses its legs),
-    and each reference goes to the first place beside its part where it
-    covers no pad, no outline, no other text and stays on the board."""
+    and each reference, then each value (issue 33: the values belong on the
+    silkscreen, not only on F.Fab), goes to the first place beside (a value:
+    first inside) its part where it covers no pad, no outline, no other text
+    and stays on the board."""
     pads = [_box(p, 0.25) for p in board.GetPads()]
     silk = []
     for fp in board.GetFootprints():
@@ -181,49 +197,108 @@ def tidy_silk(board) -> None:
         dx = max(r[0] - b[2], b[0] - r[2], 0)
         dy = max(r[1] - b[3], b[1] - r[3], 0)
         return math.hypot(dx, dy)
-    for fp in sorted(board.GetFootprints(), key=lambda f: f.GetReference()):
+
+    def place(fp, item, sizes, inside_first, kind) -> bool:
+        """item (the reference or the value) at the first spot beside (or in) its part that covers no
+        pad, no outline, no other text, stays on the board and is nearer its own part than any other."""
+        bb = fp.GetBoundingBox(False, False)
+        cx, cyy = bb.Centre().x, bb.Centre().y
+        turn = fp.GetOrientation()  # a part's texts turn with it: their angles here are the board's
+        for spot in SILK_SPOTS.get((fp.GetReference(), kind), ()):
+            for size in sizes:
+                item.SetTextSize(pcbnew.wxSizeMM(size, size))
+                item.SetTextThickness(pcbnew.FromMM(0.15 * size))
+                item.SetTextAngle(-turn)
+                item.SetPosition(mm(*spot))
+                b = _box(item, 0.15)
+                if not (any(_hit(b, o) for o in pads) or any(_hit(b, o) for o in silk) or any(_hit(b, o) for o in texts)):
+                    texts.append(_box(item, 0.15))
+                    return True
+        for size in sizes:  # a smaller text where a full-size one finds no room
+            for angle in ((0, 90) if inside_first else (0,)):
+                item.SetTextSize(pcbnew.wxSizeMM(size, size))
+                item.SetTextThickness(pcbnew.FromMM(0.15 * size))
+                item.SetTextAngle(angle * 10 - turn)
+                item.SetPosition(pcbnew.wxPoint(int(cx), int(cyy)))
+                tb = item.GetBoundingBox()
+                h = tb.GetHeight() // 2 + pcbnew.FromMM(0.3)  # the label's half height, and room for the grow below
+                cands = [(cx, cyy)] if inside_first else []
+                cands += [(cx, bb.GetY() - h), (cx, bb.GetBottom() + h), (cx, cyy)]
+                for dx in (-1.5, 1.5, -3, 3, -4.5, 4.5, -6, 6):
+                    cands += [(cx + pcbnew.FromMM(dx), bb.GetY() - h), (cx + pcbnew.FromMM(dx), bb.GetBottom() + h)]
+                for dy in (0, -1.5, 1.5, -3, 3):
+                    cands += [(bb.GetX() - pcbnew.FromMM(2.5 * size), cyy + pcbnew.FromMM(dy)),
+                              (bb.GetRight() + pcbnew.FromMM(2.5 * size), cyy + pcbnew.FromMM(dy))]
+                for dx, dy in ((-3, -2), (3, -2), (-3, 2), (3, 2)):  # inside the part's outline, clear of its pads
+                    cands.append((cx + pcbnew.FromMM(dx), cyy + pcbnew.FromMM(dy)))
+                for x, y in cands:
+                    item.SetPosition(pcbnew.wxPoint(int(x), int(y)))
+                    b = _box(item, 0.15)
+                    if not (inner[0] <= b[0] and b[2] <= inner[2] and inner[1] <= b[1] and b[3] <= inner[3]):
+                        continue
+                    if any(_hit(b, o) for o in pads) or any(_hit(b, o) for o in silk) or any(_hit(b, o) for o in texts):
+                        continue
+                    own = gap(b, bodies[fp.GetReference()])
+                    if any(gap(b, r) < own for k, r in bodies.items() if k != fp.GetReference()):
+                        continue  # nearer another part: a builder would read it as that part's
+                    texts.append(_box(item, 0.15))
+                    return True
+        return False
+
+    fps = sorted(board.GetFootprints(), key=lambda f: f.GetReference())
+    for fp in fps:  # the references first: a builder finds a part by its name
         ref = fp.Reference()
         ref.SetKeepUpright(True)
         if fp.GetReference().startswith("H"):
             ref.SetVisible(False)  # a mounting hole needs no name on the board
+            fp.Value().SetVisible(False)
             continue
-        bb = fp.GetBoundingBox(False, False)
-        cx, cyy = bb.Centre().x, bb.Centre().y
-        placed = False
-        for size in (1.0, 0.8):  # a smaller reference where a full-size one finds no room
-            ref.SetTextSize(pcbnew.wxSizeMM(size, size))
-            ref.SetTextThickness(pcbnew.FromMM(0.15 * size))
-            ref.SetPosition(pcbnew.wxPoint(int(cx), int(cyy)))
-            tb = ref.GetBoundingBox()
-            h = tb.GetHeight() // 2 + pcbnew.FromMM(0.3)  # the label's half height, and room for the grow below
-            cands = [(cx, bb.GetY() - h), (cx, bb.GetBottom() + h), (cx, cyy)]
-            for dx in (-1.5, 1.5, -3, 3, -4.5, 4.5, -6, 6):
-                cands += [(cx + pcbnew.FromMM(dx), bb.GetY() - h), (cx + pcbnew.FromMM(dx), bb.GetBottom() + h)]
-            for dy in (0, -1.5, 1.5, -3, 3):
-                cands += [(bb.GetX() - pcbnew.FromMM(2.5 * size), cyy + pcbnew.FromMM(dy)),
-                          (bb.GetRight() + pcbnew.FromMM(2.5 * size), cyy + pcbnew.FromMM(dy))]
-            for dx, dy in ((-3, -2), (3, -2), (-3, 2), (3, 2)):  # inside the part's outline, clear of its pads
-                cands.append((cx + pcbnew.FromMM(dx), cyy + pcbnew.FromMM(dy)))
-            for x, y in cands:
-                ref.SetPosition(pcbnew.wxPoint(int(x), int(y)))
-                b = _box(ref, 0.15)
-                if not (inner[0] <= b[0] and b[2] <= inner[2] and inner[1] <= b[1] and b[3] <= inner[3]):
-                    continue
-                if any(_hit(b, o) for o in pads) or any(_hit(b, o) for o in silk) or any(_hit(b, o) for o in texts):
-                    continue
-                own = gap(b, bodies[fp.GetReference()])
-                if any(gap(b, r) < own for k, r in bodies.items() if k != fp.GetReference()):
-                    continue  # nearer another part: a builder would read it as that part's
-                placed = True
-                break
-            if placed:
-                break
-        if not placed:
+        if not place(fp, ref, (1.0, 0.8), False, "reference"):
             ref.SetLayer(pcbnew.F_Fab)  # no room on the silkscreen: the assembly drawing still names it
-            ref.SetPosition(pcbnew.wxPoint(int(cx), int(cyy)))
+            ref.SetPosition(fp.GetBoundingBox(False, False).Centre())
             print(f"silk: no room for {fp.GetReference()}'s reference, put on F.Fab", file=sys.stderr)
+    for fp in fps:  # then each value (issue 33: a builder fits the part by what is printed there)
+        val = fp.Value()
+        if fp.GetReference()[0] == "H" or fp.GetReference().startswith("SW"):
+            val.SetVisible(False)  # a button's name is printed under it (SILK_LABELS)
             continue
-        texts.append(_box(ref, 0.15))
+        val.SetText(SILK_VALUE.get(val.GetText(), val.GetText()))
+        val.SetLayer(pcbnew.F_SilkS)
+        val.SetVisible(True)
+        val.SetKeepUpright(True)
+        if not place(fp, val, (0.8, 0.7, 0.6, 0.5), True, "value"):
+            val.SetLayer(pcbnew.F_Fab)
+            val.SetPosition(fp.GetBoundingBox(False, False).Centre())
+            print(f"silk: no room for {fp.GetReference()}'s value, put on F.Fab", file=sys.stderr)
+
+
+def legends(board) -> None:
+    """Each connector's pin names on the silkscreen, one word per pin, beside it (LEGENDS)."""
+    fps = {fp.GetReference(): fp for fp in board.GetFootprints()}
+    for ref, (words, side, size) in LEGENDS.items():
+        pads = sorted(fps[ref].Pads(), key=lambda p: int(p.GetNumber()))
+        for pad, word in zip(pads, words, strict=True):
+            pos = pad.GetPosition()
+            x, y = pcbnew.ToMM(pos.x), pcbnew.ToMM(pos.y)
+            if side == "above":
+                y -= 3.4 if ref == "J2" else 3.0
+            elif side == "left":
+                x -= 2.6
+            else:
+                x += 2.9
+            t = pcbnew.PCB_TEXT(board)
+            t.SetText(word)
+            t.SetPosition(mm(x, y))
+            t.SetLayer(pcbnew.F_SilkS)
+            t.SetTextSize(pcbnew.wxSizeMM(size, size))
+            t.SetTextThickness(pcbnew.FromMM(0.15 * size))
+            if side == "left":
+                t.SetHorizJustify(pcbnew.GR_TEXT_HJUSTIFY_RIGHT)
+                t.SetPosition(mm(x + 1.0, y))
+            elif side == "right":
+                t.SetHorizJustify(pcbnew.GR_TEXT_HJUSTIFY_LEFT)
+                t.SetPosition(mm(x - 1.0, y))
+            board.Add(t)
 
 
 def build(out: Path) -> None:
@@ -305,6 +380,7 @@ def build(out: Path) -> None:
         t.SetTextSize(pcbnew.wxSizeMM(1.2, 1.2))
         t.SetTextThickness(pcbnew.FromMM(0.18))
         board.Add(t)
+    legends(board)
 
     widths = {ids[n]: (POWER if n in POWER_NETS else SIGNAL) for n in netinfo}
     order = sorted(widths, key=lambda i: (len(rt.pads.get(i, ())), i))

@@ -1,14 +1,17 @@
-"""The bill of materials, from the schematic, and the cost of 1 and of 20 pods.
+"""The bill of materials, from the schematic, the order for twenty pods, and the cost of 1 and of 20 pods.
 
-    python hardware/tools/bom.py            # writes hardware/bom.csv and the cost table in hardware/README.md
-    python hardware/tools/bom.py --check    # exit 1 if either is stale
+    python hardware/tools/bom.py            # writes hardware/bom.csv and the two tables in hardware/README.md
+    python hardware/tools/bom.py --check    # exit 1 if any is stale
 
-bom.csv: one line per part number, the references, quantity, value,
-footprint, manufacturer, part number and what it is for, all from the
-schematic's fields (the schematic is the source: pcb/pod.kicad_sch).
-The cost table adds what is not on the board (mechanical.csv: ring, OLED,
-motor, sockets, screws, printed parts, the PCB order) and prices both with
-prices.csv: estimates as of the date written there, not quotes.
+bom.csv: one line per part number, the references, the quantity for a pod,
+for twenty, the spares to add and what to order for twenty, value,
+footprint, manufacturer, part number, the distributor and its order number,
+and what it is for; the parts and their fields come from the schematic
+(the source: pcb/pod.kicad_sch), the spares and the distributor's numbers
+from prices.csv. The README's order list for twenty adds what is not on the
+board (mechanical.csv: ring, OLED, motor, sockets, screws, printed parts,
+the PCB order); its cost table prices both with prices.csv: estimates as of
+the date written there, not quotes.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ HW = HERE.parent
 BOM = HW / "bom.csv"
 README = HW / "README.md"
 BEGIN, END = "<!-- cost table: made by hardware/tools/bom.py -->", "<!-- end of cost table -->"
+ORDER_BEGIN, ORDER_END = "<!-- order for twenty: made by hardware/tools/bom.py -->", "<!-- end of the order for twenty -->"
+PODS = 20
 PRICE_DATE = "2026-12-01"
 # parts of the schematic fitted to one variant only (the Pico 2 build swaps the module: mechanical.csv)
 ONLY = {"U1": "pico"}
@@ -40,13 +45,18 @@ def bom_rows() -> list[dict]:
         k = (c.fields.get("Manufacturer", ""), c.fields.get("MPN", ""), c.value, c.footprint)
         groups.setdefault(k, []).append(ref)
     rows = []
+    dist = {r["mpn"]: r for r in _csv(HW / "prices.csv")}
     for (mfr, mpn, value, fp), refs in groups.items():
         refs.sort(key=_refkey)
         # "what it is: what it does here": one line says what it is, and what it does if all do the same
         descs = [comps[r].fields.get("Description", "") for r in refs]
         desc = descs[0] if len(set(descs)) == 1 else descs[0].split(": ")[0]
-        rows.append({"refs": " ".join(refs), "qty": len(refs), "value": value, "footprint": fp, "manufacturer": mfr,
-                     "mpn": mpn, "description": desc})
+        d = dist.get(mpn, {})
+        spares = int(d.get("spares") or 0)
+        rows.append({"refs": " ".join(refs), "qty": len(refs), "qty_20": PODS * len(refs), "spares": spares,
+                     "order_20": PODS * len(refs) + spares, "value": value, "footprint": fp, "manufacturer": mfr,
+                     "mpn": mpn, "distributor": d.get("distributor", ""), "distributor_pn": d.get("distributor_pn", ""),
+                     "description": desc})
     rows.sort(key=lambda r: _refkey(r["refs"].split()[0]))
     return rows
 
@@ -73,11 +83,13 @@ def cost_lines(rows) -> list[dict]:
         p1, p20 = prices[r["mpn"]]
         first = r["refs"].split()[0]
         items.append(dict(item=f"{r['refs']}: {r['value']}", part=f"{r['manufacturer']} {r['mpn']}", qty=r["qty"],
-                          variant=ONLY.get(first, "all"), p1=p1, p20=p20, per_order=False))
+                          variant=ONLY.get(first, "all"), p1=p1, p20=p20, per_order=False, spares=r["spares"],
+                          dist=f"{r['distributor']} {r['distributor_pn']}".strip()))
     for m in _csv(HW / "mechanical.csv"):
         items.append(dict(item=m["item"], part=f"{m['manufacturer']} {m['part']}", qty=float(m["qty"]),
                           variant=m["variant"], p1=float(m["price_1"]), p20=float(m["price_20"]),
-                          per_order=m["per_order"] == "yes"))
+                          per_order=m["per_order"] == "yes", spares=float(m["spares"] or 0),
+                          dist=f"{m['distributor']}: {m['distributor_pn']}"))
     return items
 
 
@@ -91,7 +103,7 @@ def totals(items, variant: str) -> tuple[float, float]:
             twenty += it["p20"]
         else:
             one += it["qty"] * it["p1"]
-            twenty += 20 * it["qty"] * it["p20"]
+            twenty += (PODS * it["qty"] + it["spares"]) * it["p20"]
     return one, twenty
 
 
@@ -101,11 +113,12 @@ def cost_table(items) -> str:
 
     lines = [BEGIN, "",
              f"Prices in USD, **estimates as of {PRICE_DATE}** (typical catalogue prices, not quotes; check before "
-             f"ordering) / 가격은 {PRICE_DATE} 기준 **추정치**(USD)입니다.", "",
+             f"ordering) / 가격은 {PRICE_DATE} 기준 **추정치**(USD)입니다. The 20-pod column includes the spares "
+             "of the order list above.", "",
              "| Item / 품목 | Part | Per pod | Variant | 1 pod | 20 pods |", "|---|---|---|---|---|---|"]
     for it in items:
         one = it["p1"] if it["per_order"] else it["qty"] * it["p1"]
-        twenty = it["p20"] if it["per_order"] else 20 * it["qty"] * it["p20"]
+        twenty = it["p20"] if it["per_order"] else (PODS * it["qty"] + it["spares"]) * it["p20"]
         lines.append(f"| {it['item']} | {it['part']} | {q(it['qty'])}{' (order)' if it['per_order'] else ''} | "
                      f"{it['variant']} | {one:.2f} | {twenty:.2f} |")
     for v, name in (("pico", "Pico, 12-pixel ring, no OLED"), ("pico2", "Pico 2, 16-pixel ring, OLED")):
@@ -115,14 +128,38 @@ def cost_table(items) -> str:
     return "\n".join(lines)
 
 
+def order_table(items) -> str:
+    """What to order for twenty pods of each variant: per pod, for twenty, the spares, the order, where."""
+    def q(x):
+        return f"{x:g}"
+
+    lines = [ORDER_BEGIN, "",
+             "| Item / 품목 | Part | Variant | Per pod | 20 pods | Spares | **Order** | Distributor: number |",
+             "|---|---|---|---|---|---|---|---|"]
+    for it in items:
+        if it["per_order"]:
+            lines.append(f"| {it['item']} | {it['part']} | {it['variant']} | 1 | {PODS} | {q(it['spares'])} | "
+                         f"**{q(PODS + it['spares'])}** | {it['dist']} |")
+            continue
+        n = PODS * it["qty"]
+        lines.append(f"| {it['item']} | {it['part']} | {it['variant']} | {q(it['qty'])} | {q(n)} | {q(it['spares'])} | "
+                     f"**{q(n + it['spares'])}** | {it['dist']} |")
+    lines += ["", ORDER_END]
+    return "\n".join(lines)
+
+
+def _between(text: str, begin: str, end: str, new: str) -> str:
+    if begin not in text or end not in text:
+        raise SystemExit(f"{README} has no {begin} ... {end} markers")
+    return text[:text.index(begin)] + new + text[text.index(end) + len(end):]
+
+
 def main(argv: list[str]) -> int:
     rows = bom_rows()
     text = bom_csv(rows)
-    table = cost_table(cost_lines(rows))
+    items = cost_lines(rows)
     readme = README.read_text()
-    if BEGIN not in readme or END not in readme:
-        raise SystemExit(f"{README} has no cost table markers")
-    new = readme[:readme.index(BEGIN)] + table + readme[readme.index(END) + len(END):]
+    new = _between(_between(readme, BEGIN, END, cost_table(items)), ORDER_BEGIN, ORDER_END, order_table(items))
     if "--check" in argv:
         stale = [p.name for p, want in ((BOM, text), (README, new)) if p.read_text() != want]
         if stale:

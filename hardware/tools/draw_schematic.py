@@ -168,7 +168,7 @@ def circuit():
                   ("SW" + str(1 + i), "Switch:SW_Push", label, "Button_Switch_THT:SW_PUSH-12mm", "Omron", "B3F-4055",
                    f"{label} button, 12 x 12 mm tactile", (x, 185.42), {"1": sw, "2": "GND"}),
                   ("D" + str(1 + i), "Device:D_TVS", "PESD5V0S1BA", "Diode_SMD:D_SOD-323_HandSoldering", "Nexperia",
-                   "PESD5V0S1BA", f"ESD protection of the {label} line (bidirectional, 5 V)", (x + 15.24, 177.8),
+                   "PESD5V0S1BA", f"ESD protection, bidirectional, 5 V: the {label} line", (x + 15.24, 177.8),
                    {"1": sw, "2": "GND"}),
                   r(f"R{7 + i}", "1k", (x + 15.24, 162.56), sw, name, "RC filter with C: 0.1 ms press, 1.1 ms release"),
                   c100n(f"C{3 + i}", (x + 30.48, 170.18), name, "GND", f"RC filter of {label} (at the GPIO)")]
@@ -182,6 +182,11 @@ def circuit():
               ("J2", "Connector_Generic:Conn_01x02", "MOTOR", "Connector_JST:JST_XH_B2B-XH-A_1x02_P2.50mm_Vertical",
                "JST", "B2B-XH-A(LF)(SN)", "vibration motor: 1 = + (3V3), 2 = - (switched)", (279.4, 86.36),
                {"1": "+3V3", "2": "MOTOR_N"}),
+              # issue 33: the motor's start (about 100 mA for a few ms) from the Pico's 3V3, right at J2
+              ("C7", "Device:C_Polarized", "47u", "Capacitor_THT:CP_Radial_D5.0mm_P2.00mm", "Nichicon", "UVR1A470MDD",
+               "47 uF 10 V electrolytic at J2: the motor's start-up current comes from here, not from the 3V3 rail",
+               (292.1, 101.6), {"1": "+3V3", "2": "GND"}),
+              c100n("C8", (304.8, 101.6), "+3V3", "GND", "at J2, with C7: the motor's brush noise"),
               r("R13", "100", (215.9, 139.7), "PIEZO", "PIEZO_P", "limits the piezo's charging current"),
               ("BZ1", "Device:Buzzer", "PS1240P02BT", "Buzzer_Beeper:Buzzer_TDK_PS1240P02BT_D12.2mm_H6.5mm", "TDK",
                "PS1240P02BT", "piezo transducer (not a magnetic buzzer), driven from GP15", (241.3, 139.7),
@@ -190,8 +195,13 @@ def circuit():
                "Sullins", "PRPC003SAAN-RC", "piezo's other leg: shunt 1-2 = GND (as fitted), 2-3 = GP17 (two-pin drive)",
                (266.7, 139.7), {"1": "GND", "2": "PIEZO_N", "3": "PIEZO_B"}),
               ("J3", "Connector_Generic:Conn_01x04", "OLED", "Connector_PinSocket_2.54mm:PinSocket_1x04_P2.54mm_Vertical",
-               "Sullins", "PPTC041LFBN-RC", "SSD1306 0.91\" I2C module: 1 GND, 2 VCC (3V3), 3 SCL, 4 SDA",
-               (279.4, 30.48), {"1": "GND", "2": "+3V3", "3": "SCL", "4": "SDA"}),
+               "Sullins", "PPTC041LFBN-RC", "SSD1306 0.91\" I2C module: 1 GND, 2 VCC (3V3 through F1), 3 SCL, 4 SDA",
+               (279.4, 30.48), {"1": "GND", "2": "OLED_VCC", "3": "SCL", "4": "SDA"}),
+              # issue 33: a module whose VCC and GND are swapped (cheap ones are) trips F1 instead of pulling the
+              # Pico's 3V3 down; it resets once the module comes out
+              ("F1", "Device:Polyfuse", "0.12A", "Fuse:Fuse_1206_3216Metric_Pad1.42x1.75mm_HandSolder", "Bourns",
+               "MF-NSMF012-2", "resettable fuse in the OLED's supply (0.12 A hold, 0.29 A trip, 1206): a module "
+               "plugged in with VCC and GND swapped trips it", (266.7, 38.1), {"1": "+3V3", "2": "OLED_VCC"}),
               r("R14", "4.7k", (241.3, 25.4), "+3V3", "SCL", "I2C pull-up (SCL)"),
               r("R15", "4.7k", (254.0, 25.4), "+3V3", "SDA", "I2C pull-up (SDA)")]
     for i in range(4):
@@ -330,8 +340,9 @@ def draw(force: bool) -> None:
         ("Level shifter and ring: GP16 -> 74AHCT125 (all /OE and unused inputs to GND) -> 330R -> DIN", 111.76, 35.56),
         ("Buttons: 10k pull-up, switch to GND, ESD diode, 1k + 100n to the GPIO (release tau 1.1 ms, press 0.1 ms)",
          20.32, 152.4),
-        ("Vibration motor (low side, from 3V3) and piezo (GP15; J4 2-3 for two-pin drive from GP17)", 205.74, 76.2),
-        ("OLED 128x32 I2C (SSD1306, 0x3C): GP4 SDA, GP5 SCL", 233.68, 15.24)]]
+        ("Vibration motor (low side, from 3V3, C7 + C8 at J2) and piezo (GP15; J4 2-3 for two-pin drive from GP17)",
+         205.74, 76.2),
+        ("OLED 128x32 I2C (SSD1306, 0x3C): GP4 SDA, GP5 SCL; F1 in its supply", 233.68, 15.24)]]
     tree = ["kicad_sch", ["version", 20211123], ["generator", "eeschema"], ["uuid", uid("sheet")], ["paper", S("A3")],
             ["title_block", ["title", S("Lumen Condenser pod carrier")], ["date", S("2026-12-01")], ["rev", S("1")],
              ["company", S("Lumen Condenser table companion")],

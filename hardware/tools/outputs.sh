@@ -10,6 +10,7 @@ PY=${PYTHON:-python}
 /usr/bin/python3 hardware/tools/drc.py
 $PY hardware/tools/erc.py
 /usr/bin/python3 hardware/tools/export.py
+$PY hardware/tools/ibom.py
 $PY hardware/tools/bom.py
 $PY hardware/tools/wiring.py
 $PY hardware/tools/render_board.py

@@ -37,6 +37,24 @@ def _xy(at, rot, x, y):
     return (at[0] + x * math.cos(a) + y * math.sin(a), at[1] - x * math.sin(a) + y * math.cos(a))
 
 
+def _style(item, default: float) -> tuple[float, str]:
+    """(text height in mm, Pillow anchor) from a text's effects: its justification sets the anchor."""
+    eff = sexpr.first(item, "effects")
+    size = default
+    anchor = "mm"
+    if eff is not None:
+        fnt = sexpr.first(eff, "font")
+        sz = sexpr.first(fnt, "size") if fnt is not None else None
+        if sz is not None:
+            size = float(sz[2])
+        just = sexpr.first(eff, "justify")
+        if just is not None and "left" in just[1:]:
+            anchor = "lm"
+        elif just is not None and "right" in just[1:]:
+            anchor = "rm"
+    return size, anchor
+
+
 class Board:
     def __init__(self, path: Path) -> None:
         t = sexpr.parse(path.read_text())
@@ -47,7 +65,7 @@ class Board:
         for g in sexpr.find(t, "gr_text"):
             if sexpr.value(g, "layer") == "F.SilkS":
                 at = sexpr.first(g, "at")
-                self.texts.append((str(g[1]), float(at[1]), float(at[2]), 1.2))
+                self.texts.append((str(g[1]), float(at[1]), float(at[2]), *_style(g, 1.2), float(at[3]) if len(at) > 3 else 0.0))
         for fp in sexpr.find(t, "footprint"):
             at = sexpr.first(fp, "at")
             pos = (float(at[1]), float(at[2]))
@@ -64,10 +82,11 @@ class Board:
                     self.silk.append(("circle", (cx, cy), math.hypot(float(e[1]) - float(ce[1]), float(e[2]) - float(ce[2]))))
             for tx in sexpr.find(fp, "fp_text"):
                 hidden = "hide" in tx or any(isinstance(x, list) and "hide" in x for x in tx)
-                if tx[1] == "reference" and sexpr.value(tx, "layer") == "F.SilkS" and not hidden:
+                if tx[1] in ("reference", "value") and sexpr.value(tx, "layer") == "F.SilkS" and not hidden:
                     a = sexpr.first(tx, "at")
                     x, y = _xy(pos, rot, float(a[1]), float(a[2]))
-                    self.texts.append((str(tx[2]), x, y, 1.0))
+                    # a text's angle in the file is its own (KiCad keeps it upright), not added to the part's
+                    self.texts.append((str(tx[2]), x, y, *_style(tx, 1.0), float(a[3]) if len(a) > 3 else 0.0))
             for p in sexpr.find(fp, "pad"):
                 a = sexpr.first(p, "at")
                 x, y = _xy(pos, rot, float(a[1]), float(a[2]))
@@ -154,9 +173,17 @@ def render_top(b: Board, out: Path) -> None:
             x0, y0 = _p(cx - r, cy - r)
             x1, y1 = _p(cx + r, cy + r)
             d.ellipse((x0, y0, x1, y1), outline=white, width=2)
-    for text, x, y, size in b.texts:
+    for text, x, y, size, anchor, angle in b.texts:
         f = _font(int(size * PX * 1.15))
-        d.text(_p(x, y), text, fill=white, font=f, anchor="mm")
+        if angle % 180 == 0:
+            d.text(_p(x, y), text, fill=white, font=f, anchor=anchor)
+        else:  # a vertical text (a value along a DIP): drawn level, turned, then pasted
+            w, h = int(d.textlength(text, font=f)) + 4, int(size * PX * 1.6) + 4
+            tile = Image.new("L", (w, h), 0)
+            ImageDraw.Draw(tile).text((w / 2, h / 2), text, fill=255, font=f, anchor="mm")
+            tile = tile.rotate(angle, expand=True)
+            cx, cy = _p(x, y)
+            img.paste(Image.new("RGB", tile.size, white), (int(cx - tile.width / 2), int(cy - tile.height / 2)), tile)
     img.save(out, optimize=True)
 
 

@@ -200,15 +200,23 @@ def build_parser():
                     "in ~/Downloads")
     im.add_argument("--pinmap", metavar="FILE", help="pin map to put on the pod (default hardware/pinmaps/BOARD.json)")
     im.add_argument("-o", "--out", required=True, metavar="FILE", help="the UF2 to write (e.g. pod.uf2)")
+    im.add_argument("--drives", action="store_true", help="then copy it onto every board waiting in BOOTSEL mode "
+                    "(each RPI-RP2 / RP2350 drive mounted now): twenty pods, a hub's worth at a time")
     im.set_defaults(func=_command("hub.cli.pod", "image"))
     pt = psub.add_parser("test", help="the builder's check of a flashed pod: runs its self-test and prints "
                                       "PASS/FAIL per part (buttons, ring, piezo, motor, OLED) / 포드 점검")
     pt.add_argument("--port", metavar="DEV", help="the pod's serial port (default: the one pod plugged in)")
     pt.add_argument("--board", choices=("pico", "pico2"), default="pico",
                     help="the pin map the hints name GPIOs from (default pico)")
+    pt.add_argument("--pinmap", metavar="FILE", help="the pin map on the pod, when it is not the board's own: its "
+                    "GPIOs in the hints, its first/reverse in what to set for a turned ring")
     pt.add_argument("--wait", type=float, default=8.0, metavar="S", help="seconds to wait for the pod's hello (default 8)")
     pt.add_argument("--press-wait", type=float, default=30.0, metavar="S",
                     help="seconds to wait for each button press (default 30)")
+    pt.add_argument("--all", action="store_true", help="every pod plugged in, one after another (a store's twenty): "
+                    "a line each in the CSV sheet (--csv)")
+    pt.add_argument("--csv", metavar="FILE", help="append each pod's board id and PASS/FAIL per part to this CSV "
+                    "(default with --all: pod-test.csv)")
     pt.set_defaults(func=_command("hub.cli.pod", "test"))
     return ap
 

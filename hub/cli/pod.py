@@ -33,8 +33,18 @@ def _find_micropython(board) -> Path | None:
 
 def image(args):
     from hub.pods import image as img
+    from hub.pods import pinmaps
 
     board = img.BOARDS[args.board]
+    pinmap = Path(args.pinmap) if args.pinmap else None
+    if pinmap is not None and not pinmap.is_file():
+        print(f"lumen pod image: no pin map {pinmap}", file=sys.stderr)
+        return 2
+    try:  # first: a map the pod would refuse is refused here, before any download is looked for
+        pinmaps.load(pinmap or img.PINMAPS / f"{board.name}.json", board.name)
+    except pinmaps.PinMapError as e:
+        print(f"lumen pod image: {e}", file=sys.stderr)
+        return 2
     mp_path = Path(args.micropython) if args.micropython else _find_micropython(board)
     if mp_path is None:
         print(f"lumen pod image: which MicroPython? Download the {board.micropython_board} .uf2 "
@@ -43,15 +53,11 @@ def image(args):
               f"MicroPython {board.micropython_board} 펌웨어(.uf2)를 {board.download} 에서 받아 "
               f"--micropython 파일 로 지정하세요.", file=sys.stderr)
         return 2
-    pinmap = Path(args.pinmap) if args.pinmap else None
-    if pinmap is not None and not pinmap.is_file():
-        print(f"lumen pod image: no pin map {pinmap}", file=sys.stderr)
-        return 2
     try:
         mp = img.load_micropython(mp_path, board)
         print(f"MicroPython {'%d.%d.%d' % mp.version} ({mp.board_text or board.chip}) from {mp_path}", flush=True)
         data = img.build(board, mp, pinmap)
-    except img.ImageError as e:
+    except (img.ImageError, pinmaps.PinMapError) as e:
         print(f"lumen pod image: {e}", file=sys.stderr)
         return 2
     out = Path(args.out)
@@ -62,10 +68,26 @@ def image(args):
     print(f"Wrote {out} ({len(data) // 1024} KiB, {len(data) // 512} blocks): hold BOOTSEL, plug the "
           f"{board.name} in and copy this file onto the {drive} drive.\n"
           f"BOOTSEL 버튼을 누른 채 연결하고 이 파일을 드라이브에 복사하세요.")
-    return 0
+    if not args.drives:
+        return 0
+    from hub.pods import drives
+
+    found = drives.find(board.chip)
+    if not found:
+        print(f"lumen pod image: no {drive} drive is mounted: hold BOOTSEL while plugging each board in (and let "
+              f"the desktop mount it, or mount it yourself) / {drive} 드라이브가 없습니다", file=sys.stderr)
+        return 2
+    done = drives.copy(out, found)
+    for d, what in done:
+        print(f"  {d}: {what}")
+    ok = sum(what == "ok" for _, what in done)
+    print(f"{ok} of {len(done)} boards flashed; each restarts as a pod (lumen pod test --all checks them) / "
+          f"{len(done)}개 중 {ok}개 완료")
+    return 0 if ok == len(done) else 1
 
 
 def test(args):
     from hub.pods import podtest
 
-    return podtest.main(args.port, board=args.board, hello_s=args.wait, press_s=args.press_wait)
+    return podtest.main(args.port, board=args.pinmap or args.board, hello_s=args.wait, press_s=args.press_wait,
+                        all_pods=args.all, sheet=args.csv)

@@ -2,6 +2,7 @@
 
     lumen pod flash                       # the one pod plugged in
     lumen pod flash --port /dev/ttyACM1 --board pico2
+    lumen pod flash --all                 # every pod plugged in, one after another (a store's twenty)
 
 Steps, each reported as it happens:
 1. find the pod's serial port (USB vendor 2E8A, Raspberry Pi), or use --port;
@@ -12,7 +13,9 @@ Steps, each reported as it happens:
    RAM and a faster boot on the pod; --source copies .py files instead),
    keeping line numbers (-O2) so the pod's error log says where;
 5. ask the pod which MicroPython it runs and refuse when it cannot load
-   these files (hub/pods/flashcheck.py);
+   these files (hub/pods/flashcheck.py); the pin map must pass the
+   firmware's own rules for that board (hub/pods/pinmaps.py), checked
+   before anything else and again once the pod says which chip it is;
 6. one ``mpremote`` session: remove stale copies, copy every file, the
    board's pin map as /pinmap.json, then reset the pod into the new firmware.
 
@@ -31,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from hub.pods import flashcheck
+from hub.pods import flashcheck, pinmaps
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
@@ -53,6 +56,19 @@ def say(msg: str) -> None:
 
 def firmware_files() -> list[Path]:
     return [p for p in sorted(FIRMWARE.glob("*.py")) if p.name != "__init__.py"]
+
+
+def all_ports() -> list[str]:
+    """Every pod plugged in (USB vendor 2E8A), in the order of their ports."""
+    try:
+        from serial.tools import list_ports
+    except ImportError:
+        raise FlashError("pyserial is missing: pip install pyserial", 2) from None
+    pods = sorted(p.device for p in list_ports.comports() if p.vid == RPI_VID)
+    if not pods:
+        raise FlashError("No pod found. Plug them in with USB data cables (not charge-only ones), through a "
+                         "powered USB hub for many", 2)
+    return pods
 
 
 def find_port(port: str | None) -> str:
@@ -86,12 +102,15 @@ def mpremote_cmd() -> list[str]:
 
 
 def pinmap_file(board: str) -> Path | None:
-    """The pin map to copy as /pinmap.json; None = the firmware's built-in
-    Pico map (installed without the hardware/ folder)."""
+    """The pin map to copy as /pinmap.json, checked by the firmware's rules
+    (for the named board; a file's board is checked against the pod's chip
+    later: check_board); None = the firmware's built-in Pico map (installed
+    without the hardware/ folder)."""
     p = Path(board)
     if p.suffix == ".json":
         if not p.exists():
             raise FlashError(f"No pin map {board}", 2)
+        _check(p, None)
         return p
     f = PINMAPS / f"{board}.json"
     if not f.exists() and board == "pico" and not PINMAPS.exists():
@@ -99,7 +118,22 @@ def pinmap_file(board: str) -> Path | None:
     if not f.exists():
         known = ", ".join(sorted(x.stem for x in PINMAPS.glob("*.json"))) or "none found"
         raise FlashError(f"Unknown board {board!r} (pin maps: {known})", 2)
+    _check(f, board)
     return f
+
+
+def _check(path: Path, board: str | None) -> None:
+    try:
+        pinmaps.load(path, board)
+    except pinmaps.PinMapError as e:
+        raise FlashError(str(e), 2) from None
+
+
+def check_board(pinmap: Path | None, machine: str) -> None:
+    """The map's board against the chip the pod named (``sys.implementation._machine``)."""
+    board = "pico2" if "RP2350" in machine else "pico" if "RP2040" in machine else None
+    if board is not None and pinmap is not None:  # (the built-in map takes the board it runs on)
+        _check(pinmap, board)
 
 
 def free_repl(port: str) -> None:
@@ -184,11 +218,38 @@ def run_mpremote(cmd: list[str], port: str, files: list[Path], pinmap: Path | No
     return proc.wait()
 
 
+def flash_one(port: str, pinmap: Path | None, files: list[Path], cmd: list[str], reset: bool) -> None:
+    """Steps 2-6 for one pod; FlashError says what went wrong."""
+    try:
+        flashcheck.check_port_free(port)
+    except flashcheck.CheckError as e:
+        raise FlashError(str(e), 2) from None
+    say("Asking the pod firmware to free the REPL (safe mode)...")
+    free_repl(port)
+    try:
+        version, mpy, machine = flashcheck.board_micropython(cmd, port)
+        flashcheck.check_compatible(version, mpy, machine, flashcheck.mpy_version(files))
+        check_board(pinmap, machine)
+    except flashcheck.CheckError as e:
+        raise FlashError(str(e), 2) from None
+    except subprocess.TimeoutExpired:
+        raise FlashError("The pod did not answer mpremote within 60 s. Unplug it, hold BACK while "
+                         "plugging it back in (safe mode), then run `lumen pod flash` again.") from None
+    say("Pod runs MicroPython %d.%d.%d%s" % (*version, f" ({machine})" if machine else ""))
+    rc = run_mpremote(cmd, port, files, pinmap, reset)
+    if rc != 0:
+        raise FlashError(
+            f"mpremote failed (exit {rc}). If the pod did not answer: unplug it, hold BACK while plugging "
+            "it back in (safe mode, REPL free), then run `lumen pod flash` again.")
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="lumen pod flash",
                                  description="Copy the pod firmware to a pod over USB (mpremote). "
                                              "펌웨어를 포드에 복사합니다.")
     ap.add_argument("--port", help="serial port of the pod (default: the one pod plugged in)")
+    ap.add_argument("--all", action="store_true", help="every pod plugged in, one after another, and a line "
+                    "for each at the end / 연결된 모든 포드")
     ap.add_argument("--board", default="pico", help="pin map: pico, pico2 (hardware/pinmaps) or a .json file")
     ap.add_argument("--source", action="store_true", help="copy .py sources instead of compiled .mpy")
     ap.add_argument("--no-reset", action="store_true", help="leave the pod at the REPL afterwards")
@@ -196,14 +257,7 @@ def main(argv: list[str]) -> int:
     try:
         pinmap = pinmap_file(args.board)
         cmd = mpremote_cmd()
-        port = find_port(args.port)
-        say(f"Pod on {port}, board {pinmap.stem if pinmap else 'pico (built-in pin map)'}")
-        try:
-            flashcheck.check_port_free(port)
-        except flashcheck.CheckError as e:
-            raise FlashError(str(e), 2) from None
-        say("Asking the pod firmware to free the REPL (safe mode)...")
-        free_repl(port)
+        ports = all_ports() if args.all else [find_port(args.port)]
         files = firmware_files()
         with tempfile.TemporaryDirectory(prefix="lumen-flash-") as tmp:
             if not args.source:
@@ -213,21 +267,27 @@ def main(argv: list[str]) -> int:
                 else:
                     say(f"Compiled {len(compiled) - 1} modules to .mpy")
                     files = compiled
-            try:
-                version, mpy, machine = flashcheck.board_micropython(cmd, port)
-                flashcheck.check_compatible(version, mpy, machine, flashcheck.mpy_version(files))
-            except flashcheck.CheckError as e:
-                raise FlashError(str(e), 2) from None
-            except subprocess.TimeoutExpired:
-                raise FlashError("The pod did not answer mpremote within 60 s. Unplug it, hold BACK while "
-                                 "plugging it back in (safe mode), then run `lumen pod flash` again.") from None
-            say("Pod runs MicroPython %d.%d.%d%s" % (*version, f" ({machine})" if machine else ""))
-            rc = run_mpremote(cmd, port, files, pinmap, not args.no_reset)
-        if rc != 0:
-            raise FlashError(
-                f"mpremote failed (exit {rc}). If the pod did not answer: unplug it, hold BACK while plugging "
-                "it back in (safe mode, REPL free), then run `lumen pod flash` again.")
-        say("Done: the pod restarts with the new firmware." if not args.no_reset else "Done (pod left at the REPL).")
+            results: list[tuple[str, str]] = []
+            for k, port in enumerate(ports, 1):
+                say(f"{f'[{k}/{len(ports)}] ' if args.all else ''}Pod on {port}, board "
+                    f"{pinmap.stem if pinmap else 'pico (built-in pin map)'}")
+                try:
+                    flash_one(port, pinmap, files, cmd, not args.no_reset)
+                except FlashError as e:
+                    if not args.all:
+                        raise
+                    print(f"lumen pod flash: {port}: {e}", file=sys.stderr)
+                    results.append((port, f"FAILED: {str(e).splitlines()[0]}"))
+                    continue
+                results.append((port, "ok"))
+                say("Done: the pod restarts with the new firmware." if not args.no_reset else "Done (pod left at the REPL).")
+        if args.all:
+            bad = [r for r in results if r[1] != "ok"]
+            say(f"\n{len(results) - len(bad)} of {len(results)} pods flashed / {len(results)}개 중 "
+                f"{len(results) - len(bad)}개 완료:")
+            for port, what in results:
+                say(f"  {port}: {what}")
+            return 1 if bad else 0
         return 0
     except FlashError as e:
         print(f"lumen pod flash: {e}", file=sys.stderr)

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from hub.pods import uf2
+from hub.pods import pinmaps, uf2
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
@@ -78,17 +78,19 @@ def filesystem(board: Board | str = "pico", pinmap: Path | None = None, extra: d
                opt: int = 2) -> bytes:
     """The littlefs image a flashed pod holds. ``opt`` is mpy-cross's -O
     level: 2, as ``lumen pod flash`` uses, keeps line numbers so a fault in
-    the pod's errors.log names its line."""
+    the pod's errors.log names its line. The pin map must pass the
+    firmware's rules for this board (hub/pods/pinmaps.py: PinMapError)."""
     from littlefs import LittleFS
 
     from hub.pods import sim as podsim
 
     b = BOARDS[board] if isinstance(board, str) else board
+    pm = pinmaps.load(pinmap or PINMAPS / f"{b.name}.json", b.name)
     build = podsim.build(files=firmware_sources(), opt=opt)
     fs = LittleFS(block_size=FS_BLOCK, block_count=b.fs_blocks, disk_version=FS_DISK_VERSION)
     content = {p.name: p.read_bytes() for p in sorted(build.glob("*.mpy"))}
     content["main.py"] = (FIRMWARE / "main.py").read_bytes()
-    content["pinmap.json"] = (pinmap or PINMAPS / f"{b.name}.json").read_bytes()
+    content["pinmap.json"] = pm
     content.update(extra or {})
     for name, data in content.items():
         with fs.open(name, "wb") as f:

@@ -13,6 +13,7 @@ the terminal here; in tests, what the emulated Pico really showed).
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import select
@@ -20,10 +21,10 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable, Protocol, Sequence
 
 from hub.pods.channel import HubLink
-from hub.pods.protocol import EXT, FEATURE_EXT, TEST_PARTS, TEST_RESULTS
+from hub.pods.protocol import EXT, FEATURE_EXT, FEATURE_MARKS, SELFTEST_ACTIONS, TEST_PARTS, TEST_RESULTS
 
 PINMAPS = Path(__file__).resolve().parents[2] / "hardware" / "pinmaps"
 PART_OF = {v: k for k, v in TEST_PARTS.items()}
@@ -32,7 +33,7 @@ BUTTONS = ("prev", "next", "ready", "back")
 
 # part -> (Korean, English) name
 NAMES = {
-    "ring": ("링", "ring"), "piezo": ("피에조", "piezo"), "motor": ("진동 모터", "motor"),
+    "ring": ("링", "ring"), "orientation": ("링 방향", "ring orientation"), "piezo": ("피에조", "piezo"), "motor": ("진동 모터", "motor"),
     "oled": ("OLED", "OLED"), "prev": ("PREV 버튼", "PREV button"), "next": ("NEXT 버튼", "NEXT button"),
     "ready": ("READY 버튼", "READY button"), "back": ("BACK 버튼", "BACK button"),
 }
@@ -47,6 +48,17 @@ QUESTIONS = {
               "Did the motor buzz when the test started and when you pressed READY?"),
     "oled": ("화면에 테두리, 왼쪽의 체크 무늬, SELF TEST 글자가 보입니까?",
              "Does the screen show a frame round its edge, a checkerboard at the left and SELF TEST?"),
+}
+
+
+# where the orientation marks are (the builder answers with an hour, as on a clock face)
+WHERE_MARK = {
+    "mark_top": ("링에 흰 점 하나가 켜졌습니다. 위에서 본 시계판으로 몇 시 방향입니까? 12시는 후드의 뒷벽 쪽(상대 쪽)입니다. "
+                 "1-12, 켜진 점이 없으면 0",
+                 "One white pixel is lit on the ring. Where is it, as on a clock face seen from above? 12 o'clock is by "
+                 "the hood's back wall (the opponent's side). 1-12, or 0 if none is lit"),
+    "mark_right": ("이번에는 다른 흰 점 하나가 켜졌습니다. 몇 시 방향입니까? 1-12, 없으면 0",
+                   "Now another single white pixel is lit. Where is it? 1-12, or 0 if none is lit"),
 }
 
 
@@ -80,6 +92,10 @@ class Builder(Protocol):
         """A yes/no question; ``idle`` keeps the link alive while the person thinks."""
         ...
 
+    def where(self, mark: str, question: str, idle: Callable[[], None]) -> int | None:
+        """Where the lit pixel is, as an hour 1-12 on a clock face seen from above (None: none lit)."""
+        ...
+
 
 @dataclass
 class Verdict:
@@ -89,10 +105,59 @@ class Verdict:
 
 
 def _pins(board: str) -> dict:
+    """The pin map of a board name (hardware/pinmaps) or a .json file; {} when unreadable."""
     try:
-        return json.loads((PINMAPS / f"{board}.json").read_text())
+        path = Path(board) if board.endswith(".json") else PINMAPS / f"{board}.json"
+        pm = json.loads(path.read_text())
+        return pm if isinstance(pm, dict) else {}
     except (OSError, ValueError):
         return {}
+
+
+def orientation(h0: int | None, h1: int | None, pixels: int, first: int = 0, reverse: bool = False) -> Verdict:
+    """The ring's orientation from where the builder saw pixel 0 (``h0``) and the pixel a quarter on
+    (``h1``), as clock hours seen from above: PASS only at 12 and 3 o'clock. Otherwise what to do:
+    turn the ring, or the pin map's ``first`` and ``reverse`` that put pixel 0 at 12 o'clock running
+    clockwise (from the pin map the pod has: ``first``, ``reverse``)."""
+    if not h0 or not h1:
+        return Verdict("orientation", "FAIL", "표시 점이 보이지 않았습니다: 링의 배선과 핀 맵의 ring.pin / A mark was not "
+                                             "seen: check the ring's wiring and the pin map's ring.pin")
+    h0, h1 = h0 % 12, h1 % 12
+    step = (h1 - h0) % 12
+    if h0 == 0 and step == 3:
+        return Verdict("orientation", "PASS")
+    if step not in (3, 9):
+        return Verdict("orientation", "FAIL",
+                       f"두 점이 링의 4분의 1만큼 떨어져 있지 않습니다({h0 or 12}시, {h1 or 12}시): 핀 맵의 ring.pixels"
+                       f"({pixels})가 링의 픽셀 수와 같은지 확인하세요 / the two marks ({h0 or 12} and {h1 or 12} "
+                       f"o'clock) are not a quarter of the ring apart: check that the pin map's ring.pixels ({pixels}) "
+                       "is the ring's pixel count (12 or 16)")
+    runs = 1 if step == 3 else -1  # the ring as fitted, against the pin map's direction
+    r = -1 if reverse else 1
+    steps = h0 * pixels / 12  # pixels clockwise from 12 o'clock to where pixel 0 is
+    ko, en = [], []
+    if h0:
+        ko.append(f"0번 픽셀이 12시가 아니라 {h0}시에 있습니다.")
+        en.append(f"Pixel 0 is at {h0} o'clock, not 12.")
+    if runs < 0:
+        ko.append("링이 반대 방향(반시계)으로 돕니다.")
+        en.append("The ring runs the other way (counter-clockwise).")
+    if steps == int(steps):
+        new_first = int(first - runs * r * steps) % pixels
+        new_rev = reverse if runs > 0 else not reverse
+        keys = ", ".join([f'"first": {new_first}'] + ([f'"reverse": {str(new_rev).lower()}'] if new_rev != reverse else []))
+        if runs > 0:
+            ko.append(f"링을 위에서 보아 반시계 방향으로 {h0}시간만큼 돌려 끼우거나, 핀 맵의 \"ring\"에 {keys}를 넣고 다시 올리세요.")
+            en.append(f"Turn the ring {h0} hour{'s' if h0 > 1 else ''} counter-clockwise (seen from above) in its rim, "
+                      f"or set {keys} in the pin map's \"ring\" and flash it again.")
+        else:
+            ko.append(f"핀 맵의 \"ring\"에 {keys}를 넣고 다시 올리세요.")
+            en.append(f"Set {keys} in the pin map's \"ring\" and flash it again.")
+    else:
+        ko.append("0번 픽셀이 12시에 오도록 링을 돌려 끼우세요.")
+        en.append("Turn the ring in its rim until pixel 0 sits at 12 o'clock.")
+    return Verdict("orientation", "FAIL", " ".join(ko) + " / " + " ".join(en) +
+                   " (lumen pod flash --board FILE; hardware/README.md \"Pixel 0 and the ring's direction\")")
 
 
 def hints(board: str = "pico") -> dict[str, str]:
@@ -113,8 +178,9 @@ def hints(board: str = "pico") -> dict[str, str]:
         "piezo": f"피에조(PS1240)와 {gp(pm.get('piezo'))}, GND, J4 점퍼; 자석식 부저는 GPIO에 직접 연결 금지 / Check the piezo "
                  f"(PS1240) on {gp(pm.get('piezo'))} and GND, J4's shunt; a magnetic buzzer (a few ohms) needs a driver, "
                  "never a GPIO",
-        "motor": f"AO3400A의 게이트({gp(pm.get('vibe'))}), 플라이백 다이오드 방향, 모터의 5 V / Check the AO3400A's gate on "
-                 f"{gp(pm.get('vibe'))}, the flyback diode's direction (band to 5 V), the motor's 5 V and its wires",
+        "motor": f"AO3400A의 게이트({gp(pm.get('vibe'))}), 플라이백 다이오드 방향, 모터의 3V3와 C7 / Check the AO3400A's gate "
+                 f"on {gp(pm.get('vibe'))}, the flyback diode's direction (band to 3V3), the motor's 3V3 (J2 pin 1, C7 "
+                 "beside it) and its wires",
         "oled_failed": "OLED가 I2C에 응답하지 않습니다: SDA·SCL 배선, 3V3·GND, 핀 맵의 addr(0x3C 또는 0x3D) / The OLED did "
                        f"not answer on I2C: check SDA ({gp(o.get('sda'))}) and SCL ({gp(o.get('scl'))}), its 3V3 and "
                        "GND, and the pin map's addr (0x3C = 60 or 0x3D = 61)",
@@ -134,9 +200,13 @@ class Check:
 
     def __init__(self, wire: Wire, builder: Builder, board: str = "pico", hello_ms: int = 8000,
                  press_ms: int = 30000, sweep_ms: int = 15000) -> None:
+        """``board``: a board name (hardware/pinmaps) or the pin map file on the pod: its GPIOs go
+        in the hints, its ``first`` and ``reverse`` in what to do about a turned ring."""
         self.wire = wire
         self.builder = builder
+        self.pinmap = _pins(board)
         self.hints = hints(board)
+        self.epochs: list[int] = []  # the epoch of each hello (the link coming back: one more)
         self.hello_ms = hello_ms
         self.press_ms = press_ms
         self.sweep_ms = sweep_ms
@@ -145,6 +215,7 @@ class Check:
         self.boot: int | None = None  # the pod's boot id, from its first hello
         self.started = False  # the self-test was asked for
         self.restarted = False
+        self.raw = b""  # the last bytes from the pod, for what a pod that does not link prints
 
     # -- the link
     def pump(self, ms: int = 20) -> None:
@@ -152,6 +223,7 @@ class Check:
         data = w.wait(ms)
         now = w.now()
         if data:
+            self.raw = (self.raw + data)[-4096:]
             for m in self.link.feed(data, now):
                 if m.type == "hello":
                     self.hello(m, now)
@@ -167,6 +239,7 @@ class Check:
         if self.boot is not None and m["boot"] != self.boot:
             self.restarted = True
         self.boot = m["boot"]
+        self.epochs.append(m["epoch"])
         self.link.welcome(now, 0, "referee")
         if self.started:
             self.link.send("ext", now, version=EXT)  # each welcome resets it on the pod
@@ -192,6 +265,13 @@ class Check:
         name = self.wire.name
         if not self.until(lambda: self.link.up, self.hello_ms):
             s = self.hello_ms / 1000
+            refused = sorted({line.strip() for line in self.raw.decode(errors="replace").splitlines()
+                              if "pin map refused" in line})
+            if refused:  # firmware/app.refused: the pod runs nothing with a map its rules refuse
+                raise NoPod(f"{name}: 포드가 핀 맵을 거부했습니다(링이 주황·흰색으로 번갈아 켜집니다). 고친 핀 맵으로 "
+                            "lumen pod flash 또는 lumen pod image를 다시 하세요. / the pod refused its pin map (its ring "
+                            "shows alternate orange and white); flash a corrected map (lumen pod flash --board FILE, or "
+                            "lumen pod image --pinmap FILE):\n  " + "\n  ".join(refused))
             raise NoPod(f"{name}: {s:g}초 동안 포드의 응답이 없습니다. 펌웨어를 올렸는지(lumen pod image), 데이터 케이블인지, "
                         f"다른 프로그램(lumen hub)이 포트를 쓰고 있지 않은지 확인하세요. / no pod answered on {name} in "
                         f"{s:g} s: is the pod flashed (lumen pod image), the cable a data cable, the port not held by "
@@ -212,7 +292,7 @@ class Check:
         self.started = True
         if not self.until(lambda: len(self.results) > 0, 3000):
             raise NoPod(f"{self.wire.name}: 포드가 자가 진단을 시작하지 않았습니다 / the pod did not start its self-test")
-        out = [self.ring()]
+        out = [self.ring(), self.orientation()]
         for btn in BUTTONS:
             out.append(self.button(btn))
         out.append(self.looked("piezo"))
@@ -229,6 +309,23 @@ class Check:
         if not self.until(lambda: "ring" in self.results, self.sweep_ms):
             return Verdict("ring", "FAIL", "포드가 스윕을 끝내지 못했습니다 / the pod never finished the sweep; " + self.hints["ring"])
         return self.judge("ring")
+
+    def orientation(self) -> Verdict:
+        """Pixel 0 alone, then the pixel a quarter on: where the builder sees them (docs/protocol.md 11)."""
+        pod = self.link.pod
+        assert pod is not None
+        if not pod.features & FEATURE_MARKS:
+            return Verdict("orientation", "FAIL", "이 펌웨어는 방향 표시를 못 합니다: lumen pod image로 새로 올리세요 / this "
+                                                 "firmware cannot show the orientation marks: flash a current one")
+        seen = []
+        for mark in ("mark_top", "mark_right"):
+            self.send("selftest", action=SELFTEST_ACTIONS[mark])
+            self.until(lambda: self.link.unacked == 0, 1000)
+            ko, en = WHERE_MARK[mark]
+            seen.append(self.builder.where(mark, f"{ko} / {en}", self.pump))
+        self.send("selftest", action=SELFTEST_ACTIONS["marks_off"])
+        rg = self.pinmap.get("ring") or {}
+        return orientation(seen[0], seen[1], pod.pixels, int(rg.get("first", 0)), bool(rg.get("reverse", False)))
 
     def button(self, btn: str) -> Verdict:
         if self.results.get(btn) == "absent":
@@ -333,6 +430,18 @@ class Console:
                 return False
             print("y 또는 n / y or n", file=self.out)
 
+    def where(self, mark: str, question: str, idle: Callable[[], None]) -> int | None:
+        while True:
+            print(f"{question}: ", end="", file=self.out, flush=True)
+            line = self._line(idle)
+            if line is None:
+                print("", file=self.out)
+                return None  # no answer: not seen
+            a = line.strip().removesuffix("시").removesuffix("o'clock").strip()
+            if a.isdigit() and 0 <= int(a) <= 12:
+                return int(a) or None
+            print("0-12", file=self.out)
+
     def _line(self, idle: Callable[[], None]) -> str | None:
         fd = self.stdin.fileno()
         buf = b""
@@ -363,7 +472,74 @@ def find_port() -> str:
     return ports[0]
 
 
-def main(port: str | None, board: str = "pico", hello_s: float = 8, press_s: float = 30) -> int:
+CSV_PARTS = ("ring", "orientation", "prev", "next", "ready", "back", "piezo", "motor", "oled")
+CSV_FIELDS = ("time", "port", "board_id", "firmware", *CSV_PARTS, "result", "notes")
+
+
+def csv_row(port: str, check: Check | None, verdicts: list[Verdict], problem: str = "") -> dict[str, str]:
+    """One pod's line of the --all sheet: its board id (the flash chip's id, as the hub knows it), PASS/FAIL
+    per part ("----" absent), PASS only when nothing failed."""
+    pod = check.link.pod if check is not None else None
+    status = {v.part: {"ABSENT": "----"}.get(v.status, v.status) for v in verdicts}
+    failed = [v.part for v in verdicts if v.status == "FAIL"]
+    return {"time": time.strftime("%Y-%m-%d %H:%M:%S"), "port": port, "board_id": pod.board_id if pod else "",
+            "firmware": pod.firmware if pod else "", **{p: status.get(p, "") for p in CSV_PARTS},
+            "result": "FAIL" if failed or problem else "PASS",
+            "notes": problem or "; ".join(f"{v.part}: {v.why}" for v in verdicts if v.status == "FAIL")}
+
+
+def run_all(wires: Sequence[Wire], builder: Builder, sheet: Path, board: str = "pico", hello_ms: int = 8000,
+            press_ms: int = 30000, out=None) -> int:
+    """The check on every pod in turn, a line each appended to the CSV sheet (a header first when it is
+    new): a store checking twenty pods plugs them into a hub and works down the list. Exit code 0 only when
+    every pod passed."""
+    out = out or sys.stdout
+    new = not sheet.exists() or sheet.stat().st_size == 0
+    passed = 0
+    with sheet.open("a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        if new:
+            w.writeheader()
+        for k, wire in enumerate(wires, 1):
+            print(f"\n== {k}/{len(wires)}: {wire.name} ==", file=out, flush=True)
+            check = Check(wire, builder, board, hello_ms=hello_ms, press_ms=press_ms)
+            try:
+                verdicts = check.run()
+            except NoPod as e:
+                print(f"lumen pod test: {e}", file=out)
+                row = csv_row(wire.name, check, [], str(e))
+            else:
+                report(verdicts, out)
+                row = csv_row(wire.name, check, verdicts)
+            w.writerow(row)
+            f.flush()
+            passed += row["result"] == "PASS"
+    print(f"\n{passed}/{len(wires)}개 통과, 결과: {sheet} / {passed} of {len(wires)} pods pass; the sheet: {sheet}",
+          file=out)
+    return 0 if passed == len(wires) else 1
+
+
+def main(port: str | None, board: str = "pico", hello_s: float = 8, press_s: float = 30, all_pods: bool = False,
+         sheet: str | None = None) -> int:
+    if all_pods:
+        from hub.pods.ports import find_pod_ports
+
+        ports = find_pod_ports()
+        if not ports:
+            print("lumen pod test: 포드를 찾지 못했습니다 / no pod found: plug them in (data cables)", file=sys.stderr)
+            return 2
+        wires = []
+        try:
+            for dev in ports:
+                try:
+                    wires.append(SerialWire(dev))
+                except Exception as e:  # pyserial's SerialException, no permission
+                    print(f"lumen pod test: {dev}: 포트를 열 수 없습니다 / cannot open the port: {e}", file=sys.stderr)
+            return run_all(wires, Console(), Path(sheet or "pod-test.csv"), board, int(hello_s * 1000),
+                           int(press_s * 1000)) if wires else 2
+        finally:
+            for wire in wires:
+                wire.close()
     try:
         dev = port or find_port()
         print(f"{dev}: 포드와 연결 중 / talking to the pod", flush=True)
@@ -382,4 +558,12 @@ def main(port: str | None, board: str = "pico", hello_s: float = 8, press_s: flo
     except OSError as e:  # unplugged mid-test
         print(f"lumen pod test: {e}", file=sys.stderr)
         return 2
+    if sheet:
+        run_sheet = Path(sheet)
+        new = not run_sheet.exists() or run_sheet.stat().st_size == 0
+        with run_sheet.open("a", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+            if new:
+                w.writeheader()
+            w.writerow(csv_row(dev, check, verdicts))
     return report(verdicts)

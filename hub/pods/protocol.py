@@ -118,9 +118,12 @@ STATE_FLAG_LOCKED = 2  # this pod's answer to this prompt is already in
 FEATURE_OLED, FEATURE_VIBE, FEATURE_PIEZO, FEATURE_SIM = 1, 2, 4, 8
 FEATURE_OLED64 = 16  # the OLED has 64 rows (else 32)
 FEATURE_EXT = 32  # the pod speaks extension 1
+FEATURE_MARKS = 64  # its self-test shows the orientation marks (`selftest` 2-4)
 # self-test parts and results (the `test` message)
 TEST_PARTS = {"ring": 1, "piezo": 2, "motor": 3, "oled": 4, "prev": 5, "next": 6, "ready": 7, "back": 8}
 TEST_RESULTS = {"pending": 0, "ok": 1, "shown": 2, "failed": 3, "absent": 4}
+# the `selftest` message's action
+SELFTEST_ACTIONS = {"stop": 0, "start": 1, "mark_top": 2, "mark_right": 3, "marks_off": 4}
 
 
 class ProtocolError(ValueError):

@@ -21,7 +21,7 @@ DOC = (ROOT / "docs" / "protocol.md").read_text()
 # who owns which names: a private const with one of these prefixes elsewhere is a copy
 OWNERS = {
     "proto": ("_T_", "_SERVICE_MAGIC", "_LOG_", "_FEATURE_", "_MODE_", "_KIND_", "_STATE_FLAG_", "_ADJUST_",
-              "_OUT_", "_NOTE_", "_PART_", "_RES_"),
+              "_OUT_", "_NOTE_", "_PART_", "_RES_", "_SELFTEST_"),
     "buttons": ("_BTN_", "_EV_"),
     "selection": ("_IDLE", "_CHOOSING", "_LOCKED", "_REVEAL", "_RESULT", "_PAGE_"),
     "countdown": ("_CD_",),
@@ -65,6 +65,7 @@ def test_value_tables_match_the_hub() -> None:
     assert group("_ADJUST_") == P.ADJUST
     assert group("_PART_") == P.TEST_PARTS
     assert group("_RES_") == P.TEST_RESULTS
+    assert group("_SELFTEST_") == P.SELFTEST_ACTIONS
     assert group("_STATE_FLAG_") == {"pass": P.STATE_FLAG_PASS, "locked": P.STATE_FLAG_LOCKED}
     hub_features = {k[len("FEATURE_"):].lower(): getattr(P, k) for k in dir(P) if k.startswith("FEATURE_")}
     assert group("_FEATURE_") == hub_features

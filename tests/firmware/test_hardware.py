@@ -56,7 +56,7 @@ def test_wiring_picture_and_readme() -> None:
         assert part in text, part
     readme = (HW / "README.md").read_text()
     assert "Level shifter for the ring data (required)" in readme and "레벨 시프터 필수" in readme
-    assert "250 mA" in readme and "542 mA" in readme and "1.24 or later" in readme and "1.24 이상" in readme
+    assert "250 mA" in readme and "753 mA" in readme and "1.24 or later" in readme and "1.24 이상" in readme
     for heading in ("Order list and cost", "The carrier board", "Enclosure", "Assembly", "Hub bill of materials",
                     "Flashing", "Common mistakes", "한국어"):
         assert heading in readme

@@ -63,7 +63,8 @@ def fake_mpremote(tmp_path, monkeypatch):
     return log
 
 
-def test_flash_copies_every_module_and_the_pin_map(fake_mpremote, capsys) -> None:
+def test_flash_copies_every_module_and_the_pin_map(fake_mpremote, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("FAKE_MP_REPLY", "LUMEN 1 24 1 6 Raspberry_Pi_Pico2_with_RP2350")  # a Pico 2 for its map
     master, slave = os.openpty()  # stands in for /dev/ttyACM0: the service frame goes here
     try:
         rc = podflash.main(["--port", os.ttyname(slave), "--board", "pico2", "--source"])
@@ -184,3 +185,34 @@ def test_compiled_firmware_keeps_line_numbers(tmp_path) -> None:
     r = subprocess.run([sim.micropython_binary(), "-c", "import probe\nprobe.f()"], capture_output=True, text=True,
                        env=dict(os.environ, MICROPYPATH=str(out)), timeout=60)
     assert 'line 3' in r.stderr + r.stdout, r.stderr
+
+
+def test_flash_all_does_every_pod_plugged_in_and_says_which_failed(fake_mpremote, monkeypatch, capsys) -> None:
+    # issue 33: a store flashes twenty pods in one go; one pod that fails does not stop the others
+    from types import SimpleNamespace
+
+    from serial.tools import list_ports
+
+    monkeypatch.setattr(podflash, "free_repl", lambda port: None)
+    ptys = [os.openpty() for _ in range(3)]
+    names = [os.ttyname(s) for _, s in ptys]
+    monkeypatch.setattr(list_ports, "comports", lambda: [SimpleNamespace(device=n, vid=podflash.RPI_VID) for n in names]
+                        + [SimpleNamespace(device="/dev/ttyS0", vid=None)])
+    seen = []
+    real = podflash.run_mpremote
+
+    def run(cmd, port, files, pinmap, reset):
+        seen.append(port)
+        return 1 if port == names[1] else real(cmd, port, files, pinmap, reset)  # the second one's copy fails
+
+    monkeypatch.setattr(podflash, "run_mpremote", run)
+    try:
+        rc = podflash.main(["--all", "--source"])
+    finally:
+        for m, s in ptys:
+            os.close(m)
+            os.close(s)
+    out = capsys.readouterr()
+    assert rc == 1 and seen == sorted(names)
+    assert "2 of 3 pods flashed" in out.out and f"{names[1]}: FAILED: mpremote failed" in out.out
+    assert f"[3/3] Pod on {sorted(names)[2]}" in out.out

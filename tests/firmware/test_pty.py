@@ -20,7 +20,7 @@ def test_hello_heartbeat_ready_and_result(sim_pod) -> None:
     assert hub.pump(10, until=lambda: hub.link.up)
     info = hub.link.pod
     assert info is not None and info.board_id == "e660583883000011" and info.proto == 1
-    assert info.firmware == "0.5.0" and info.pixels == 12 and info.features & 8  # simulated
+    assert info.firmware == "0.6.0" and info.pixels == 12 and info.features & 8  # simulated
     # heartbeats both ways keep the link up with nothing else to say
     before = hub.link.decoder.frames
     hub.pump(1.5)

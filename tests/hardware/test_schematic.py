@@ -160,13 +160,18 @@ def test_piezo_motor_and_oled(nl) -> None:
     assert _between(nl, "R12", gate, "GND") and nl.components["R12"]["value"] == "100k"
     assert nl.net_of("Q1", "2") == "GND" and nl.net_of("Q1", "3") == "MOTOR_N"
     assert nl.net_of("D5", "1") == "+3V3" and nl.net_of("D5", "2") == "MOTOR_N"  # cathode to 3V3
-    assert [nl.net_of("J3", p) for p in "1234"] == ["GND", "+3V3", "SCL", "SDA"]
+    # the OLED's VCC through F1 (issue 33: a module with VCC and GND swapped trips it, the Pico's 3V3 stays up)
+    assert [nl.net_of("J3", p) for p in "1234"] == ["GND", "OLED_VCC", "SCL", "SDA"]
+    assert {nl.net_of("F1", "1"), nl.net_of("F1", "2")} == {"+3V3", "OLED_VCC"}
+    # and the motor's bulk capacitor with its 100 nF across its supply (issue 33)
+    assert {nl.net_of("C7", "1"), nl.net_of("C7", "2")} == {"+3V3", "GND"} == {nl.net_of("C8", "1"), nl.net_of("C8", "2")}
     assert sum(1 for r, c in nl.components.items() if c["part"] == "MountingHole") == 4
 
 
 def test_every_part_is_hand_solderable(nl) -> None:
     # through-hole, or SMD no finer than SOT-23 / SOD-323 hand-soldering pads
-    allowed_smd = {"Package_TO_SOT_SMD:SOT-23", "Diode_SMD:D_SOD-323_HandSoldering"}
+    allowed_smd = {"Package_TO_SOT_SMD:SOT-23", "Diode_SMD:D_SOD-323_HandSoldering",
+                   "Fuse:Fuse_1206_3216Metric_Pad1.42x1.75mm_HandSolder"}
     for ref, c in nl.components.items():
         lib = c["footprint"].split(":")[0]
         assert c["footprint"] in allowed_smd or "THT" in lib or lib in (

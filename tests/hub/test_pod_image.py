@@ -58,12 +58,15 @@ def test_pico2_image_puts_the_filesystem_at_one_mib_with_the_pico2_pin_map(tmp_p
 
 def test_a_custom_pin_map_goes_on_the_pod(tmp_path) -> None:
     mp = fake_micropython(tmp_path, "1.24.1", "Raspberry Pi Pico2 with RP2350", uf2.RP2350_ARM_S)
+    # a ring wired from another pixel, running the other way, on GP2 (the rules: firmware/pinmap.py)
+    mine = json.loads((image.PINMAPS / "pico2.json").read_text())
+    mine["ring"].update(pin=2, first=3, reverse=True)
     pm = tmp_path / "mine.json"
-    pm.write_text(json.dumps({"board": "mine", "ring": {"pin": 2, "pixels": 8}}))
+    pm.write_text(json.dumps(mine))
     out = tmp_path / "p.uf2"
     assert main(["pod", "image", "--board", "pico2", "--micropython", str(mp), "--pinmap", str(pm), "-o", str(out)]) == 0
     with filesystem_of(out.read_bytes(), image.BOARDS["pico2"]).open("pinmap.json", "r") as f:
-        assert json.load(f)["board"] == "mine"
+        assert json.load(f)["ring"] == {"pin": 2, "pixels": 16, "first": 3, "reverse": True}
 
 
 @pytest.mark.parametrize("version, text, family, board, words", [
@@ -107,3 +110,31 @@ def test_a_release_found_in_downloads_is_used(tmp_path, capsys, monkeypatch) -> 
     monkeypatch.chdir(tmp_path)
     assert main(["pod", "image", "--board", "pico2", "-o", str(tmp_path / "o.uf2")]) == 0
     assert "MicroPython 1.24.1" in capsys.readouterr().out
+
+
+def test_the_image_goes_onto_every_board_waiting_in_bootsel(tmp_path, capsys, monkeypatch) -> None:
+    # issue 33: a store flashes twenty pods by plugging them in with BOOTSEL held; the image is copied onto
+    # every RPI-RP2 drive mounted (a Pico 2's RP2350 drive and any other disk are left alone)
+    from hub.pods import drives
+
+    boards = []
+    for name, info in (("RPI-RP2", "Board-ID: RPI-RP2"), ("RPI-RP2 1", "Board-ID: RPI-RP2"),
+                       ("RP2350", "Board-ID: RP2350"), ("USBSTICK", None)):
+        d = tmp_path / "media" / name
+        d.mkdir(parents=True)
+        if info:
+            (d / "INFO_UF2.TXT").write_text(f"UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\n{info}\n")
+        boards.append(d)
+    mounts = tmp_path / "mounts"
+    mounts.write_text("".join(f"/dev/sd{i} {str(d).replace(' ', chr(92) + '040')} vfat rw 0 0\n"
+                              for i, d in enumerate(boards)))
+    monkeypatch.setattr(drives, "MOUNTS", mounts)
+    monkeypatch.setattr(drives.find, "__defaults__", (mounts,))
+    mp = fake_micropython(tmp_path, "1.22.2", "Raspberry Pi Pico with RP2040", uf2.RP2040)
+    out = tmp_path / "pod.uf2"
+    assert main(["pod", "image", "--micropython", str(mp), "-o", str(out), "--drives"]) == 0
+    text = capsys.readouterr().out
+    assert "2 of 2 boards flashed" in text
+    for d in boards[:2]:
+        assert (d / "pod.uf2").read_bytes() == out.read_bytes()
+    assert not (boards[2] / "pod.uf2").exists() and not (boards[3] / "pod.uf2").exists()

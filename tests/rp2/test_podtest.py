@@ -8,10 +8,14 @@ fast this machine is."""
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 
+import pytest
+
 from hub.pods import podtest
+from tests.rp2.emu import Rp2Pod
 from tests.rp2.test_seen import oled_pinmap
 
 
@@ -39,12 +43,17 @@ class SeenBuilder:
     asked to (except ``lazy`` buttons), answers from what the ring, the piezo, the motor and
     the screen did since the self-test began."""
 
-    def __init__(self, pod, lazy: tuple[str, ...] = (), hiccup: str = "") -> None:
+    def __init__(self, pod, lazy: tuple[str, ...] = (), hiccup: str = "", turned: int = 0, ccw: bool = False) -> None:
+        """``turned``: the ring sits that many pixels clockwise of right in its rim; ``ccw``: its chain
+        runs counter-clockwise (physical pixel k is ``turned - k`` pixels round from 12 o'clock)."""
         self.pod = pod
         self.lazy = lazy
+        self.turned = turned
+        self.ccw = ccw
         self.hiccup = hiccup  # before pressing this button the link goes silent for 2.5 s
         self.said: list[str] = []
         self.asked: dict[str, bool] = {}
+        self.marks: dict[str, int | None] = {}  # where each orientation mark was seen
         self.t0_us = 0
         self.presses: list[str] = []
         self.n0 = 0
@@ -74,6 +83,23 @@ class SeenBuilder:
         yes = getattr(self, "seen_" + part)()
         self.asked[part] = yes
         return yes
+
+    def where(self, mark: str, question: str, idle) -> int | None:
+        # where the one lit pixel of the last frames is, on the ring as it sits in its rim
+        for _ in range(40):  # 200 ms to look
+            idle()
+        self.marks[mark] = None
+        lone = set()
+        for _, img in self.pod.images[-5:]:
+            lit = [i for i in range(0, len(img), 3) if max(img[i:i + 3]) > 20]
+            if len(lit) == 1:
+                lone.add(lit[0] // 3)
+        if len(lone) != 1:
+            return None
+        n = len(self.pod.images[-1][1]) // 3
+        pos = (self.turned + (-1 if self.ccw else 1) * lone.pop()) % n
+        self.marks[mark] = round(pos * 12 / n) or 12
+        return self.marks[mark]
 
     def seen_ring(self) -> bool:
         # a single colour over the whole ring, in order: red, green, blue, white; and before
@@ -125,23 +151,54 @@ def run_check(pod, builder, press_ms: int = 5000) -> tuple[list[podtest.Verdict]
     verdicts = check.run()
     out = io.StringIO()
     code = podtest.report(verdicts, out)
-    builder.epoch = check.link.pod.epoch
+    builder.epochs = check.epochs
     return verdicts, code, out.getvalue()
 
 
-def test_a_good_pod_passes_every_part(rp2_pod) -> None:
+@pytest.fixture(scope="module")
+def oled_pod(rp2_files):
+    """One emulated Pico with the OLED pin map for the checks that need no other map: each
+    check starts the self-test afresh (a new HubLink: the pod's next hello links it)."""
+    with Rp2Pod(rp2_files, extra={"pinmap.json": oled_pinmap()}) as pod:
+        yield pod
+
+
+def test_a_good_pod_passes_every_part(oled_pod) -> None:
     # with a link that drops once mid-check (the same boot says hello again: not a reset)
-    pod = rp2_pod(extra={"pinmap.json": oled_pinmap()})
+    pod = oled_pod
     builder = SeenBuilder(pod, hiccup="next")
     verdicts, code, text = run_check(pod, builder)
     assert {v.part: v.status for v in verdicts} == dict.fromkeys(
-        ("ring", "prev", "next", "ready", "back", "piezo", "motor", "oled"), "PASS"), text
+        ("ring", "orientation", "prev", "next", "ready", "back", "piezo", "motor", "oled"), "PASS"), text
     assert code == 0 and "All parts pass" in text and "모든 항목 통과" in text
     assert builder.asked == {"ring": True, "piezo": True, "motor": True, "oled": True}
+    assert builder.marks == {"mark_top": 12, "mark_right": 3}  # pixel 0 alone at 12, then one at 3
     assert builder.presses == ["prev", "next", "ready", "back"]
-    assert builder.epoch == 2  # the link came back once, and the check went on
-    # the check asked for each press in both languages
-    assert any("PREV" in s and "눌렀다 떼세요" in s and "Press and release" in s for s in builder.said)
+    e = sorted(set(builder.epochs))
+    assert e == [e[0], e[0] + 1]  # the link came back once (a hello may come twice before its welcome)
+
+
+@pytest.mark.parametrize("turned, ccw, seen, advice", [
+    (3, False, {"mark_top": 3, "mark_right": 6}, ["Pixel 0 is at 3 o'clock", '"first": 9', "counter-clockwise"]),
+    (0, True, {"mark_top": 12, "mark_right": 9}, ["The ring runs the other way", '"first": 0, "reverse": true']),
+], ids=["a quarter-turned ring", "a reversed ring"])
+def test_a_turned_or_reversed_ring_fails_with_what_to_set(oled_pod, tmp_path, turned, ccw, seen, advice) -> None:
+    # the same firmware and pin map as the good pod: only the ring sits differently in its rim (before issue 33
+    # every part passed: nobody asked where pixel 0 was); run as `lumen pod test --all` runs a store's pods,
+    # a line in the CSV sheet per pod
+    builder = SeenBuilder(oled_pod, turned=turned, ccw=ccw)
+    out = io.StringIO()
+    sheet = tmp_path / "pods.csv"
+    code = podtest.run_all([EmuWire(oled_pod)], builder, sheet, press_ms=5000, out=out)
+    text = out.getvalue()
+    assert code == 1 and builder.marks == seen, text
+    for words in advice:
+        assert words in text, text
+    assert "링 방향" in text and "1 failed" in text and "0 of 1 pods pass" in text
+    rows = list(csv.DictReader(sheet.open()))
+    assert len(rows) == 1 and rows[0]["port"] == "emulated-pico" and len(rows[0]["board_id"]) == 16
+    assert rows[0]["orientation"] == "FAIL" and rows[0]["result"] == "FAIL" and "first" in rows[0]["notes"]
+    assert all(rows[0][p] == "PASS" for p in podtest.CSV_PARTS if p != "orientation"), rows[0]
 
 
 def test_a_missing_oled_and_an_unpressed_button_fail_with_what_to_check(rp2_pod, monkeypatch) -> None:

@@ -207,3 +207,40 @@ def test_self_test_from_power_up_and_from_the_hub(rp2_pod) -> None:
     hub.run(5500)
     got = {m["part"]: m["result"] for _, m in hub.of("test")}
     assert got == {1: 2, 2: 2, 3: 2, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1}, got  # the OLED acked on the bus
+
+
+def lit(img: bytes) -> dict[int, int]:
+    """pixel -> its brightest channel, for the pixels that are on."""
+    return {i // 3: max(img[i:i + 3]) for i in range(0, len(img), 3) if max(img[i:i + 3]) > 2}
+
+
+def test_my_link_lost_and_the_opponent_away_are_different_pictures(rp2_pod) -> None:
+    # issue 33: both lit pixels 0, 3, 6 and 9 in sky blue, only the pulse's period differed, so a
+    # player could not tell "my pod lost the hub" from "the other pod is away". Now, read off the
+    # WS2812 frames: the opponent away is one pixel (and its dim trail) swinging over the far side;
+    # my link lost pulses every third pixel all round, together
+    pod = rp2_pod()
+    hub = connect(pod)
+    hub.send("state", prompt=3, **dict(STATE, kind=0, options=0))
+    hub.run(200)
+    hub.send("notice", code=1, arg=0)  # the opponent's pod is away
+    hub.run(300)
+    n0 = len(pod.images)
+    hub.run(2400)  # one whole swing
+    away = [lit(img) for img in frames_since(pod, n0)]
+    n = len(pod.image()) // 3
+    assert away and all(1 <= len(f) <= 2 for f in away), away[:5]
+    far = {(n - n // 4) % n, *range(n - n // 4 + 1, n), 0, *range(1, n // 4 + 1)}  # 9 o'clock .. 3 o'clock
+    assert set().union(*away) <= far and len(set().union(*away)) >= 5, set().union(*away)
+    heads = {max(f, key=f.get) for f in away}
+    assert len(heads) >= 5  # it moves
+    assert all(hue(pod.images[-1][1][3 * i:3 * i + 3]) == "sky" for i in lit(pod.image()))
+    # my own link: nobody answers the pod any more; it drops the link after 1.5 s of silence
+    pod.run(2000)
+    n0 = len(pod.images)
+    pod.run(1000)  # one whole pulse
+    lost = [lit(img) for img in frames_since(pod, n0)]
+    assert lost and all(set(f) == set(range(0, n, 3)) for f in lost), lost[:3]
+    assert all(len(set(f.values())) == 1 for f in lost)  # together
+    assert len({next(iter(f.values())) for f in lost}) >= 5  # pulsing
+    assert not any(set(f) == set(g) for f in away for g in lost)  # never the same pixels

@@ -6,6 +6,21 @@ from mptest import run_tests
 from harness import seated, pixels, H, BLUE_DIM, WHITE_PRIO, OFF  # noqa: F401
 
 
+def test_a_lock_a_reveal_and_a_result_are_moments_to_collect():
+    # app.py collects garbage at these, between frames, never inside a press
+    h = seated()
+    assert not h.pod.gc_soon
+    h.press("next")
+    assert not h.pod.gc_soon  # a cursor move is not one
+    h.press("ready")
+    assert h.pod.gc_soon  # the lock went out: the press is over
+    for t, vals in ((0x84, (7,)), (0x85, (1, 1, 0))):  # reveal, result
+        h.pod.gc_soon = False
+        h.hub(t, *vals)
+        h.run(20)
+        assert h.pod.gc_soon, t
+
+
 def test_cursor_moves_stay_on_the_pod_and_show_on_the_ring():
     h = seated()
     before = len(h.sent())

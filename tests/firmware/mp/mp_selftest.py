@@ -40,7 +40,7 @@ def test_ready_held_at_power_up_starts_the_self_test_with_no_hub():
 def test_each_button_lights_its_quadrant_and_beeps():
     h = H()
     h.run(1000)
-    h.pod.test.start(h.clk.ms())
+    h.pod.self_test().start(h.clk.ms())
     h.run(5000)  # past the sweep
     quads = {}
     for name in ("prev", "next", "ready", "back"):

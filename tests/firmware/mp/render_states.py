@@ -136,6 +136,21 @@ def ring_states():
     h.run(800)
     h.press("prev", hold=60, gap=20)
     out("selftest_prev", h)
+    h.pod.test.action(2, h.clk.ms())  # lumen pod test: where is pixel 0?
+    h.run(60)
+    out("selftest_mark_top", h)
+    h.pod.test.action(3, h.clk.ms())  # and the one a quarter on?
+    h.run(60)
+    out("selftest_mark_right", h)
+    h = None
+    # a pin map the rules refuse: refused.run draws only this (firmware/pinmap.py)
+    import neopixel
+    import ring
+    import refused
+
+    r = ring.Ring(neopixel.NeoPixel(machine.Pin(16, machine.Pin.OUT), 12), {"pixels": 12})
+    refused.draw(r, 500)
+    print(json.dumps({"name": "pinmap_refused", "ring": bytes(r.img).hex()}))
 
 
 def screen_states(height):
