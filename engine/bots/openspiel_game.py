@@ -14,6 +14,11 @@ The game ``python_lumen_condenser`` is a simultaneous-move game (``Dynamics.SIMU
 - ``horizon`` > 0 ends the game at the ``horizon``-th ready node after the start, with returns
   ``2 * evaluate.value - 1`` for seat a (the one-turn subgames of bench/bot.py are
   ``horizon=1``); a finished game returns +1 / -1 / 0; ``max_turns`` stops a game as a draw;
+- every parameter is read back from ``game.get_parameters()``, never from attributes of the
+  Python object: OpenSpiel's C++ side makes its own game objects from the parameters (a state
+  then meets a ``LumenGame`` whose ``__init__`` never ran: ``pyspiel.random_sim_test`` found
+  it), so a game made ``from_state`` carries its start position as the ``start`` parameter
+  (the state's JSON, packed: ``_pack``);
 - the information is imperfect (the readies are simultaneous, side decks are hidden): a
   seat's observation string is its view (``public_view``) as JSON.
 
@@ -21,7 +26,9 @@ The game ``python_lumen_condenser`` is a simultaneous-move game (``Dynamics.SIMU
 (the bench's sampled positions), which is how a one-turn subgame is handed to OpenSpiel.
 """
 
+import base64
 import json
+import zlib
 
 import pyspiel
 
@@ -29,11 +36,12 @@ from engine.bots import evaluate
 from engine.bots.search import answers
 from engine.cards.decks import load_sample
 from engine.api.game import apply, new_game, public_view
+from engine.play.state import GameState
 
 MAX_ACTIONS = 64
 SEATS = ("a", "b")
 
-_PARAMS = {"seed": 0, "horizon": 0, "max_turns": 200}
+_PARAMS = {"seed": 0, "horizon": 0, "max_turns": 200, "start": ""}
 
 GAME_TYPE = pyspiel.GameType(
     short_name="python_lumen_condenser",
@@ -55,27 +63,24 @@ GAME_TYPE = pyspiel.GameType(
 
 
 class LumenGame(pyspiel.Game):
-    def __init__(self, params=None, start=None):
+    def __init__(self, params=None):
         params = dict(_PARAMS, **(params or {}))
         super().__init__(GAME_TYPE, pyspiel.GameInfo(
             num_distinct_actions=MAX_ACTIONS, max_chance_outcomes=0, num_players=2,
             min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
             max_game_length=params["max_turns"] * 40), params)
-        self.seed = params["seed"]
-        self.horizon = params["horizon"]
-        self.max_turns = params["max_turns"]
-        self._start = start
 
     @classmethod
     def from_state(cls, state, horizon=1, max_turns=200):
         """The game from engine state ``state`` (a ready node or any pending decision)."""
-        return cls({"horizon": horizon, "max_turns": max_turns}, start=state.copy())
+        return cls({"horizon": horizon, "max_turns": max_turns, "start": _pack(state)})
 
     def start_state(self):
-        if self._start is not None:
-            return self._start.copy()
+        params = self.get_parameters()
+        if params["start"]:
+            return _unpack(params["start"])
         cs, decks = load_sample()
-        st, _ = new_game(cs.cards, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck(), seed=self.seed)
+        st, _ = new_game(cs.cards, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck(), seed=params["seed"])
         while st.pending and st.pending[0]["kind"] == "setup":
             req = st.pending[0]
             apply(st, req["player"], "setup", evaluate.setup_answer(st, req), copy=False)
@@ -88,6 +93,19 @@ class LumenGame(pyspiel.Game):
         return _Observer()
 
 
+def _pack(state):
+    """A state as a game parameter: OpenSpiel writes a game as ``name(key=value,...)`` and reads
+    it back from that string, so the JSON (commas, brackets) goes zlib-compressed in
+    URL-safe base64 without padding."""
+    raw = zlib.compress(json.dumps(state.to_json(), separators=(",", ":")).encode(), 9)
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _unpack(text):
+    raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    return GameState.from_json(json.loads(zlib.decompress(raw)))
+
+
 def _is_ready_node(st):
     return len(st.pending) == 2 and all(r["kind"] == "ready" for r in st.pending)
 
@@ -96,6 +114,9 @@ class LumenState(pyspiel.State):
     def __init__(self, game, st, readies=0, turn0=None):
         super().__init__(game)
         self._g = game
+        params = game.get_parameters()
+        self._horizon = params["horizon"]
+        self._max_turns = params["max_turns"]
         self.st = st
         self.readies = readies
         self.turn0 = st.turn if turn0 is None else turn0
@@ -148,11 +169,11 @@ class LumenState(pyspiel.State):
             return
         if any(r["kind"] == "ready" for r in st.pending):
             self.readies += 1
-            if self._g.horizon and self.readies >= self._g.horizon:
+            if self._horizon and self.readies >= self._horizon:
                 v = 2.0 * evaluate.value(st) - 1.0
                 self._stopped = [v, -v]
                 return
-        if st.turn - self.turn0 >= self._g.max_turns:
+        if st.turn - self.turn0 >= self._max_turns:
             self._stopped = [0.0, 0.0]
 
     def _action_to_string(self, player, action):
