@@ -41,7 +41,7 @@ from engine.play.state import GameState
 MAX_ACTIONS = 64
 SEATS = ("a", "b")
 
-_PARAMS = {"seed": 0, "horizon": 0, "max_turns": 200, "start": ""}
+_PARAMS = {"seed": 0, "horizon": 0, "max_turns": 200, "start": "", "first_seat": "a"}
 
 GAME_TYPE = pyspiel.GameType(
     short_name="python_lumen_condenser",
@@ -71,9 +71,11 @@ class LumenGame(pyspiel.Game):
             max_game_length=params["max_turns"] * 40), params)
 
     @classmethod
-    def from_state(cls, state, horizon=1, max_turns=200):
-        """The game from engine state ``state`` (a ready node or any pending decision)."""
-        return cls({"horizon": horizon, "max_turns": max_turns, "start": _pack(state)})
+    def from_state(cls, state, horizon=1, max_turns=200, first_seat="a"):
+        """The game from engine state ``state`` (a ready node or any pending decision).
+        ``first_seat``: the seat that is player 0 (``pyspiel.convert_to_turn_based`` moves player
+        0 first at a simultaneous node: a search of that seat's ready cannot see the other's)."""
+        return cls({"horizon": horizon, "max_turns": max_turns, "start": _pack(state), "first_seat": first_seat})
 
     def start_state(self):
         params = self.get_parameters()
@@ -117,6 +119,7 @@ class LumenState(pyspiel.State):
         params = game.get_parameters()
         self._horizon = params["horizon"]
         self._max_turns = params["max_turns"]
+        self._seats = SEATS if params["first_seat"] == "a" else SEATS[::-1]     # player -> seat
         self.st = st
         self.readies = readies
         self.turn0 = st.turn if turn0 is None else turn0
@@ -128,10 +131,10 @@ class LumenState(pyspiel.State):
             return pyspiel.PlayerId.TERMINAL
         if _is_ready_node(self.st):
             return pyspiel.PlayerId.SIMULTANEOUS
-        return SEATS.index(self.st.pending[0]["player"])
+        return self._seats.index(self.st.pending[0]["player"])
 
     def _request(self, player):
-        seat = SEATS[player]
+        seat = self._seats[player]
         for r in self.st.pending:
             if r["player"] == seat:
                 return r
@@ -144,6 +147,10 @@ class LumenState(pyspiel.State):
         if r["kind"] == "setup":
             return [evaluate.setup_answer(self.st, r)]
         return answers(self.st, r)[:MAX_ACTIONS]
+
+    def answer_of(self, player, action):
+        """The engine answer that ``action`` of ``player`` stands for."""
+        return self._answers(player)[action]
 
     def _legal_actions(self, player):
         return list(range(len(self._answers(player))))
@@ -160,7 +167,7 @@ class LumenState(pyspiel.State):
     def _apply_actions(self, actions):
         picks = [self._answers(p)[a] for p, a in enumerate(actions)]
         for p in (0, 1):
-            self._apply(SEATS[p], "ready", picks[p])
+            self._apply(self._seats[p], "ready", picks[p])
         self._after()
 
     def _after(self):
@@ -183,13 +190,18 @@ class LumenState(pyspiel.State):
     def is_terminal(self):
         return self.st.winner is not None or self._stopped is not None
 
+    def seat(self, player):
+        return self._seats[player]
+
     def returns(self):
+        """Per player (``first_seat`` is player 0); ``_stopped`` holds seat a's and b's."""
         if self._stopped is not None:
-            return list(self._stopped)
-        w = self.st.winner
-        if w is None or w == "draw":
-            return [0.0, 0.0]
-        return [1.0, -1.0] if w == "a" else [-1.0, 1.0]
+            ra, rb = self._stopped
+        else:
+            w = self.st.winner
+            ra = 0.0 if w is None or w == "draw" else 1.0 if w == "a" else -1.0
+            rb = -ra
+        return [ra, rb] if self._seats[0] == "a" else [rb, ra]
 
     def clone(self):
         c = LumenState(self._g, self.st.copy(), self.readies, self.turn0)
@@ -216,7 +228,7 @@ class _Observer:
         pass
 
     def string_from(self, state, player):
-        return json.dumps(public_view(state.st, SEATS[player]), sort_keys=True, ensure_ascii=False)
+        return json.dumps(public_view(state.st, state.seat(player)), sort_keys=True, ensure_ascii=False)
 
 
 pyspiel.register_game(GAME_TYPE, LumenGame)

@@ -36,6 +36,22 @@ class Question:
         self.failed = None            # why the worker gave no answer
 
 
+def turns_left(table):
+    """What the bot is told of the table's end of round (engine/bots/ending.py): the turns still
+    to play before the at-time decision of ruling R-time, the turn in progress included, or None
+    while the table's clock has not called time (or there is none). After "time" that is the turn
+    in progress plus the extra turns left on the match clock (hub/sessions/timer.py). The table
+    may give its own count instead (``table.bot_turns_left()``: e.g. an estimate from the time
+    left and the table's pace, before time is called)."""
+    own = getattr(table, "bot_turns_left", None)
+    if callable(own):
+        return own()
+    timer = getattr(table, "timer", None)
+    if timer is None or getattr(timer, "state", None) != "time" or timer.turns_left is None:
+        return None
+    return 1 + timer.turns_left
+
+
 def question_key(session, seat, req):
     return (session.game_id, session.answered[seat], req["kind"])
 
@@ -71,10 +87,11 @@ class Questions:
                 return r
         return None
 
-    def look(self, session, seat, now_ms, on_done, level=None, skip=("setup",)):
+    def look(self, session, seat, now_ms, on_done, level=None, skip=("setup",), turns_left=None):
         """The seat's current Question (a new one sent to the worker when the question
         changed), or None when the seat is asked nothing. ``on_done()`` is called (from the
-        worker's reader thread) when its answer or failure arrives."""
+        worker's reader thread) when its answer or failure arrives. ``turns_left``: see
+        ``turns_left(table)``."""
         req = self.pending(session, seat, skip)
         if req is None:
             self.current.pop(seat, None)
@@ -87,7 +104,8 @@ class Questions:
         q = Question(key, seat, req["kind"], view, now_ms, job_seed(key, seat), bool(req.get("hidden")))
         self.current[seat] = q
         job = {"op": "decide", "view": view, "seat": seat, "kind": req["kind"], "seed": q.seed,
-               "level": level or self.level, "iterations": self.iterations, "budget": self.budget}
+               "level": level or self.level, "iterations": self.iterations, "budget": self.budget,
+               "turns_left": turns_left}
         q.future = self.worker.submit(job, self.cards(session))
         q.future.add_done_callback(lambda f, q=q: self._done(q, f, on_done))
         return q

@@ -8,11 +8,11 @@
   const D = window.lumenDisplay;
   const $ = (sel, root) => (root || document).querySelector(sel);
   const T = {
-    ko: { title: "코치", turn: "{n}턴", player: "{seat}의 선택", bot: "{seat} 봇의 생각", thinking: "{seat}의 레디를 분석하는 중…",
+    ko: { title: "코치", turn: "{n}턴", player: "{seat}의 선택", picked: "{seat}: 대응하지 않음 (상대가 고른 카드)", bot: "{seat} 봇의 생각", thinking: "{seat}의 레디를 분석하는 중…",
       mix: "탐색의 혼합", value: "승률", chosen: "선택", best: "최선", loss: "{p} 손해", none: "분석할 수 없는 레디입니다",
       practice: "봇과 연습", bot_seat: "봇 자리", no_bot: "봇 없음", level: "수준", coach_on: "코치 켜기", start: "연습 시작",
       level_easy: "쉬움", level_normal: "보통", level_strong: "강함", started: "연습 게임을 시작했습니다" },
-    en: { title: "Coach", turn: "turn {n}", player: "{seat}'s choice", bot: "what the {seat} bot thought", thinking: "analysing {seat}'s ready…",
+    en: { title: "Coach", turn: "turn {n}", player: "{seat}'s choice", picked: "{seat}: no response (the card the opponent picked)", bot: "what the {seat} bot thought", thinking: "analysing {seat}'s ready…",
       mix: "search's mix", value: "to win", chosen: "chosen", best: "best", loss: "{p} less", none: "this ready could not be analysed",
       practice: "Practice against the bot", bot_seat: "bot's seat", no_bot: "no bot", level: "level", coach_on: "coach on", start: "start practice",
       level_easy: "easy", level_normal: "normal", level_strong: "strong", started: "practice game started" },
@@ -40,7 +40,8 @@
   }
 
   function entryHtml(S, e) {
-    const who = e.who === "bot" ? t("bot", { seat: seatLabel(e.seat) }) : t("player", { seat: seatLabel(e.seat) });
+    // after a non-response (guide 3.10) the card was the opponent's pick: named so, never graded as a choice
+    const who = t(e.who === "bot" ? "bot" : e.who === "picked" ? "picked" : "player", { seat: seatLabel(e.seat) });
     const text = (e.text && (e.text[D.lang()] || e.text.ko)) || "";
     let h = '<div class="coach-entry" data-seat="' + e.seat + '" data-who="' + esc(e.who) + '" data-kind="' + esc(e.kind) + '">';
     h += '<div class="coach-head"><span class="badge s-' + e.seat + '">' + seatLabel(e.seat) + "</span> <b>" + esc(who) + "</b>";
