@@ -99,14 +99,28 @@ def exploitability(A, x):
     return max(0.0, v - worst)
 
 
-def exact_losses(mine, theirs, A):
-    """Each of the seat's options' loss against the opponent's LP equilibrium mix, and the
-    seat's own LP mix: an option in the support of an equilibrium loses 0."""
-    v, x = solve_lp(A)
-    At = [[1.0 - A[i][j] for i in range(len(A))] for j in range(len(A[0]))]
-    _, y = solve_lp(At)
-    vals = [sum(A[i][j] * y[j] for j in range(len(theirs))) for i in range(len(mine))]
-    return [max(0.0, v - w) for w in vals], x, v
+def exact_losses(A):
+    """Each row's loss in the zero-sum game A, over the opponent's equilibria: (the least, the
+    most), i.e. the game's value minus the row's best and worst value against an optimal column
+    mix. A game often has many optimal mixes; a row that loses nothing against some of them and
+    something against others is judged by both (a card is in an optimal mix of its seat exactly
+    when it loses nothing against every optimal mix of the opponent)."""
+    from scipy.optimize import linprog
+    v, _ = solve_lp(A)
+    n, m = len(A), len(A[0])
+    # the opponent's optimal mixes: y >= 0, sum y = 1, every row's value against y at most v
+    A_ub = [list(A[i]) for i in range(n)]
+    b_ub = [v + 1e-9] * n
+    out = []
+    for i in range(n):
+        vals = []
+        for sign in (-1.0, 1.0):       # maximize, then minimize row i's value
+            res = linprog([sign * A[i][j] for j in range(m)], A_ub=A_ub, b_ub=b_ub, A_eq=[[1.0] * m], b_eq=[1.0],
+                          bounds=[(0, None)] * m, method="highs")
+            vals.append(sign * res.fun if res.status == 0 else v)
+        best, worst = vals[0], vals[1]
+        out.append((max(0.0, v - best), max(0.0, v - worst)))
+    return out, v
 
 
 def cmd_exploit(args, positions):
@@ -152,11 +166,11 @@ def cmd_coach(args, positions):
     praised_loss = blamed_best = agree = 0
     why_wins = why_reply = why_bad = replay_bad = 0
     pairs = cpu = 0.0
-    worst = []
+    worst, blamed = [], []
     for k, (ds, st) in enumerate(pos):
         seat = "a" if k % 2 == 0 else "b"
         mine, theirs, A = for_seat(*exact_matrix(st, per_pair=args.per_pair, seed=k), seat)
-        losses, _, _ = exact_losses(mine, theirs, A)
+        losses, _ = exact_losses(A)
         view = seat_view(st, seat)
         verdicts, bests = [], []
         for s in seeds:
@@ -173,13 +187,16 @@ def cmd_coach(args, positions):
         for o in first.options:
             n_opt += 1
             good = verdicts[0][o]
-            ex_loss = losses[mine.index(o)]
-            if good and ex_loss > PRAISE_LOSS:
+            least, most = losses[mine.index(o)]
+            if good and least > PRAISE_LOSS:
                 praised_loss += 1
-                worst.append((round(ex_loss, 3), ds, k, o))
-            if not good and ex_loss <= BEST:
+                worst.append((round(least, 3), ds, k, o))
+            if not good and most <= BEST:
                 blamed_best += 1
-            agree += good == (ex_loss <= BEST) or (BEST < ex_loss <= PRAISE_LOSS)
+                blamed.append((round(most, 4), round(coach.verdict(first, o)[1], 4), ds, k, o))
+            agree += (good and least <= BEST) or (not good and most > PRAISE_LOSS) or \
+                (BEST < least and most <= PRAISE_LOSS) or (least <= BEST and most > BEST and most <= PRAISE_LOSS) or \
+                (least <= PRAISE_LOSS < most)
             line = coach.explain_choice(first, o, st.cards)
             why = line["why"]
             if why["how"] == "wins":
@@ -193,13 +210,18 @@ def cmd_coach(args, positions):
     n = len(pos)
     print("coach on %d positions (%d options, each as if chosen; the seat's view, %d seeds): the verdict the same over "
           "the %d seeds at %d of %d positions (%.1f %%), the named best card at %d (%.1f %%). Against the exact one-battle "
-          "solution (true state, LP; %d expansions a pair): 'good choice' giving up more than %.2f: %d; 'you lost' on a "
-          "card within %.2f of the best: %d; verdicts agreeing (exact loss <= %.2f is good, > %.2f is not; between, "
-          "either): %d of %d. Why: %d cite a judgment the card wins (%d of them not a win), %d the opponent's best "
+          "solution (true state, LP; %d expansions a pair; a card's loss against the opponent's optimal mixes, the "
+          "least and the most): 'good choice' giving up more than %.2f against every one: %d; 'you lost' on a card "
+          "giving up at most %.2f against any: %d; verdicts agreeing (good where the least loss is <= %.2f, not good "
+          "where the most is > %.2f, either between): %d of %d. Why: %d cite a judgment the card wins (%d of them not a win), %d the opponent's best "
           "reply; %d citations do not replay on the true state. %.0f pairs an analysis, %.3f CPU s an analysis here; "
           "%.0f s" % (n, n_opt, len(seeds), len(seeds), stable_pos, n, 100.0 * stable_pos / n, best_stable,
                       100.0 * best_stable / n, args.per_pair, PRAISE_LOSS, praised_loss, BEST, blamed_best, BEST,
                       PRAISE_LOSS, agree, n_opt, why_wins, why_bad, why_reply, replay_bad, pairs / (n * len(seeds)),
                       cpu / (n * len(seeds)), time.perf_counter() - t0), flush=True)
     if worst:
-        print("  praised cards that lose more than %.2f: %s" % (PRAISE_LOSS, sorted(worst, reverse=True)[:8]))
+        print("  'good' cards losing more than %.2f against every optimal opponent: %s"
+              % (PRAISE_LOSS, sorted(worst, reverse=True)[:8]))
+    if blamed:
+        print("  'you lost' cards losing at most %.2f against any optimal opponent (exact, the coach's): %s"
+              % (BEST, sorted(blamed)[:8]))

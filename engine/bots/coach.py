@@ -129,7 +129,7 @@ def _rule_ko(rule):
 
 
 WINS = frozenset(("hit", "counter", "guard", "evade"))      # the judgment labels a card wins with
-TOLERANCE = 0.005     # half of the 1 % the coach rounds to: below it two win chances read the same
+TOLERANCE = 0.01      # the 1 % the coach shows win chances in: a card giving up less reads as the best
 SUPPORT = 0.02        # an equilibrium share from which a card is part of the mix (onebattle.FLOOR)
 
 
@@ -174,8 +174,11 @@ def _why_text(why, card, cards, still=True):
 
 def verdict(an, chosen):
     """Is ``chosen`` as good as the best in analysis ``an`` (engine/bots/onebattle.py)? It is
-    when it belongs to the equilibrium's mix, or when what it gives up is within twice its
-    value's standard error (the sampled side decks) or ``TOLERANCE``. Returns (good, loss, tolerance)."""
+    when it belongs to the equilibrium's mix, or when what it gives up against the opponent's
+    equilibrium mix is within twice its value's standard error (the sampled side decks) or
+    ``TOLERANCE``. (A card is in some optimal mix of its seat exactly when it gives up nothing
+    against every optimal mix of the opponent's, so a loss against the one the solver returned
+    is a loss against an optimal opponent.) Returns (good, loss, tolerance)."""
     k = an.options.index(chosen)
     loss = max(0.0, an.value - an.values[k])
     tol = max(TOLERANCE, 2.0 * an.se[k])

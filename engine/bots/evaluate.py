@@ -24,17 +24,17 @@ from engine.bots.simple import most_damage
 # Gangcheol 5,500 started at 0.43 for Serin from the characters alone), as ruling R-time does.
 WEIGHTS = {
     "bias": 0.0,          # positions are fitted from both seats: no seat is favoured
-    "health": 1.0055,     # health a / start a - health b / start b
-    "fp": 0.068,          # FP a - FP b
-    "hand": -0.0462,      # cards a can ready - cards b can ready
-    "attack": 0.4230,     # hand attack damage of a / start health of b, minus the same for b
-    "cover": 0.094,       # positions covered by the defenses in hand, a - b
-    "list": 0.0655,       # list a - list b
-    "side": -0.0668,      # side deck a - side deck b
-    "priority": 0.1215,   # +1 if a holds priority, -1 if b
-    "nonresp": -0.0801,   # non-responses a - b
-    "ultimate": -0.363,   # ultimate still in its zone, a - b (taken and used beats kept)
-    "low": 0.1571,        # 0.2 / fraction b - 0.2 / fraction a: near 0 health counts more
+    "health": 2.7729,     # health a / start a - health b / start b
+    "fp": 0.0521,         # FP a - FP b
+    "hand": 0.4551,       # cards a can ready - cards b can ready
+    "attack": -0.5933,    # hand attack damage of a / start health of b, minus the same for b
+    "cover": -0.0586,     # positions covered by the defenses in hand, a - b
+    "list": 0.3377,       # list a - list b
+    "side": 0.0061,       # side deck a - side deck b
+    "priority": 0.1083,   # +1 if a holds priority, -1 if b
+    "nonresp": -0.0851,   # non-responses a - b
+    "ultimate": 0.0686,   # ultimate still in its zone, a - b
+    "low": 0.0527,        # 0.2 / fraction b - 0.2 / fraction a: near 0 health counts more
 }
 
 FEATURES = tuple(WEIGHTS)

@@ -100,3 +100,4 @@ def exploitability(q, mix_a, value=None, iterations=4000):
         xa, xb = solve_matrix(q, iterations)
         value = sum(p * v for p, v in zip(xa, row_values(q, xb)))
     return value - min(col_values(q, mix_a))
+

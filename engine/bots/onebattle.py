@@ -2,19 +2,23 @@
 
 At a ready node of a seat's view (rebuilt as the search rebuilds it, engine/bots/knowledge.py)
 every pair of ready cards is played by the engine. The choices the battle then asks (combo,
-catch, nullify, replenish, an effect's choice, a pick) are searched exactly: each seat takes
-the answer best for it (``EXACT_KINDS``, up to ``EXPANSIONS`` a pair); the get phase and a
-discard are played by the search's default policy; the position at the next ready node is
+catch, nullify, an effect's choice, a pick) are searched exactly: each seat takes the answer
+best for it (``EXACT_KINDS``, up to ``EXPANSIONS`` a pair); in the get phase, a discard and a
+replenish the player deciding takes the answer best for it with the rest of the turn played by
+the search's default policy (``GREEDY_KINDS``, one ply); the position at the next ready node is
 valued by the search's own leaf (engine/bots/ending.py: a finished game, the table's clock and
 loops included). That matrix is a zero-sum game, solved by RM+ (engine/bots/matrix.py): each
 option's value is its win chance against the opponent's equilibrium mix, so a card in the
 equilibrium's support is worth the game's value and any other card what it gives up.
 
-No sampling noise but the opponent's side deck: a pair is played in one sampled world, and in
-every world (``WORLDS``) only when it replaced a card of the opponent's from their side deck
-(the one thing a world changes); each option's standard error comes from those worlds. The
-same view gives the same values for any seed that samples the same side decks, which is why
-the coach's verdict does not move with the seed.
+No sampling noise but the opponent's side deck, which only its size shows. When a card the
+opponent might hold there can act from it (a hidden trigger, guide 5.2.2: 호흡 정돈 at turn end)
+every pair is played in each of ``WORLDS`` worlds, drawn stratified (each card of the possible
+side deck in its share of the worlds); otherwise in one world, and in all only when a line of
+play replaced a card of the opponent's from their side deck. The battle's decisions are
+searched in the first world; the others play that line again (``_replay``). Each option's
+standard error comes from the worlds. Nothing else is random, which is why the verdict does not move with the
+seed.
 
 Every pair's judgment (its event: rule and reason, engine/core/events.py) is kept, so the
 coach's "why" quotes the engine's own ruling of the very battle it judged.
@@ -33,9 +37,10 @@ from engine.bots.matrix import floor_mix, row_values, solve_matrix
 from engine.core.events import explain
 from engine.play.state import other
 
-EXACT_KINDS = frozenset(("combo", "catch", "nullify", "replenish", "choose", "pick"))
-EXPANSIONS = 64          # exact search a pair: past it the default policy answers
-WORLDS = 4               # sampled side decks of the opponent (used only where a pair reaches one)
+EXACT_KINDS = frozenset(("combo", "catch", "nullify", "choose", "pick"))
+GREEDY_KINDS = frozenset(("get", "discard", "replenish"))    # one ply: each answer played on by the default policy
+EXPANSIONS = 32          # exact search a pair: past it the default policy answers
+WORLDS = 8               # sampled side decks of the opponent (stratified: knowledge.Rebuilt.worlds)
 SOLVE = 3000             # RM+ iterations on the matrix
 FLOOR = 0.02             # an equilibrium share below this is noise of the solver, not strategy
 
@@ -64,49 +69,90 @@ class Analysis:
 
 
 class _Budget:
-    __slots__ = ("left",)
+    """Expansions left, and whether any line played reached the opponent's side deck (a card of
+    it replaced, or asked of them): then the sampled world mattered."""
+    __slots__ = ("left", "side", "opp", "deep")
 
-    def __init__(self, n):
+    def __init__(self, n, opp, side):
         self.left = n
+        self.opp = opp
+        self.side = side
+        self.deep = False
 
 
 def _play_out(st, seat, ending, rnd, budget):
-    """The seat's win chance from ``st`` (in place where nothing branches) to the next ready node."""
+    """(the seat's win chance, the answers of its line of play) from ``st`` (advanced in place
+    where nothing branches) to the next ready node; the line is the exactly searched answers."""
     while True:
         if st.winner is not None or any(r["kind"] == "ready" for r in st.pending):
+            if st.players[budget.opp].side_deck != budget.side:
+                budget.deep = True
             v = ending.leaf(st)
-            return v if seat == "a" else 1.0 - v
+            return (v if seat == "a" else 1.0 - v), []
         req = st.pending[0]
         kind = req["kind"]
+        if kind == "replenish" and req["player"] == budget.opp:
+            budget.deep = True
+        if kind in GREEDY_KINDS and budget.left > 0:
+            k, value = _greedy(st, req, ending, rnd, budget)
+            apply(st, req["player"], k, value, copy=False)
+            continue
         if kind not in EXACT_KINDS or budget.left <= 0 or len(req["options"]) < 2:
             k, value = evaluate.default_answer(st, req, rnd)
             apply(st, req["player"], k, value, copy=False)
             continue
-        best = None
+        best, line = None, None
         for ans in answers(st, req):
             budget.left -= 1
             s2 = st.copy()
             apply(s2, req["player"], kind, ans, copy=False)
-            v = _play_out(s2, seat, ending, rnd, budget)
+            v, rest = _play_out(s2, seat, ending, rnd, budget)
             if req["player"] != seat:
                 v = -v
             if best is None or v > best:
-                best = v
-        return best if req["player"] == seat else -best
+                best, line = v, [(kind, ans)] + rest
+        return (best if req["player"] == seat else -best), line
 
 
-def _pair(world, seat, mine, theirs, ending, seed):
-    """(the seat's value, the judgment event or None, did the opponent's side deck matter)."""
+def _greedy(st, req, ending, rnd, budget):
+    """The answer best for the player deciding a get, a discard or a replenish when the rest of
+    the turn is played by the default policy (one ply: the two players' gets barely interact,
+    and a full search of them costs ten times the battle's)."""
+    opts = answers(st, req)
+    if len(opts) < 2:
+        return evaluate.default_answer(st, req, rnd)
+    best, pick = None, None
+    for ans in opts:
+        budget.left -= 1
+        s2 = st.copy()
+        apply(s2, req["player"], req["kind"], ans, copy=False)
+        while s2.winner is None and not any(r["kind"] == "ready" for r in s2.pending):
+            r2 = s2.pending[0]
+            apply(s2, r2["player"], *evaluate.default_answer(s2, r2, rnd), copy=False)
+        v = ending.leaf(s2)
+        if req["player"] == "b":
+            v = 1.0 - v
+        if best is None or v > best:
+            best, pick = v, ans
+    return req["kind"], pick
+
+
+def _start(world, seat, mine, theirs):
+    """A copy of ``world`` with the pair readied, and the first judgment event (or None)."""
     st = world.copy()
-    opp = other(seat)
-    side = list(st.players[opp].side_deck)
     judgment = None
     for r in list(st.pending):
         p = r["player"]
         _, events = apply(st, p, "ready", mine if p == seat else theirs, copy=False)
-        for e in events:
-            if e["e"] == "judgment" and judgment is None:
-                judgment = e
+        if judgment is None:
+            judgment = next((e for e in events if e["e"] == "judgment"), None)
+    return st, judgment
+
+
+def _pair(world, seat, mine, theirs, ending, seed):
+    """(the seat's value, the judgment event or None, the line of play, did the opponent's side
+    deck matter) of the pair played in ``world``, the battle's decisions searched exactly."""
+    st, judgment = _start(world, seat, mine, theirs)
     if judgment is None:
         # the judgment comes after a decision (a pick, an effect's choice): the first line of play
         probe = st.copy()
@@ -120,8 +166,31 @@ def _pair(world, seat, mine, theirs, ending, seed):
             judgment = next((e for e in events if e["e"] == "judgment"), None)
             if judgment is not None:
                 break
-    v = _play_out(st, seat, ending, random.Random(seed), _Budget(EXPANSIONS))
-    return v, judgment, st.players[opp].side_deck != side
+    opp = other(seat)
+    budget = _Budget(EXPANSIONS, opp, list(st.players[opp].side_deck))
+    v, line = _play_out(st, seat, ending, random.Random(seed), budget)
+    return v, judgment, line, budget.deep
+
+
+def _replay(world, seat, mine, theirs, line, ending, seed):
+    """The seat's value of the pair in another ``world``: the line found in the first world
+    played again where it is legal, the default policy elsewhere (no search: a world changes
+    only what the opponent's hidden side deck does)."""
+    st, _ = _start(world, seat, mine, theirs)
+    rnd = random.Random(seed)
+    line = list(line)
+    while st.winner is None and not any(r["kind"] == "ready" for r in st.pending):
+        req = st.pending[0]
+        kind = req["kind"]
+        if line and line[0][0] == kind and kind in EXACT_KINDS:
+            ans = line.pop(0)[1]
+            if ans in answers(st, req):
+                apply(st, req["player"], kind, ans, copy=False)
+                continue
+        k, value = evaluate.default_answer(st, req, rnd)
+        apply(st, req["player"], k, value, copy=False)
+    v = ending.leaf(st)
+    return v if seat == "a" else 1.0 - v
 
 
 def solve(view, seat, cards, seed=0, deck=None, turns_left=None, worlds=WORLDS):
@@ -134,20 +203,21 @@ def solve(view, seat, cards, seed=0, deck=None, turns_left=None, worlds=WORLDS):
     if not mine or not theirs:
         raise Unseen("not a ready node of both seats")
     rnd = random.Random(seed)
-    ws = [rb.world(rnd) for _ in range(max(1, worlds))]
+    ws = rb.worlds(rnd, max(1, worlds))
     ending = Ending(ws[0], turns_left)
+    hidden = any(_acts_from_side_deck(cards[c]) for c in set(rb.pool) if c in cards)
     opts, their = list(mine[0]["options"]), list(theirs[0]["options"])
     A, var, J = [], [], {}
     pairs = 0
     for i, x in enumerate(opts):
         row, vrow = [], []
         for j, y in enumerate(their):
-            v, e, deep = _pair(ws[0], seat, x, y, ending, seed + 1000 * i + j)
+            v, e, line, deep = _pair(ws[0], seat, x, y, ending, seed + 1000 * i + j)
             pairs += 1
             vals = [v]
-            if deep:
+            if deep or hidden:
                 for w in ws[1:]:
-                    vals.append(_pair(w, seat, x, y, ending, seed + 1000 * i + j)[0])
+                    vals.append(_replay(w, seat, x, y, line, ending, seed + 1000 * i + j))
                     pairs += 1
             m = sum(vals) / len(vals)
             row.append(m)
@@ -167,6 +237,12 @@ def solve(view, seat, cards, seed=0, deck=None, turns_left=None, worlds=WORLDS):
     an.judgments = J
     an.pairs = pairs
     return an
+
+
+def _acts_from_side_deck(card):
+    """Can ``card`` do anything while it sits in its owner's side deck (a hidden trigger)?"""
+    return any(z in ("side_deck", "any") for z in (card.zfx or ())) or \
+        any(z in ("side_deck", "any") for z in (card.zcont or ()))
 
 
 def _judgment(e, seat, cards):

@@ -46,9 +46,10 @@ from engine.play.state import SEATS, GameState, PlayerState
 # estimated x86-64 instructions a decision (engine/bots/cost.py). Strong's ready must fit one second
 # of a Cortex-A53 core (cost.A53_IPS, an estimate) at every position, with the cost model's error
 # (at most 5 %, docs/performance.md) as the margin: 400 M estimated is at most 420 M counted.
+BATTLE_KINDS = ("combo", "catch", "nullify", "choose", "pick", "replenish")
 LEVELS = {
     "normal": {"budget": 100e6, "horizon": 1},
-    "strong": {"budget": 400e6, "horizon": 1},
+    "strong": {"budget": 400e6, "horizon": 2, "branch": BATTLE_KINDS},
 }
 
 SEQ_SHARE = 4      # a sequential decision gets 1/SEQ_SHARE of the level's budget
