@@ -95,7 +95,9 @@ def parser():
     for name in ("calibrate", "calibrate-worker"):
         cb = sub.add_parser(name)
         cb.add_argument("--positions", type=int, default=12)
-        cb.add_argument("--sizes", default="30,120,360", help="iterations of the counted searches")
+        cb.add_argument("--sizes", default="20,80,240", help="iterations of the counted searches")
+        cb.add_argument("--save", help="keep the counts (JSON) to refit with --load")
+        cb.add_argument("--load", help="refit from counts kept by --save (no counting)")
     pl = sub.add_parser("playouts")
     pl.add_argument("--seconds", type=float, default=6.0)
     pl.add_argument("--count", action="store_true", help="also count instructions (callgrind)")

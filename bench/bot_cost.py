@@ -2,6 +2,7 @@
 decisions, the coach's analysis, the cost model of engine/bots/cost.py (fitted here) and random
 playouts. The worker side runs under the counter (``python3 bench/bot.py <name>-worker``)."""
 
+import json
 import os
 import random
 import sys
@@ -11,7 +12,6 @@ from engine import apply, new_game
 from engine.bots import SEARCH_LEVELS, Bot, Config, Search, onebattle, random_answer, rebuild, seat_view
 from engine.bots import cost as cost_model
 
-import bot_fit
 import bot_games
 import icount
 
@@ -101,47 +101,49 @@ def calibrate_worker(args):
             icount.mark("end", name)
             ready = t.kind == "ready"
             cells = len(s.root.opts[0]) * len(s.root.opts[1]) if ready else 0
-            icount.info("w-" + name, [ready] + work + [cells, ds])
-
-
-FEATURES = ("FIXED_READY", "FIXED_SEQ", "PER_ITERATION", "PER_APPLY", "PER_EVENT", "PER_CELL")
-
-
-def _row(w):
-    ready, it, applies, events, cells = w[:5]
-    return [1.0 if ready else 0.0, 0.0 if ready else 1.0, float(it), float(applies), float(events),
-            float(cells) if ready else 0.0]
+            icount.info("w-" + name, [ready] + work + [cells, ds, s.effects])
 
 
 def cmd_calibrate(args):
-    """Least squares for engine/bots/cost.py, relative errors weighted equally (each row divided
-    by its count), so that a small search's error counts as much as a large one's."""
-    counts, infos = icount.run_worker(BOT, ["calibrate-worker", "--positions", str(args.positions),
-                                            "--sizes", args.sizes])
+    """Non-negative least squares for engine/bots/cost.py, a ready root and a sequential root
+    apart, relative errors weighted equally (each row divided by its count), so that a small
+    search's error counts as much as a large one's."""
+    from scipy.optimize import nnls
+    if args.load:
+        with open(args.load) as f:
+            counts, infos = json.load(f)
+    else:
+        counts, infos = icount.run_worker(BOT, ["calibrate-worker", "--positions", str(args.positions),
+                                                "--sizes", args.sizes])
+        if args.save:
+            with open(args.save, "w") as f:
+                json.dump([counts, infos], f)
     rows = []
     for name, c in counts.items():
         w = infos.get("w-" + name)
         if c is None or w is None:
             continue
-        rows.append((_row(w), float(c), w))
+        ready, it, applies, events, cells, ds = w[:6]
+        part = cost_model.work(it, applies, events, cells if ready else 0, w[6] if len(w) > 6 else 0.0)
+        rows.append((bool(ready), [part[k] for k in cost_model.PARTS], float(c), w))
     if not rows:
         print("not counted (no instruction counter here)")
         return
-    k = len(FEATURES)
-    X = [[x / c for x in r] for r, c, _ in rows]
-    y = [1.0] * len(rows)
-    XtX = [[sum(x[i] * x[j] for x in X) for j in range(k)] for i in range(k)]
-    Xty = [sum(x[i] * v for x, v in zip(X, y)) for i in range(k)]
-    coef = bot_fit.solve_linear(XtX, Xty)
-    now = [getattr(cost_model, f) for f in FEATURES]
-    for label, cf in (("fitted", coef), ("engine/bots/cost.py now", now)):
-        err = [(sum(a * b for a, b in zip(cf, r)) - c) / c for r, c, _ in rows]
-        print("%s: the estimate %+.1f %% to %+.1f %% of the count (mean |error| %.1f %%) over %d counted searches"
-              % (label, 100 * min(err), 100 * max(err), 100 * sum(abs(e) for e in err) / len(err), len(rows)))
     print("cost model from %d counted searches (%d positions x sizes %s; %s, x86-64 CPython %s):"
           % (len(rows), len(rows) // len(args.sizes.split(",")), args.sizes, icount.counter(), sys.version.split()[0]))
-    for f, v in zip(FEATURES, coef):
-        print("  %s = %.4g" % (f, v))
+    for ready, name, now in ((True, "READY", cost_model.READY), (False, "SEQ", cost_model.SEQ)):
+        sub = [r for r in rows if r[0] == ready]
+        if not sub:
+            continue
+        # every part of the model is work done: none can cost less than nothing
+        coef, _ = nnls([[x / c for x in r] for _, r, c, _ in sub], [1.0] * len(sub))
+        fitted = dict(zip(cost_model.PARTS, (float(x) for x in coef)))
+        for label, cf in (("fitted", fitted), ("engine/bots/cost.py now", now)):
+            err = [(sum(cf[k] * x for k, x in zip(cost_model.PARTS, r)) - c) / c for _, r, c, _ in sub]
+            print("  %s roots, %s: the estimate %+.1f %% to %+.1f %% of the count (mean |error| %.1f %%), %d searches"
+                  % (name.lower(), label, 100 * min(err), 100 * max(err), 100 * sum(abs(e) for e in err) / len(err),
+                     len(sub)))
+        print("  %s = {%s}" % (name, ", ".join('"%s": %.4g' % kv for kv in fitted.items())))
 
 
 # ---------------------------------------------------------------- playouts

@@ -7,7 +7,7 @@ The game ``python_lumen_condenser`` is a simultaneous-move game (``Dynamics.SIMU
 
 - a ready node (both readies pending) is a simultaneous node; every other decision is a
   sequential node of the seat deciding (player 0 = seat a, 1 = seat b);
-- an action is the index of the answer in the request's answer list (``bot_search.answers``:
+- an action is the index of the answer in the request's answer list (``engine.bots.search.answers``:
   the options; for a discard the candidate sets), so ``num_distinct_actions`` is a cap;
 - the setup is played by ``evaluate.setup_answer`` for both seats and the coin toss by the
   ``seed`` parameter: a game starts at its first ready, with no chance node;

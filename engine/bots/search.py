@@ -6,28 +6,30 @@ Search in Simultaneous Move Games*, 2013) over determinizations (ISMCTS, Cowling
 Whitehouse 2012):
 
 - every iteration plays one *world*: the seat's view rebuilt with the opponent's side deck
-  sampled (engine/bots/knowledge.py); a fixed set of worlds is drawn once per search and used in
-  turn, so the search never reads the opponent's readied card or their side deck;
+  sampled (engine/bots/knowledge.py); a fixed set of worlds is drawn once per search, stratified,
+  and used in turn, so the search never reads the opponent's readied card or their side deck;
 - at a **ready node** (both readies pending) each seat plays regret matching (RM+, linear
   averaging) on the matrix of the node's mean values, one full-information update per visit;
   the ready pair to play is drawn from each seat's current strategy mixed with exploration.
   At the root the pairs are first tried once each (round robin), and the final mix is the
   equilibrium of the root's value matrix, solved with more RM+ iterations once the
   iterations are spent (no engine calls);
-- every other decision (combo, catch, get, discard, nullify, replenish, pick, an effect's
-  choose) is a **sequential node**: UCB1 for the seat deciding;
+- the root's other decisions (combo, catch, get, discard, nullify, replenish, pick, an effect's
+  choose) and, below the root, the battle's own (``Config.branch``) are **sequential nodes**:
+  UCB1 for the seat deciding, below the root opening answers one by one (progressive widening,
+  the default policy's first); the decisions not branched on are played by the default policy;
 - below the tree, the fast greedy policy of engine/bots/evaluate.py plays to the **horizon** (the
-  next ready node, ``horizon`` ready nodes deep), where ``evaluate.value`` (a's win chance)
-  is the leaf value; a finished game counts 1, 0 or 1/2.
+  next ready node, ``horizon`` ready nodes deep), where the leaf is valued as the table ends the
+  game (engine/bots/ending.py): a finished game 1, 0 or 1/2; past the table's last turn, ruling
+  R-time; a loop back to the root's position, its end; else ``evaluate.value`` (a's win chance),
+  blended with the standing at time when the table has a clock.
 
 Pure and seeded: no clock, no I/O; the same view, request, seed and budget give the same
 ``Thought``. The engine is used only through engine.api.game (``apply`` in place on a copy of a
 world per iteration: one ``GameState.copy``, no undo) and the state's JSON.
 
-A search is budgeted in iterations (one iteration = one copy of a world, one path down the
-tree and the greedy play to the horizon: ~1 M instructions with the effect-rich decks, see
-docs/performance.md). ``iterations_for(seconds)`` turns a time budget into iterations at the
-documented instruction rate of a Pi Zero 2 W core (an estimate).
+A search is budgeted in estimated instructions (engine/bots/cost.py: what it did, counted, no
+clock) or in iterations; ``LEVELS`` says why the levels think as long as they do.
 """
 
 import itertools
@@ -43,13 +45,18 @@ from engine.api.game import apply
 from engine.play.state import SEATS, GameState, PlayerState
 
 # The levels a table offers (easy is the greedy bot of engine/bots/players.py; no search), budgeted in
-# estimated x86-64 instructions a decision (engine/bots/cost.py). Strong's ready must fit one second
-# of a Cortex-A53 core (cost.A53_IPS, an estimate) at every position, with the cost model's error
-# (at most 5 %, docs/performance.md) as the margin: 400 M estimated is at most 420 M counted.
+# estimated x86-64 instructions a decision (engine/bots/cost.py). One search, two amounts of thought,
+# chosen by measurement (bench/bot.py budget, docs/performance.md "Search player"): doubling the
+# budget wins 0.79 of the games at 25 M, 0.68 at 50 M, 0.51 at 100 M and 0.51 at 200 M, so strength
+# stops growing near 100 M: strong stops there (~0.24 s of a Cortex-A53 core at cost.A53_IPS, far
+# inside the second a ready may take), and normal thinks 40 % as long.
+# Below the root the tree branches on the battle's own decisions only (BATTLE_KINDS): the get
+# phase, discards and replenishes are played by the default policy, which beat branching on them
+# (at 400 M: 0.56 against a horizon-2 search, which beat today's normal 0.62).
 BATTLE_KINDS = ("combo", "catch", "nullify", "choose", "pick", "replenish")
 LEVELS = {
-    "normal": {"budget": 100e6, "horizon": 1},
-    "strong": {"budget": 400e6, "horizon": 2, "branch": BATTLE_KINDS},
+    "normal": {"budget": 40e6, "horizon": 1, "branch": BATTLE_KINDS},
+    "strong": {"budget": 100e6, "horizon": 1, "branch": BATTLE_KINDS},
 }
 
 SEQ_SHARE = 4      # a sequential decision gets 1/SEQ_SHARE of the level's budget
@@ -60,7 +67,7 @@ INSTRUCTIONS_PER_ITERATION = 1.25e6
 
 
 def iterations_for(seconds, instructions_per_second=cost.A53_IPS, per_iteration=INSTRUCTIONS_PER_ITERATION,
-                   fixed=cost.FIXED_READY):
+                   fixed=cost.READY["fixed"]):
     """How many iterations a ready decision can run in ``seconds`` of one core at
     ``instructions_per_second`` (on average: a position with more options costs more; a
     budget in instructions, ``Config(budget=instructions_for(seconds))``, holds at each one)."""
@@ -121,7 +128,11 @@ def _signature(st):
     r = pend[0]
     if r["kind"] == "setup":
         return ("auto",)
-    return (r["player"], r["kind"], tuple(_key(o) for o in answers(st, r)))
+    if r["kind"] == "discard":
+        # the hand and the count say which sets ``answers`` would offer, without ranking them
+        # (a ranking of every set of the hand at every visit cost more than the engine's work)
+        return (r["player"], "discard", r["count"], tuple(sorted(st.players[r["player"]].hand)))
+    return (r["player"], r["kind"], tuple(_key(o) for o in r["options"]))
 
 
 DISCARD_CANDIDATES = 8
@@ -294,12 +305,13 @@ class Search:
         self.request = request
         self.cfg = config
         self.rnd = random.Random(seed)
-        self.worlds = [rebuilt.world(self.rnd) for _ in range(max(1, config.worlds))]
+        self.worlds = rebuilt.worlds(self.rnd, max(1, config.worlds))     # stratified: knowledge.Rebuilt.worlds
         self.done = 0
         self.applies = 0          # engine decisions applied: with ``done``, what the search has cost
         self.events = 0           # the events they emitted (the engine's work: judgments, damage, moves)
         st = self.worlds[0]
         self.ending = Ending(st, turns_left)     # how this table ends the game (engine/bots/ending.py)
+        self.effects = cost.effect_share(st)      # the cost model's (engine/bots/cost.py)
         sig = _signature(st)
         if sig[0] == "over":
             raise Unseen("the game is over")
@@ -319,8 +331,9 @@ class Search:
         (engine/bots/cost.py): the budget a level is given is counted in these."""
         root = self.root
         if isinstance(root, SimNode):
-            return cost.estimate(True, self.done, self.applies, self.events, len(root.opts[0]) * len(root.opts[1]))
-        return cost.estimate(False, self.done, self.applies, self.events)
+            return cost.estimate(True, self.done, self.applies, self.events, len(root.opts[0]) * len(root.opts[1]),
+                                 self.effects)
+        return cost.estimate(False, self.done, self.applies, self.events, 0, self.effects)
 
     def run_budget(self, instructions, cap=None):
         """Iterate until the estimated cost reaches ``instructions`` (at least one iteration;

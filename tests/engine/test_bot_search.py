@@ -273,7 +273,7 @@ def test_time_budget_to_iterations():
     # one second of the A53 estimate (engine/bots/cost.py), its fixed part first
     from engine.bots import cost, instructions_for
     assert instructions_for(1.0) == cost.A53_IPS == 420e6
-    assert iterations_for(1.0) == int((420e6 - cost.FIXED_READY) / 1.25e6)
+    assert iterations_for(1.0) == int((420e6 - cost.READY["fixed"]) / 1.25e6)
     assert iterations_for(0.0) == 1
 
 
