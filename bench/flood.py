@@ -23,7 +23,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from hub.cli.demo import BOARD_IDS  # noqa: E402
-from hub.pods.links import PodHub  # noqa: E402
+from hub.pods.pod_hub import PodHub  # noqa: E402
 from hub.pods.ports import SimPort  # noqa: E402
 from hub.pods.protocol import PROMPT_KINDS, STATE_FLAG_LOCKED  # noqa: E402
 from hub.pods.sim import SimPod, build  # noqa: E402

@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from engine.bots import Bot  # noqa: E402
 from hub.cli.demo import BOARD_IDS, TableDemo  # noqa: E402
 from hub.pods.sim import SimPod, build  # noqa: E402
-from hub.pods.links import PodHub  # noqa: E402
+from hub.pods.pod_hub import PodHub  # noqa: E402
 from hub.pods.ports import SimPort  # noqa: E402
 from hub.pods.protocol import Decoder  # noqa: E402
 from hub.sessions.referee import RefereeSession  # noqa: E402

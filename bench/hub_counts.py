@@ -83,7 +83,7 @@ class Hub:
         if pods:
             from hub.cli.demo import BOARD_IDS
             from hub.pods.sim import SimPod, build
-            from hub.pods.links import PodHub
+            from hub.pods.pod_hub import PodHub
             from hub.pods.ports import SimPort
             build()
             self.sims = {s: SimPod(board_id=BOARD_IDS[s]) for s in "ab"}
@@ -158,7 +158,7 @@ def plan_games(seeds, bot_seeds):
     (``plan["inputs"]``: the decisions the table took, in order). The
     same players go on from game to game (their random draws too), as one pair at a table."""
     from hub.cli.demo import PodPlayer
-    from hub.pods.links import PodHub
+    from hub.pods.pod_hub import PodHub
     from hub.pods.protocol import PROMPT_KINDS, STATE_FLAG_PASS
     from hub.record.store import Store
     from hub.sessions.table import Table
@@ -308,13 +308,13 @@ def work_battle(games, quiet_s):
 
 
 class PodsOnly:
-    """The table and its pods' links as the hub runs them (hub/pods/links.py PodHub on the
+    """The table and its pods' links as the hub runs them (hub/pods/pod_hub.py PodHub on the
     table's asyncio loop, the links on their thread), without the web server: for the pods'
     own share of a decision."""
 
     def __init__(self):
         from hub.cli.demo import BOARD_IDS
-        from hub.pods.links import PodHub
+        from hub.pods.pod_hub import PodHub
         from hub.pods.ports import SimPort
         from hub.pods.sim import SimPod, build
         from hub.record.store import Store

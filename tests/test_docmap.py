@@ -15,7 +15,7 @@ NAME = re.compile(r"`([\w./]+\.py)`")
 
 
 def modules(package):
-    """Module paths relative to the package folder ("pods/links.py", "battle.py"), without
+    """Module paths relative to the package folder ("pods/pod_hub.py", "battle.py"), without
     ``__init__``/``__main__`` files (a package's own doc is its docstring)."""
     base = ROOT / package
     return sorted(str(p.relative_to(base)) for p in base.rglob("*.py")

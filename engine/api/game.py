@@ -5,19 +5,23 @@
         req = st.pending[0]                 # who must decide what, and the legal options
         st, events = apply(st, req["player"], req["kind"], choice)
 
-``apply`` never changes the state it is given: it works on a copy and returns
-it. An illegal answer raises IllegalDecision and changes nothing. ``until``
-names marker events to pause at (``battle_end``, ``turn_end``,
-``ready_start``, ``game_over``); ``advance`` continues from a pause.
+By default ``apply`` and ``advance`` work on a copy and return it: the state given
+is unchanged. ``copy=False`` advances the given state in place (fast simulation,
+the search player), and so does ``apply_checked`` (the hub's referee, which keeps
+its own rollback). An illegal answer raises IllegalDecision from ``check``, before
+anything changes, whichever form is used. ``until`` names marker events to pause
+at (``battle_end``, ``turn_end``, ``ready_start``, ``game_over``); ``advance``
+continues from a pause.
 """
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 from engine.cards.model import Card, Character
+from engine.cards.rules import Rules
 from engine.core.decisions import Request, find_request, normalize, validate
 from engine.core.errors import CardError, IllegalDecision, Problem
-from engine.core.events import ev
+from engine.core.events import Event, ev
 from engine.play.state import GameState, PlayerState
 from engine.play.turn import Ctx, lock_ready, run
 from engine.api.views import Views, public_view, public_views
@@ -25,10 +29,16 @@ from engine.api.views import Views, public_view, public_views
 __all__ = ["new_game", "apply", "check", "apply_checked", "advance", "public_view", "public_views", "Views",
            "requests_for", "IllegalDecision", "GameDeck", "Event", "Answer"]
 
-#: an event: ``{"e": kind, "rule": "guide ...", ...fields}`` (engine/core/events.py explains it)
-Event = dict[str, Any]
-#: what ``check`` returns and ``apply_checked`` takes: (player, kind, request index, request, value)
-Answer = tuple[str, str, int, Request, Any]
+
+class Answer(NamedTuple):
+    """An answer ``check`` accepted, for ``apply_checked`` on the same state (a tuple: it unpacks
+    as (player, kind, at, request, value))."""
+
+    player: str
+    kind: str           # the request's kind, or "timeout" for a ready
+    at: int             # the request's place in ``state.pending``
+    request: Request
+    value: Any          # normalized (a combo's id as [id], a tuple as a list)
 
 
 class _GameDeckRequired(TypedDict):
@@ -42,7 +52,7 @@ class GameDeck(_GameDeckRequired, total=False):
 
 
 def new_game(cards: Mapping[str, Card], deck_a: GameDeck, deck_b: GameDeck, seed: int = 0, priority: str | None = None,
-             rules: Mapping[str, Any] | None = None, until: Sequence[str] = ()) -> tuple[GameState, list[Event]]:
+             rules: Rules | None = None, until: Sequence[str] = ()) -> tuple[GameState, list[Event]]:
     """Start a game from two decks. A deck is a dict ``{"character": Character,
     "cards": [ids], "ultimate": id or None}``. Both players are asked their
     setup (guide 3.4.1); initial priority is ``priority`` or a seeded coin toss."""
@@ -94,7 +104,7 @@ def check(state: GameState, player: str, kind: str, value: Any = True) -> Answer
     with the reason, or returns the answer for ``apply_checked`` on this same state."""
     index, req = find_request(state, player, kind)
     validate(state, req, kind, value)
-    return (player, kind, index, req, normalize(kind, value))
+    return Answer(player, kind, index, req, normalize(kind, value))
 
 
 def apply_checked(state: GameState, answer: Answer, until: Sequence[str] = ()) -> list[Event]:

@@ -25,7 +25,8 @@ from collections.abc import Iterable
 from operator import attrgetter
 from typing import Any
 
-from engine.play.state import SEATS, Battle, copy_json
+from engine.core.decisions import Request
+from engine.play.state import SEATS, Battle, GameState, copy_json
 
 _SCALARS = frozenset((str, int, bool, float, type(None)))
 _MISSING = object()
@@ -38,28 +39,28 @@ class Views:
 
     __slots__ = ("_static", "_last")
 
-    def __init__(self):
-        self._static = {}       # id of a Character or Rules object -> (that object, its JSON)
-        self._last = {}         # viewer -> {part: the copy of it its last view holds}
+    def __init__(self) -> None:
+        self._static: dict[int, tuple[Any, dict[str, Any]]] = {}   # id of a Character or Rules object -> (it, its JSON)
+        self._last: dict[str | None, dict[str, Any]] = {}         # viewer -> {part: the copy of it its last view holds}
 
-    def __call__(self, state, viewers: Iterable[str | None] = (None, "a", "b")) -> dict[str | None, dict[str, Any]]:
+    def __call__(self, state: GameState, viewers: Iterable[str | None] = (None, "a", "b")) -> dict[str | None, dict[str, Any]]:
         """``{viewer: view}`` for each of ``viewers`` ("a", "b", or None for a spectator)."""
         return {v: self.view(state, v) for v in viewers}
 
-    def _json_of(self, obj):
+    def _json_of(self, obj: Any) -> dict[str, Any]:
         hit = self._static.get(id(obj))
         if hit is None or hit[0] is not obj:
             hit = self._static[id(obj)] = (obj, obj.to_json())
         return hit[1]
 
-    def view(self, state, viewer: str | None) -> dict[str, Any]:
+    def view(self, state: GameState, viewer: str | None) -> dict[str, Any]:
         """What ``viewer`` may see of ``state``: ``state.to_json(cards=False)`` with the deck
         lists, the seed and what ``viewer`` may not see left out (the module's list)."""
         before_reveal, setup = state.phase == "ready", state.phase == "setup"
         kept = self._last.get(viewer)
         if kept is None:
             kept = self._last[viewer] = {}
-        players = {}
+        players: dict[str, dict[str, Any]] = {}
         for p in SEATS:
             pl = state.players[p]
             mine = viewer == p
@@ -105,7 +106,7 @@ class Views:
         }
 
 
-def _kept_copy(value, kept, part):
+def _kept_copy(value: Any, kept: dict[str, Any], part: str) -> Any:
     """A copy of JSON data ``value`` for a view, sharing what is equal with the copy of ``part``
     the last view holds (``_copy_like``); kept for the next view."""
     last = kept.get(part, _MISSING)
@@ -115,10 +116,10 @@ def _kept_copy(value, kept, part):
     return out
 
 
-def _battle_json(battle, kept):
+def _battle_json(battle: Battle, kept: dict[str, Any]) -> dict[str, Any]:
     """``battle.to_json()``, each field shared with the last view's copy where equal."""
     now = _BATTLE(battle)
-    last = kept.get("battle")
+    last: tuple[tuple[Any, ...], dict[str, Any]] | None = kept.get("battle")
     if last is not None and last[0] == now:
         return last[1]
     if last is None:
@@ -130,7 +131,7 @@ def _battle_json(battle, kept):
     return out
 
 
-def _copy_like(new, old):
+def _copy_like(new: Any, old: Any) -> Any:
     """``copy_json(new)`` where each part equal to the part of ``old`` at the same place (a key,
     a list index) is that part of ``old``, not a new copy: only the paths to what changed are
     copied. ``old`` is a copy made before (read-only), or anything else (then nothing is shared)."""
@@ -152,18 +153,18 @@ def _copy_like(new, old):
     return copy_json(new)
 
 
-def public_view(state, viewer: str | None = None) -> dict[str, Any]:
+def public_view(state: GameState, viewer: str | None = None) -> dict[str, Any]:
     """The state as JSON with hidden information removed (see the module). ``viewer``
     ("a"/"b") may see their own hidden information; None is a spectator."""
     return Views().view(state, viewer)
 
 
-def public_views(state, viewers: Iterable[str | None] = (None, "a", "b")) -> dict[str | None, dict[str, Any]]:
+def public_views(state: GameState, viewers: Iterable[str | None] = (None, "a", "b")) -> dict[str | None, dict[str, Any]]:
     """``public_view`` for several viewers (the characters and rules serialized once)."""
     return Views()(state, viewers)
 
 
-def _public_window(w, viewer):
+def _public_window(w: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     """A hidden (side deck) trigger stays hidden until it resolves (guide 5.2.2); so in a window a
     break's triggers opened inside it (its ``outer``), and the answers of the tasks it holds."""
     if w.get("outer"):
@@ -177,8 +178,8 @@ def _public_window(w, viewer):
     return w
 
 
-def _public_request(req, viewer):
-    r = dict(req)
+def _public_request(req: Request, viewer: str | None) -> dict[str, Any]:
+    r: dict[str, Any] = dict(req)
     if req.get("hidden") and req["player"] != viewer:
         r["options"] = len(req["options"])
         r.pop("about", None)

@@ -130,10 +130,6 @@ def card_value(st, cid):
     return 1.5      # a special: used from its zone by its own text
 
 
-def _opt_key(o):
-    return tuple(o) if isinstance(o, list) else o
-
-
 def default_answer(st, req, rnd):
     """The policy below the search tree: greedy, quick, never a timeout. (kind, value)."""
     kind = req["kind"]

@@ -173,11 +173,6 @@ def dump_card(card):
     return _dump(card_tree(card))
 
 
-def dump_cards(cards):
-    """A list of cards as a YAML block list."""
-    return _dump([card_tree(c) for c in cards])
-
-
 def dump_set(data, header=None):
     """A whole card-set file (``set:``, ``characters:``, ``cards:``) as YAML text.
 

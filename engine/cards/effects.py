@@ -21,12 +21,19 @@ The primitives themselves are small functions in engine/play/primitives.py, run 
 timing windows of engine/play/windows.py in the order of engine/play/ordering.py.
 """
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+#: an ``effects:`` entry, as plain data: ``{"do": primitive, ...parameters}``
+Entry = dict[str, Any]
+#: an entry where it is: (its place in the card's list, the entry, the zone it works from)
+Placed = tuple[int, Entry, str]
 
 REQUIRED = object()
 
 # ------------------------------------------------------------------ timings
 # name, Korean card wording, guide section, where the engine opens the window.
-# The order of the judgment timings is the order of battle step 10 (guide 4.4.10;
+# The order of the judgment timings is the order of battle step 10 (guide 4.4 step 10;
 # 001 5.3.4: each "opponent ..." timing comes right after its own).
 TIMINGS = (
     ("lumen", "루멘 페이즈에", "guide 3.5.1", "turn.py `turn.start`: the lumen phase, before the ready phase"),
@@ -59,7 +66,7 @@ TIMING_NAMES = tuple(t[0] for t in TIMINGS)
 TIMING_KO = {t[0]: t[1] for t in TIMINGS}
 TIMING_GUIDE = {t[0]: t[2] for t in TIMINGS}
 
-# Battle step 10: the windows in order (guide 4.4.10: evade -> guard -> hit/counter -> offset -> combo)
+# Battle step 10: the windows in order (guide 4.4 step 10: evade -> guard -> hit/counter -> offset -> combo)
 JUDGMENT_WINDOWS = (
     ("on_evade",), ("on_opponent_evade",), ("on_guard",), ("on_opponent_guard",),
     ("on_hit", "on_counter"), ("on_opponent_hit", "on_opponent_counter"),
@@ -386,7 +393,7 @@ COUNT_ZONES = ("hand", "list", "side_deck", "break_zone", "lumen_zone")
 
 # ------------------------------------------------------------------ indexing a card's entries
 
-def plain(v):
+def plain(v: Any) -> Any:
     """Plain JSON data (no line-remembering dicts), so entries can live in the state."""
     if isinstance(v, dict):
         return {k: (x if type(x) in _SCALARS else plain(x)) for k, x in v.items()}
@@ -398,7 +405,7 @@ def plain(v):
 _SCALARS = frozenset((str, int, bool, float, type(None)))
 
 
-def entry_zone(entry, kind, ultimate=False):
+def entry_zone(entry: Mapping[str, Any], kind: str, ultimate: bool = False) -> str:
     z = entry.get("zone")
     if z is not None:
         return z
@@ -407,10 +414,11 @@ def entry_zone(entry, kind, ultimate=False):
     return ZONES_BY_KIND[kind][0]
 
 
-def index(effects, kind, ultimate=False):
+def index(effects: Iterable[Entry], kind: str,
+          ultimate: bool = False) -> tuple[dict[str, tuple[Placed, ...]], tuple[Placed, ...]]:
     """(by_timing {timing: ((i, entry, zone), ...)}, continuous ((i, entry, zone), ...))."""
-    by = {}
-    cont = []
+    by: dict[str, list[Placed]] = {}
+    cont: list[Placed] = []
     for i, e in enumerate(effects):
         z = entry_zone(e, kind, ultimate)
         t = e.get("timing")
@@ -421,10 +429,10 @@ def index(effects, kind, ultimate=False):
     return {t: tuple(v) for t, v in by.items()}, tuple(cont)
 
 
-def by_zone(fx):
+def by_zone(fx: Mapping[str, Iterable[Placed]]) -> dict[str, dict[str, tuple[tuple[int, Entry], ...]]]:
     """The timed entries of ``index`` regrouped by zone: {zone: {timing: ((i, entry), ...)}}, so a
     timing window looks up exactly the entries that work where the card is (engine/play/windows.py)."""
-    out = {}
+    out: dict[str, dict[str, list[tuple[int, Entry]]]] = {}
     for t, entries in fx.items():
         for i, e, z in entries:
             out.setdefault(z, {}).setdefault(t, []).append((i, e))
@@ -434,7 +442,7 @@ def by_zone(fx):
 CARD_MODS = frozenset(("faster", "slower", "fix_speed", "treat_speed", "damage", "add_judgment"))
 
 
-def cont_group(e):
+def cont_group(e: Mapping[str, Any]) -> str | None:
     """How the engine reads a continuous entry: a card modifier (``mods``), a hand-limit change,
     a prohibition; None for the functions read by the rules themselves (start_health, deck_rule,
     use_condition)."""
@@ -446,12 +454,12 @@ def cont_group(e):
     return None
 
 
-def cont_by_zone(cont, zone=None):
+def cont_by_zone(cont: Iterable[Placed], zone: str | None = None) -> dict[str, dict[str, tuple[Entry, ...]]]:
     """The continuous entries of ``index`` by zone (all under ``zone`` if given) and by
     ``cont_group``, in order: {zone: {group: (entry, ...)}}."""
     if not cont:
         return {}
-    out = {}
+    out: dict[str, dict[str, list[Entry]]] = {}
     for _i, e, z in cont:
         g = cont_group(e)
         if g is not None:

@@ -2,10 +2,17 @@
 list as (message, object, key, field), so ``lumen cards check`` can name the file, line, card and
 field (``effects[1].amount``) of each."""
 
+from collections.abc import Iterable, Iterator
+from typing import Any
+
 from engine.cards.effects import (COMMON, CONDITIONS, COUNT_KEYS, COUNT_ZONES, EVENT_TIMINGS, LABELS, NESTED, PHASE_TIMINGS, REGISTRY, TARGETS, TIMING_NAMES, TIMING_ZONES, USED_KEYS, ZONES_BY_KIND, entry_zone)
 
 
-def _cond_problems(cond, field):
+#: one problem: (message, the object it is in, the key there, the field path like effects[1].amount)
+Finding = tuple[str, Any, Any, str]
+
+
+def _cond_problems(cond: Any, field: str) -> Iterator[Finding]:
     if not isinstance(cond, dict):
         yield ("conditions must be a mapping (keys: %s)" % ", ".join(CONDITIONS), cond, None, field)
         return
@@ -44,14 +51,14 @@ def _cond_problems(cond, field):
             yield (bad, cond, key, f)
 
 
-def check_effects(effects, kind, ultimate=False):
+def check_effects(effects: Iterable[Any], kind: str, ultimate: bool = False) -> Iterator[Finding]:
     """Yield (message, obj, key, field) for every problem in a card's (or trait's) effects list.
     ``kind`` is attack, defense, special or trait."""
     for i, entry in enumerate(effects):
         yield from _check_entry(entry, kind, "effects[%d]" % i, top=True, ultimate=ultimate)
 
 
-def _check_entry(entry, kind, field, top, ultimate=False):
+def _check_entry(entry: Any, kind: str, field: str, top: bool, ultimate: bool = False) -> Iterator[Finding]:
     if not isinstance(entry, dict):
         yield ("an effect must be a mapping like {do: <primitive>, ...}", None, None, field)
         return

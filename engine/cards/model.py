@@ -6,7 +6,8 @@ A card is immutable once built. Validation collects every problem it finds
 field by field in docs/card-format.md.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from engine.cards.effects import by_zone, cont_by_zone, index, plain
 from engine.cards.lint import check_effects
@@ -20,7 +21,7 @@ DEFENSE_RESULTS = ("guard", "evade", "offset", "was_hit")
 JUDGMENTS = ("evade", "guard", "offset")
 
 NO_RESULT = (0, False)  # (fp, combo) of a missing result key: 0 FP, no combo (brief 4.2)
-EMPTY: dict = {}
+EMPTY: dict[str, Any] = {}
 
 
 class Cond:
@@ -28,13 +29,16 @@ class Cond:
     opponent's *reference* speed (before FP, guide 3.7.1 / 5.3.2)."""
 
     __slots__ = ("positions", "speed_min", "speed_max")
+    positions: frozenset[str]
+    speed_min: int | None
+    speed_max: int | None
 
-    def __init__(self, positions, speed_min=None, speed_max=None):
+    def __init__(self, positions: Iterable[str], speed_min: int | None = None, speed_max: int | None = None) -> None:
         self.positions = frozenset(positions)
         self.speed_min = speed_min
         self.speed_max = speed_max
 
-    def matches(self, position, ref_speed):
+    def matches(self, position: str | None, ref_speed: int) -> bool:
         if position not in self.positions:
             return False
         if self.speed_min is not None and ref_speed < self.speed_min:
@@ -43,15 +47,15 @@ class Cond:
             return False
         return True
 
-    def to_json(self):
-        d = {"positions": [p for p in POSITIONS if p in self.positions]}
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"positions": [p for p in POSITIONS if p in self.positions]}
         if self.speed_min is not None:
             d["speed_min"] = self.speed_min
         if self.speed_max is not None:
             d["speed_max"] = self.speed_max
         return d
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return bool(self.positions)
 
 
@@ -60,17 +64,18 @@ class AnyCond:
     from effects (engine/cards/effects.py ``add_judgment``); any one matching is enough."""
 
     __slots__ = ("conds",)
+    conds: tuple[Cond, ...]
 
-    def __init__(self, conds):
+    def __init__(self, conds: Iterable[Cond]) -> None:
         self.conds = tuple(conds)
 
-    def matches(self, position, ref_speed):
+    def matches(self, position: str | None, ref_speed: int) -> bool:
         for c in self.conds:
             if c.matches(position, ref_speed):
                 return True
         return False
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return any(self.conds)
 
 
@@ -86,11 +91,37 @@ class Card:
                  "speed", "position", "damage", "results", "evade", "guard",
                  "offset", "grab", "text", "effects", "source",
                  "fx", "cont", "zfx", "zcont", "link_speed", "combo_bonus", "use_if")
+    id: str
+    kind: str                                   # attack, defense or special
+    name: str
+    name_en: str | None
+    number: Any                                 # the printed number, as the file has it
+    mark: str
+    ultimate: bool
+    speed: int | None                           # an attack's speed; None for a defense or special
+    position: str | None                        # high, mid or low (an attack)
+    damage: int
+    results: dict[str, tuple[int, bool]]        # result key -> (fp, combo)
+    evade: Cond | None
+    guard: Cond | None
+    offset: Cond | None
+    grab: bool
+    text: dict[str, str] | None                 # {ko, en}
+    effects: tuple[dict[str, Any], ...]         # the ``effects:`` entries (engine/cards/effects.py)
+    source: Any
+    fx: dict[str, Any]                          # timing -> ((i, entry, zones), ...)
+    cont: tuple[Any, ...]                       # the continuous entries: ((i, entry, zones), ...)
+    zfx: dict[str, Any]
+    zcont: dict[str, Any]
+    link_speed: int | None
+    combo_bonus: int
+    use_if: tuple[Any, ...]
 
-    def __init__(self, id, kind, name=None, name_en=None, number=None, mark="neutral",
-                 ultimate=False, speed=None, position=None, damage=0, results=None,
-                 evade=None, guard=None, offset=None, grab=False, text=None,
-                 effects=(), source=None):
+    def __init__(self, id: str, kind: str, name: str | None = None, name_en: str | None = None, number: Any = None,
+                 mark: str = "neutral", ultimate: bool = False, speed: int | None = None, position: str | None = None,
+                 damage: int = 0, results: dict[str, tuple[int, bool]] | None = None, evade: Cond | None = None,
+                 guard: Cond | None = None, offset: Cond | None = None, grab: bool = False,
+                 text: dict[str, str] | None = None, effects: Iterable[dict[str, Any]] = (), source: Any = None) -> None:
         self.id = id
         self.kind = kind
         self.name = name or id
@@ -131,24 +162,24 @@ class Card:
                 self.combo_bonus += e["amount"]
 
     @property
-    def is_attack(self):
+    def is_attack(self) -> bool:
         return self.kind == "attack"
 
     @property
-    def is_special(self):
+    def is_special(self) -> bool:
         return self.kind == "special"
 
-    def result(self, key):
-        return self.results.get(key, NO_RESULT)
+    def result(self, key: str | None) -> tuple[int, bool]:
+        return self.results.get(key, NO_RESULT) if key is not None else NO_RESULT
 
-    def label(self, lang="ko"):
+    def label(self, lang: str = "ko") -> str:
         if lang == "en" and self.name_en:
             return "%s (%s)" % (self.name, self.name_en)
         return self.name
 
-    def to_json(self):
+    def to_json(self) -> dict[str, Any]:
         """The card as data in the card-file format (round-trips through parse_card)."""
-        d = {"id": self.id, "name": self.name, "kind": self.kind, "mark": self.mark}
+        d: dict[str, Any] = {"id": self.id, "name": self.name, "kind": self.kind, "mark": self.mark}
         if self.name_en:
             d["name_en"] = self.name_en
         if self.number:
@@ -162,7 +193,7 @@ class Card:
             d["damage"] = self.damage
             if res:
                 d["results"] = res
-            special = {}
+            special: dict[str, Any] = {}
             if self.evade is not None:
                 special["evade"] = self.evade.to_json()
             if self.offset is not None:
@@ -189,9 +220,9 @@ class Card:
         return d
 
 
-def _result_json(v):
+def _result_json(v: tuple[int, bool]) -> dict[str, Any]:
     fp, combo = v
-    d = {"fp": fp}
+    d: dict[str, Any] = {"fp": fp}
     if combo:
         d["combo"] = True
     return d
@@ -223,8 +254,27 @@ class Character:
 
     __slots__ = ("id", "name", "name_en", "mark", "health", "hand_limit", "trait", "tokens",
                  "fx", "cont", "zfx", "zcont", "start", "deck_rules", "trait_id", "limits", "trait_effects")
+    id: str | None
+    name: str | None
+    name_en: str | None
+    mark: str | None
+    health: tuple[int, ...]                     # the health bands, from the starting health down
+    hand_limit: tuple[int, ...]                 # the hand limit of each band
+    limits: dict[int, int]
+    trait: dict[str, Any] | None
+    tokens: tuple[dict[str, Any], ...]
+    trait_effects: tuple[dict[str, Any], ...]
+    trait_id: str
+    fx: dict[str, Any]
+    cont: tuple[Any, ...]
+    zfx: dict[str, Any]
+    zcont: dict[str, Any]
+    start: int
+    deck_rules: dict[str, Any]
 
-    def __init__(self, health, hand_limit, id=None, name=None, name_en=None, mark=None, trait=None, tokens=()):
+    def __init__(self, health: Iterable[int], hand_limit: Iterable[int], id: str | None = None, name: str | None = None,
+                 name_en: str | None = None, mark: str | None = None, trait: dict[str, Any] | None = None,
+                 tokens: Iterable[dict[str, Any]] = ()) -> None:
         self.id = id
         self.name = name or id
         self.name_en = name_en
@@ -249,19 +299,19 @@ class Character:
                 self.deck_rules.update({k: v for k, v in e.items() if k != "do" and k != "text" and v is not None})
 
     @property
-    def start_health(self):
+    def start_health(self) -> int:
         return self.start
 
-    def token_start(self):
+    def token_start(self) -> dict[str, int]:
         return {t["id"]: t.get("start", 0) for t in self.tokens}
 
-    def token_max(self, name):
+    def token_max(self, name: str) -> int | None:
         for t in self.tokens:
             if t["id"] == name:
                 return t.get("max")
         return None
 
-    def limit_for(self, health):
+    def limit_for(self, health: int) -> int:
         """Hand limit for a health value.
 
         Bands [5000, 4000, 3000, 2000, 1000] with limits [6, 7, 8, 9, 9]: above
@@ -272,8 +322,8 @@ class Character:
             limit = self.limits[health] = hand_limit(self.health, self.hand_limit, health)
         return limit
 
-    def to_json(self):
-        d = {"health": list(self.health), "hand_limit": list(self.hand_limit)}
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"health": list(self.health), "hand_limit": list(self.hand_limit)}
         for key in ("id", "name", "name_en", "mark"):
             v = getattr(self, key)
             if v is not None:
@@ -290,11 +340,11 @@ class Character:
 class ProblemCollector:
     """Collects problems while parsing one file."""
 
-    def __init__(self, file=None):
+    def __init__(self, file: str | None = None) -> None:
         self.file = file
-        self.problems = []
+        self.problems: list[Problem] = []
 
-    def add(self, message, obj=None, key=None, card=None, field=None):
+    def add(self, message: str, obj: Any = None, key: Any = None, card: str | None = None, field: str | None = None) -> None:
         self.problems.append(Problem(message, self.file, line_of(obj, key), card, field))
 
 
@@ -309,11 +359,11 @@ COND_KEYS = {"positions", "speed_min", "speed_max"}
 RESULT_KEYS = {"fp", "combo"}
 
 
-def _is_int(v):
+def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _text(ck, value, card_id, field, obj):
+def _text(ck: "ProblemCollector", value: Any, card_id: str | None, field: str, obj: Any) -> dict[str, str] | None:
     if value is None:
         return None
     if isinstance(value, str):
@@ -324,7 +374,7 @@ def _text(ck, value, card_id, field, obj):
     return None
 
 
-def _cond(ck, value, card_id, field, obj):
+def _cond(ck: "ProblemCollector", value: Any, card_id: str | None, field: str, obj: Any) -> Cond | None:
     """A judgment: a list of positions, or {positions, speed_min, speed_max}."""
     if value is None or value == []:
         return None
@@ -340,7 +390,7 @@ def _cond(ck, value, card_id, field, obj):
         if k not in COND_KEYS:
             ck.add("unknown key %r (allowed: %s)" % (k, ", ".join(sorted(COND_KEYS))),
                    src, k, card_id, field)
-    bounds = {}
+    bounds: dict[str, int | None] = {}
     for k in ("speed_min", "speed_max"):
         v = value.get(k)
         if v is not None and not _is_int(v):
@@ -365,8 +415,9 @@ def _cond(ck, value, card_id, field, obj):
     return Cond(ok, bounds["speed_min"], bounds["speed_max"])
 
 
-def _results(ck, value, allowed, card_id, obj):
-    out = {}
+def _results(ck: "ProblemCollector", value: Any, allowed: Sequence[str], card_id: str | None,
+             obj: Any) -> dict[str, tuple[int, bool]]:
+    out: dict[str, tuple[int, bool]] = {}
     if value is None:
         return out
     if not isinstance(value, dict):
@@ -397,7 +448,8 @@ def _results(ck, value, allowed, card_id, obj):
     return out
 
 
-def parse_card(data, file=None, checker=None, effect_registry=None):
+def parse_card(data: Any, file: str | None = None, checker: "ProblemCollector | None" = None,
+               effect_registry: Any = None) -> tuple[Card | None, list[Problem]]:
     """Build a Card from a mapping. Returns (card or None, problems)."""
     ck = checker or ProblemCollector(file)
     before = len(ck.problems)
@@ -478,7 +530,8 @@ def parse_card(data, file=None, checker=None, effect_registry=None):
 CHARACTER_KEYS = {"id", "name", "name_en", "mark", "health", "hand_limit", "trait", "tokens"}
 
 
-def parse_character(data, file=None, checker=None, where="character"):
+def parse_character(data: Any, file: str | None = None, checker: "ProblemCollector | None" = None,
+                    where: str = "character") -> tuple[Character | None, list[Problem]]:
     """Build a Character from a mapping. Returns (character or None, problems)."""
     ck = checker or ProblemCollector(file)
     before = len(ck.problems)
@@ -533,7 +586,7 @@ def parse_character(data, file=None, checker=None, where="character"):
         mx = t.get("max")
         if not _is_int(start) or start < 0 or (mx is not None and (not _is_int(mx) or mx < start)):
             ck.add("start must be 0 or more and max null (unbounded) or at least start", t, "start", None, f)
-    if len(ck.problems) > before:
+    if len(ck.problems) > before or health is None or limits is None:     # None: a problem was added above
         return None, ck.problems[before:]
     return Character(health, limits, id=cid, name=data.get("name"), name_en=data.get("name_en"),
                      mark=data.get("mark"), trait=trait, tokens=plain(tokens)), []
@@ -543,25 +596,6 @@ TRAIT_KEYS = {"id", "name", "name_en", "text", "effects"}
 TOKEN_KEYS = {"id", "name", "name_en", "start", "max"}
 
 
-def parse_cards(items, file=None, checker=None):
-    """Parse a list of card mappings; ids must be unique. Returns (dict id->Card, problems)."""
-    ck = checker or ProblemCollector(file)
-    before = len(ck.problems)
-    cards = {}
-    if not isinstance(items, list):
-        ck.add("cards must be a list")
-        return cards, ck.problems[before:]
-    for item in items:
-        card, _ = parse_card(item, file, ck)
-        if card is None:
-            continue
-        if card.id in cards:
-            ck.add("duplicate card id %r" % card.id, item, "id", card.id, "id")
-            continue
-        cards[card.id] = card
-    return cards, ck.problems[before:]
-
-
-def raise_if(problems):
+def raise_if(problems: Sequence[Problem]) -> None:
     if problems:
         raise CardError(problems)

@@ -4,6 +4,10 @@ Each option is documented in docs/rulings.md with the scenario that pins it.
 A scenario sets them under ``rules:``; unknown options are an error.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
+from engine.cards.model import Card, parse_card, raise_if
 from engine.core.errors import ScenarioError
 
 DEFAULT_VIRTUAL_SKILL = {
@@ -29,8 +33,20 @@ DEFAULTS = {
 
 class Rules:
     __slots__ = tuple(DEFAULTS) + ("virtual",)
+    fp_catch: bool
+    virtual_skill: dict[str, Any]
+    non_response_limit: int
+    combo_damage_step: int
+    list_max: int
+    defense_over_battles: int
+    sudden_death_health: int
+    sudden_death_turns: int
+    both_evade_result_fp: bool
+    ready_seconds: int
+    heal_above_start: bool
+    virtual: Card               # the standard virtual skill's card (guide 3.10 step 3)
 
-    def __init__(self, **options):
+    def __init__(self, **options: Any) -> None:
         for key in options:
             if key not in DEFAULTS:
                 raise ScenarioError("unknown rules option %r (known: %s)" % (key, ", ".join(sorted(DEFAULTS))))
@@ -50,16 +66,15 @@ class Rules:
             return
         self.virtual = _virtual_card(self.virtual_skill)
 
-    def to_json(self):
+    def to_json(self) -> dict[str, Any]:
         return {key: getattr(self, key) for key in DEFAULTS if getattr(self, key) != DEFAULTS[key]}
 
     @classmethod
-    def from_json(cls, d):
+    def from_json(cls, d: Mapping[str, Any] | None) -> "Rules":
         return cls(**(d or {}))
 
 
-def _virtual_card(virtual_skill):
-    from engine.cards.model import parse_card, raise_if
+def _virtual_card(virtual_skill: Mapping[str, Any]) -> Card:
     data = dict(virtual_skill)
     data.setdefault("id", "virtual-skill")
     data.setdefault("name", "표준 가상 기술")
@@ -71,13 +86,14 @@ def _virtual_card(virtual_skill):
         raise ScenarioError("rules.virtual_skill deals no damage (guide 3.10)")
     card, problems = parse_card(data, "rules.virtual_skill")
     raise_if(problems)
+    assert card is not None     # no problems: a card
     return card
 
 
-_DEFAULT: list = []
+_DEFAULT: list[Card] = []
 
 
-def _default_virtual():
+def _default_virtual() -> Card:
     """The default virtual skill card, built once (a constant: cards are immutable)."""
     if not _DEFAULT:
         _DEFAULT.append(_virtual_card(DEFAULT_VIRTUAL_SKILL))

@@ -32,25 +32,59 @@ option of a ``choice``) are listed in docs/card-format.md.
 """
 
 from collections import Counter
-from typing import Any
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, Protocol, TypedDict, TypeVar, cast
 
 from engine.core.errors import IllegalDecision
 
-#: a pending decision: ``{"player", "kind", "options", "hidden", ...}`` (docs/engine.md)
-Request = dict[str, Any]
+
+class _RequestFields(TypedDict):
+    player: str             # "a" or "b"
+    kind: str               # one of KINDS (not "timeout": that answers a ready)
+    options: list[Any]      # the legal answers (card ids, "pass"/"end"/"skip", [id, id] for a combo)
+    hidden: bool            # neither the options nor the answer may reach the opponent or spectators
+
+
+class Request(_RequestFields, total=False):
+    """A pending decision as the engine asks it (``state.pending``): a plain dict in JSON, these keys."""
+
+    count: int              # discard: how many cards
+    sizes: dict[str, int]   # setup: {"hand": n, "list": n}
+    unusable: list[str]     # ready: hand skills whose use condition fails; readying one is a non-response
+    about: dict[str, Any]   # choose: {"question", "effect", "timing"} (docs/card-format.md)
+    task: bool              # its answer goes to the first task (a replenish, a discard), not to the inbox
+
+
+class _Hands(Protocol):
+    @property
+    def hand(self) -> list[str]: ...
+
+
+class Table(Protocol):
+    """What deciding reads of a game state (engine.play.state.GameState meets it; core does not import play)."""
+
+    pending: list[Request]
+
+    @property
+    def winner(self) -> str | None: ...
+
+    @property
+    def players(self) -> Mapping[str, _Hands]: ...
+
+
+_T = TypeVar("_T", bound=Hashable)
 
 KINDS = ("ready", "timeout", "pick", "get", "discard", "combo", "catch", "nullify", "replenish",
          "setup", "choose")
 
 
-def ask(st, player: str, kind: str, options: list, hidden: bool = False, **extra: Any) -> Request:
-    req = {"player": player, "kind": kind, "options": options, "hidden": hidden}
-    req.update(extra)
+def ask(st: Table, player: str, kind: str, options: list[Any], hidden: bool = False, **extra: Any) -> Request:
+    req = cast(Request, {"player": player, "kind": kind, "options": options, "hidden": hidden, **extra})
     st.pending.append(req)
     return req
 
 
-def find_request(st, player: str, kind: str) -> tuple[int, Request]:
+def find_request(st: Table, player: str, kind: str) -> tuple[int, Request]:
     for i, req in enumerate(st.pending):
         if req["player"] != player:
             continue
@@ -62,16 +96,16 @@ def find_request(st, player: str, kind: str) -> tuple[int, Request]:
     raise IllegalDecision("player %s may not answer %r now; the engine is asking %s" % (player, kind, asked))
 
 
-def counts(items):
+def counts(items: Sequence[_T]) -> dict[_T, int]:
     """{item: how many times}, in first-seen order (what ``Counter`` gives, at a fraction of its cost:
     its constructor is Python code, run for every setup)."""
-    out: dict = {}
+    out: dict[_T, int] = {}
     for x in items:
         out[x] = out.get(x, 0) + 1
     return out
 
 
-def distinct_multisets(items, count):
+def distinct_multisets(items: Sequence[Any], count: int) -> int:
     """How many different multisets of ``count`` items can be taken from ``items`` (capped at 2)."""
     if count <= 0 or count >= len(items):
         return 1
@@ -82,7 +116,7 @@ def distinct_multisets(items, count):
     return 1
 
 
-def validate(st, req: Request, kind: str, value: Any) -> None:
+def validate(st: Table, req: Request, kind: str, value: Any) -> None:
     """Raise IllegalDecision with the reason unless ``value`` answers ``req``."""
     p = req["player"]
     opts = req["options"]
@@ -148,7 +182,7 @@ def normalize(kind: str, value: Any) -> Any:
     return value
 
 
-def setup_has_choice(pool, hand_n, list_n):
+def setup_has_choice(pool: Sequence[str], hand_n: int, list_n: int) -> bool:
     """Is there more than one way to split ``pool`` into hand/list/rest?"""
     if len(set(pool)) <= 1:
         return False

@@ -1,5 +1,7 @@
 """Error types. Every message names what was wrong and where, so a player can fix the file."""
 
+from collections.abc import Iterable
+
 
 class LumenError(Exception):
     """Base class for all engine errors."""
@@ -10,14 +12,15 @@ class Problem:
 
     __slots__ = ("file", "line", "card", "field", "message")
 
-    def __init__(self, message, file=None, line=None, card=None, field=None):
+    def __init__(self, message: str, file: str | None = None, line: int | None = None, card: str | None = None,
+                 field: str | None = None) -> None:
         self.message = message
         self.file = file
         self.line = line
         self.card = card
         self.field = field
 
-    def __str__(self):
+    def __str__(self) -> str:
         where = ""
         if self.file:
             where = str(self.file)
@@ -31,14 +34,14 @@ class Problem:
             subject += "%s: " % self.field
         return where + subject + self.message
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Problem(%r)" % str(self)
 
 
 class CardError(LumenError):
     """A card, character or deck definition is invalid. Carries every problem found."""
 
-    def __init__(self, problems):
+    def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
 

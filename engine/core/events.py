@@ -9,6 +9,22 @@ let callers pause at those points.
 
 import re
 import string
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+#: an event: ``{"e": kind, "rule": "guide ...", ...fields}``, plain JSON; each kind's fields and
+#: their types are declared in engine/core/event_kinds.py
+Event = dict[str, Any]
+
+
+class _Named(Protocol):
+    def label(self, lang: str) -> str: ...
+
+
+#: the card table events are explained against: id -> card (engine.cards.model.Card)
+Cards = Mapping[str, _Named]
+#: how one template field is filled from an event (``_FIELD``): the value or ``_MISSING``
+_Getter = Callable[[Event, "Cards | None", str], Any]
 
 POS_KO = {"high": "상단", "mid": "중단", "low": "하단"}
 SEAT_KO = {"a": "1P", "b": "2P"}
@@ -216,13 +232,13 @@ UNTIL_TEXT = {"battle": ("이 배틀 동안", "for this battle"), "turn": ("이 
               "next_turn": ("다음 턴 종료 시까지", "until the next turn ends")}
 
 
-def ev(kind, rule, **params):
+def ev(kind: str, rule: str, **params: Any) -> Event:
     params["e"] = kind
     params["rule"] = rule
     return params
 
 
-def _name(cards, cid, lang):
+def _name(cards: Cards | None, cid: str | None, lang: str) -> str:
     if cid is None:
         return "표준 가상 기술" if lang == "ko" else "the virtual skill"
     if cid == "?":      # a function acting from the side deck (hidden, guide 5.2.2)
@@ -241,9 +257,9 @@ _READ_BATCHIM = {"0": True, "1": True, "3": True, "6": True, "7": True, "8": Tru
                  "2": False, "4": False, "5": False, "9": False, "L": True, "M": True, "N": True, "R": False}
 
 
-def josa(text):
+def josa(text: str) -> str:
     """Pick the right Korean particle after each word: '세린이(가)' -> '세린이', '1P이(가)' -> '1P가'."""
-    def fix(m):
+    def fix(m: re.Match[str]) -> str:
         ch, tag = m.group(1), m.group(2)
         if ch == ")":   # '잽(속도 4)이(가)': the particle follows the word before the parenthesis
             open_at = m.string.rfind("(", 0, m.start(1))
@@ -264,7 +280,7 @@ def josa(text):
     return _JOSA.sub(fix, text)
 
 
-def explain(event, cards=None):
+def explain(event: Event, cards: Cards | None = None) -> dict[str, str]:
     """Render an event as {"ko": ..., "en": ...} one-line reasons (with the rule cited)."""
     return {"ko": _render(event, cards, "ko"), "en": _render(event, cards, "en")}
 
@@ -275,8 +291,8 @@ def explain(event, cards=None):
 _MISSING = object()
 
 
-def _seat(key):
-    def get(event, cards, lang):
+def _seat(key: str) -> _Getter:
+    def get(event: Event, cards: Cards | None, lang: str) -> Any:
         v = event.get(key, _MISSING)
         if v is _MISSING:
             return v
@@ -285,34 +301,35 @@ def _seat(key):
     return get
 
 
-def _card_name(key):
-    def get(event, cards, lang):
+def _card_name(key: str) -> _Getter:
+    def get(event: Event, cards: Cards | None, lang: str) -> Any:
         return _name(cards, event[key], lang) if key in event else _MISSING
     return get
 
 
-def _by(event, cards, lang):
+def _by(event: Event, cards: Cards | None, lang: str) -> Any:
     if "by_name" in event:      # a trait: not a card, its name travels with the event
         return event["by_name"].get(lang) or event["by_name"].get("ko")
     return _name(cards, event["by"], lang) if "by" in event else _MISSING
 
 
-def _token_name(event, cards, lang):
+def _token_name(event: Event, cards: Cards | None, lang: str) -> Any:
     if "token_name" in event:
         return event["token_name"].get(lang) or event["token_name"].get("ko")
     return event.get("name", _MISSING)
 
 
-def _cards(event, cards, lang):
+def _cards(event: Event, cards: Cards | None, lang: str) -> Any:
     if "cards" in event:
         return ", ".join(_name(cards, c, lang) for c in event["cards"])
     return _MISSING
 
 
-def _mapped(key, table_ko, table_en=None, out=None):
+def _mapped(key: str, table_ko: Mapping[str, str], table_en: Mapping[str, str] | None = None,
+            out: str | None = None) -> _Getter:
     """``key`` through a (ko, en) table; for a derived field ``out`` the event's own ``out``
     when it has no ``key``."""
-    def get(event, cards, lang):
+    def get(event: Event, cards: Cards | None, lang: str) -> Any:
         v = event.get(key, _MISSING)
         if v is _MISSING:
             return v if out is None else event.get(out, _MISSING)
@@ -320,10 +337,10 @@ def _mapped(key, table_ko, table_en=None, out=None):
     return get
 
 
-def _pair(key, table, index, out):
+def _pair(key: str, table: Mapping[str, tuple[str, str]], index: int, out: str) -> _Getter:
     """``action`` -> ``action_ko`` / ``action_en`` (a table of (ko, en)); the event's own
     ``out`` field when it has no ``key``."""
-    def get(event, cards, lang):
+    def get(event: Event, cards: Cards | None, lang: str) -> Any:
         if key in event:
             v = event[key]
             return table.get(v, (v, v))[index]
@@ -331,13 +348,13 @@ def _pair(key, table, index, out):
     return get
 
 
-def _or_empty(key):
-    def get(event, cards, lang):
+def _or_empty(key: str) -> _Getter:
+    def get(event: Event, cards: Cards | None, lang: str) -> Any:
         return event.get(key, "")
     return get
 
 
-_FIELD = {
+_FIELD: dict[str, _Getter] = {
     "p": _seat("p"), "picker": _seat("picker"), "winner": _seat("winner"), "tp": _seat("tp"),
     "card": _card_name("card"), "target": _card_name("target"), "a_card": _card_name("a_card"),
     "b_card": _card_name("b_card"), "by": _by, "name": _token_name, "cards": _cards,
@@ -352,22 +369,22 @@ _FIELD = {
 }
 
 
-def _now(lang):
+def _now(lang: str) -> _Getter:
     """A live read's values (engine/play/livefx.py): " (속도 6, 데미지 600)" / " (speed 6, damage 600)"."""
     words = ("속도", "데미지") if lang == "ko" else ("speed", "damage")
 
-    def get(event, cards, _lang):
+    def get(event: Event, cards: Cards | None, _lang: str) -> Any:
         parts = ["%s %s" % (w, event[k]) for w, k in zip(words, ("speed", "damage")) if event.get(k) is not None]
         return " (%s)" % ", ".join(parts) if parts else ""
     return get
 
 
-def _verdict(index):
-    def get(event, cards, lang):
-        pair = AT_TIME_VERDICTS.get(event.get("decided_by"))
+def _verdict(index: int) -> _Getter:
+    def get(event: Event, cards: Cards | None, lang: str) -> Any:
+        pair = AT_TIME_VERDICTS.get(event.get("decided_by", ""))
         if pair is None:
             return _MISSING
-        return pair[index].format(w=SEAT_KO.get(event.get("winner"), ""))
+        return pair[index].format(w=SEAT_KO.get(event.get("winner", ""), ""))
     return get
 
 
@@ -377,23 +394,24 @@ _FIELD["now_ko"] = _now("ko")
 _FIELD["now_en"] = _now("en")
 
 
-def _judgment_fields(event, cards, lang, f):
+def _judgment_fields(event: Event, cards: Cards | None, lang: str, f: dict[str, Any]) -> None:
     f["a_label"] = OUTCOME_KO[event["a"]]
     f["b_label"] = OUTCOME_KO[event["b"]]
     f["a_label_en"] = OUTCOME_EN[event["a"]]
     f["b_label_en"] = OUTCOME_EN[event["b"]]
     seats = SEAT_KO if lang == "ko" else SEAT_EN
     r = JUDGMENT_REASONS[event["reason"]]
-    w, l = event.get("w"), event.get("l")
+    w, l = event.get("w", ""), event.get("l", "")
+    pos: Any = event.get("pos")
     g = {"w": seats.get(w, ""), "l": seats.get(l, ""),
          "wc": _name(cards, event.get("wc"), lang), "lc": _name(cards, event.get("lc"), lang),
-         "pos": (POS_KO if lang == "ko" else {}).get(event.get("pos"), event.get("pos")),
+         "pos": (POS_KO if lang == "ko" else {}).get(pos, pos),
          "ws": event.get("ws"), "ls": event.get("ls")}
     f["reason_ko"] = r[0].format(**g) if lang == "ko" else ""
     f["reason_en"] = r[1].format(**g) if lang == "en" else ""
 
 
-def _compile(tmpl):
+def _compile(tmpl: str) -> tuple[str, tuple[str, ...], tuple[tuple[str, _Getter], ...]]:
     """A template, the fields it takes as they are in the event and those filled by _FIELD."""
     names = tuple(dict.fromkeys(name for _, name, _, _ in _FORMATTER.parse(tmpl) if name))
     return (tmpl, tuple(n for n in names if n not in _FIELD),
@@ -404,16 +422,16 @@ _FORMATTER = string.Formatter()
 _COMPILED = {kind: {"ko": _compile(t[0]), "en": _compile(t[1])} for kind, t in TEMPLATES.items()}
 
 
-def _render(event, cards, lang):
+def _render(event: Event, cards: Cards | None, lang: str) -> str:
     """One language's sentence: only the fields its template names are looked up (the
     templates are parsed once, at import)."""
-    kind = event["e"]
+    kind: str = event["e"]
     spec = _COMPILED.get(kind)
     if spec is None:
         text = kind
     else:
         tmpl, plain, derived = spec[lang]
-        f = {}
+        f: dict[str, Any] = {}
         for name in plain:
             if name in event:
                 f[name] = event[name]

@@ -1,5 +1,7 @@
 """YAML loading that remembers line numbers, so errors can say file:line."""
 
+from typing import Any
+
 import yaml
 
 try:  # the C loader is much faster; fall back to pure Python where libyaml is missing
@@ -8,12 +10,14 @@ except AttributeError:  # pragma: no cover
     _Base = yaml.SafeLoader
 
 
-class LineDict(dict):
+class LineDict(dict[Any, Any]):
     """A dict that knows the line of itself and of each of its keys (1-based)."""
 
     __slots__ = ("line", "key_lines")
+    line: int
+    key_lines: dict[Any, int]
 
-    def line_of(self, key):
+    def line_of(self, key: Any) -> int:
         return self.key_lines.get(key, self.line)
 
 
@@ -25,18 +29,18 @@ MAX_NODES = 1_000_000
 class _Loader(_Base):  # type: ignore[misc,valid-type]  # the C loader or the Python one
     aliased = True          # whether the text may hold an alias (a "*"): if not, nothing to expand
 
-    def get_single_node(self):
+    def get_single_node(self) -> Any:
         node = super().get_single_node()
         if node is not None and self.aliased:
             _check_expansion(node)
         return node
 
 
-def _check_expansion(root):
+def _check_expansion(root: Any) -> None:
     """Refuse a document whose aliases expand it past MAX_NODES, or that refers to itself
     (every reader walks the data as a tree). Each node is counted once with the size of what
     it expands to, so the check costs the document's size, never its expansion."""
-    size = {}                   # id(node) -> expanded size; -1 while the node is being counted
+    size: dict[int, int] = {}   # id(node) -> expanded size; -1 while the node is being counted
     stack = [(root, False)]
     while stack:
         node, done = stack.pop()
@@ -58,7 +62,7 @@ def _check_expansion(root):
         stack.extend((k, False) for k in _children(node))
 
 
-def _children(node):
+def _children(node: Any) -> Any:
     if isinstance(node, yaml.SequenceNode):
         return node.value
     if isinstance(node, yaml.MappingNode):
@@ -66,7 +70,7 @@ def _children(node):
     return ()
 
 
-def _construct_mapping(loader, node):
+def _construct_mapping(loader: Any, node: Any) -> LineDict:
     loader.flatten_mapping(node)
     d = LineDict()
     d.line = node.start_mark.line + 1
@@ -84,7 +88,7 @@ def _construct_mapping(loader, node):
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
-def load_yaml(path):
+def load_yaml(path: Any) -> Any:
     """Load one YAML (or JSON) file; mappings come back as LineDict.
 
     Raises yaml.YAMLError with the position on a syntax error, or on a document whose
@@ -94,7 +98,7 @@ def load_yaml(path):
         return load_yaml_text(f.read())
 
 
-def load_yaml_text(text):
+def load_yaml_text(text: str | bytes) -> Any:
     loader = _Loader(text)
     loader.aliased = not isinstance(text, str) or "*" in text
     try:
@@ -103,7 +107,7 @@ def load_yaml_text(text):
         loader.dispose()
 
 
-def line_of(obj, key=None):
+def line_of(obj: Any, key: Any = None) -> int | None:
     """Best-effort line number of a mapping or one of its keys."""
     if isinstance(obj, LineDict):
         return obj.line_of(key) if key is not None else obj.line

@@ -1,21 +1,22 @@
 """The battle phase: the 18 steps of guide 4.4, in order (steps 16-17, combo time and catch
-time, in engine/play/combo_catch.py).
+time, in engine/play/combo_catch.py). The steps are a numbered list under the heading 4.4, not
+sections of their own: events cite them as "guide 4.4 step N".
 
- 1 reveal                 guide 4.4.1   both ready cards face up at once
- 2 on_use                 guide 4.4.2   "on use" effects, priority order
- 3 before_judgment        guide 4.4.3   "before judgment" effects, priority order
- 4 apply_fp               guide 4.4.4   FP applied to attack speed, then both FP spent (3.7)
- 5-8 judge                guide 4.4.5-8 evade, guard, speed, offset (engine/play/judgment.py)
- 9 special                guide 4.4.9   grab nullification (4.1.1)
-10 judgment_effects       guide 4.4.10  evade -> guard -> hit/counter -> offset -> combo effects
-11 result_fp              guide 4.4.11  both players' result FP at once
-12 damage                 guide 4.4.12  both players' damage at once
-13 state_check            guide 4.4.13  health 0 (win, sudden death), hand limit
-14 after_judgment         guide 4.4.14  "after judgment" effects
-15 after_use              guide 4.4.15  "after use" effects
-16 combo                  guide 4.4.16  combo time (4.2, 5.4)
-17 catch                  guide 4.4.17  catch time (4.3, 5.5), only without combo
-18 cleanup                guide 4.4.18  used cards to their zones (5.3.4), defense over (5.1.1)
+ 1 reveal                 both ready cards face up at once
+ 2 on_use                 "on use" effects, priority order
+ 3 before_judgment        "before judgment" effects, priority order
+ 4 apply_fp               FP applied to attack speed, then both FP spent (3.7)
+ 5-8 judge                evade, guard, speed, offset (engine/play/judgment.py)
+ 9 special                grab nullification (4.1.1)
+10 judgment_effects       evade -> guard -> hit/counter -> offset -> combo effects
+11 result_fp              both players' result FP at once
+12 damage                 both players' damage at once
+13 state_check            health 0 (win, sudden death), hand limit
+14 after_judgment         "after judgment" effects
+15 after_use              "after use" effects
+16 combo                  combo time (4.2, 5.4)
+17 catch                  catch time (4.3, 5.5), only without combo
+18 cleanup                used cards to their zones (5.3.4), defense over (5.1.1)
 
 Each step is a function ``(st, ctx)`` that either sets ``st.step`` to the next
 step or asks a decision and sets the step that resolves it.
@@ -76,7 +77,7 @@ def start(st, ctx, cards):
 @step("battle.reveal")
 def reveal(st, ctx):
     bt = st.battle
-    ctx.emit(ev("reveal", "guide 4.4.1", a_card=bt.cards["a"], b_card=bt.cards["b"]))
+    ctx.emit(ev("reveal", "guide 4.4 step 1", a_card=bt.cards["a"], b_card=bt.cards["b"]))
     for p in order(st):
         cid = bt.cards[p]
         if cid is not None:
@@ -293,7 +294,7 @@ def result_fp(st, ctx):
         pl = st.players[p]
         pl.fp += delta
         bt.fp_changed = True
-        ctx.emit(ev("result_fp", "guide 4.4.11", p=p, card=bt.cards[p], key=key, delta=delta, fp=pl.fp))
+        ctx.emit(ev("result_fp", "guide 4.4 step 11", p=p, card=bt.cards[p], key=key, delta=delta, fp=pl.fp))
     st.step = "battle.damage"
 
 
@@ -321,7 +322,7 @@ def damage(st, ctx):
         hits["a"] = db
     for victim in order(st):
         if victim in hits and hits[victim]:
-            deal(st, ctx, victim, hits[victim], bt.cards[other(victim)], "guide 4.4.12")
+            deal(st, ctx, victim, hits[victim], bt.cards[other(victim)], "guide 4.4 step 12")
     if fx is not None and fx["gdmg"]:
         # guide 5.6.4: guard damage is damage its taker dealt themselves
         for victim in order(st):
@@ -445,4 +446,4 @@ def end(st, ctx):
         st.step = "ready.enter"
     else:
         st.step = "get.enter"
-    ctx.marker("battle_end", "guide 4.4.18")
+    ctx.marker("battle_end", "guide 4.4 step 18")

@@ -1,22 +1,26 @@
 """Conditions (``if:`` of an effect entry, engine/cards/effects.py CONDITIONS): checked when the effect
 resolves, on its owner's turn (ruling R21)."""
 
-from engine.play.state import other
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.cards.model import Card
+from engine.play.state import GameState, other
 
 # The one upward need of this module: a ``used`` speed bound reads the current card's speed as
 # worked out now, by engine/play/livefx.py, whose own working-out checks conditions (with
 # ``fold``, so the recursion stops there). livefx hands its reader in when it is imported
 # (read_live_with), so this module imports nothing above it; engine/play/turn.py imports livefx
 # before any condition is checked.
-_live_reader: list = []
+_live_reader: list[Callable[[GameState, str], dict[str, Any]]] = []
 
 
-def read_live_with(reader):
+def read_live_with(reader: Callable[[GameState, str], dict[str, Any]]) -> None:
     """Set the function that works out a player's current card now: ``reader(st, p) -> record``."""
     _live_reader[:] = [reader]
 
 
-def card_matches(card, want, spd=None):
+def card_matches(card: Card | None, want: Mapping[str, Any], spd: int | None = None) -> bool:
     """``spd``: the card's reference speed now (printed + effects, before FP; ruling R38)."""
     if card is None:
         return False
@@ -38,7 +42,8 @@ def card_matches(card, want, spd=None):
     return True
 
 
-def cond_ok(st, p, cond, src=None, fold=False, ev=None):
+def cond_ok(st: GameState, p: str, cond: Mapping[str, Any], src: str | None = None, fold: bool = False,
+            ev: Mapping[str, Any] | None = None) -> bool:
     """Do all conditions hold for owner p? (``src``: the entry's own card, for not_nullified.)
     ``fold``: checked while a card's values are being worked out (engine/play/livefx.py): a ``used``
     speed bound reads the speed as last worked out instead of working it out again. ``ev``: the
@@ -88,7 +93,7 @@ def cond_ok(st, p, cond, src=None, fold=False, ev=None):
         elif k == "not_nullified":
             # guide 5.3.3: a countered card counts as nullified for this condition only
             nulled = False
-            if bfx is not None and bfx["cur"].get(p) is not None and bfx["cur"][p]["id"] == src:
+            if bt is not None and bfx is not None and bfx["cur"].get(p) is not None and bfx["cur"][p]["id"] == src:
                 nulled = bfx["cur"][p]["null"] is not None or bt.outcome.get(p) == "countered"
             ok = (not nulled) == v
         elif k == "damaged":

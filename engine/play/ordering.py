@@ -18,19 +18,24 @@ dicts in ``st.fx["queue"]``, see engine/play/windows.py). They resolve:
 A queued instance: ``{"p": seat, "name": "card-id:n", "hid": bool, "forbid": bool, ...}``.
 """
 
+from typing import Any
 
-def group(inst):
+#: a queued effect instance (engine/play/windows.py builds them)
+Instance = dict[str, Any]
+
+
+def group(inst: Instance) -> int:
     """0 public prohibitions, 1 public, 2 hidden prohibitions, 3 hidden."""
     return (2 if inst["hid"] else 0) + (0 if inst["forbid"] else 1)
 
 
-def current_group(queue):
+def current_group(queue: list[Instance]) -> int | None:
     if not queue:
         return None
     return min((2 if i["hid"] else 0) + (0 if i["forbid"] else 1) for i in queue)
 
 
-def whose_turn(queue, grp, turn):
+def whose_turn(queue: list[Instance], grp: int, turn: str) -> str:
     """The player who resolves next in group ``grp``: ``turn`` if they have one, else the other."""
     for inst in queue:
         if inst["p"] == turn and (2 if inst["hid"] else 0) + (0 if inst["forbid"] else 1) == grp:
@@ -38,9 +43,9 @@ def whose_turn(queue, grp, turn):
     return "b" if turn == "a" else "a"
 
 
-def options(queue, grp, p):
+def options(queue: list[Instance], grp: int, p: str) -> list[str]:
     """The distinct effect names player ``p`` may resolve next, in queue order."""
-    names = []
+    names: list[str] = []
     for inst in queue:
         if inst["p"] == p and (2 if inst["hid"] else 0) + (0 if inst["forbid"] else 1) == grp \
                 and inst["name"] not in names:
@@ -48,7 +53,7 @@ def options(queue, grp, p):
     return names
 
 
-def take(queue, grp, p, name):
+def take(queue: list[Instance], grp: int, p: str, name: str) -> Instance:
     """Remove and return the first pending instance of ``p`` named ``name`` in group ``grp``."""
     for k, inst in enumerate(queue):
         if inst["p"] == p and inst["name"] == name and (2 if inst["hid"] else 0) + (0 if inst["forbid"] else 1) == grp:
@@ -56,6 +61,6 @@ def take(queue, grp, p, name):
     raise ValueError(name)
 
 
-def after(p):
+def after(p: str) -> str:
     """Whose turn it is after ``p`` resolved one effect: alternate (guide 5.2.1)."""
     return "b" if p == "a" else "a"

@@ -8,20 +8,26 @@ after a break, a discard down to the hand limit) that run before the step goes
 on. See engine/play/turn.py for the turn and engine/play/battle.py for the battle.
 """
 
-from engine.cards.model import parse_card, parse_character, raise_if
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from engine.cards.model import Card, Character, parse_card, parse_character, raise_if
 from engine.cards.rules import Rules
+from engine.core.decisions import Request
 
 SEATS = ("a", "b")
+CardIds = list[str]         # a zone: card ids, in order (``list`` is also a zone's name in PlayerState)
 ZONES = ("hand", "list", "side_deck", "break_zone", "lumen_zone", "battle_zone")
 
 
-def other(p):
+def other(p: str) -> str:
     return "b" if p == "a" else "a"
 
 
-def order(st):
+def order(st: "GameState") -> tuple[str, str]:
     """Both seats, the priority holder first (guide 3.8, 5.2.1)."""
     p = st.priority
+    assert p is not None        # held from the setup's coin toss on (guide 3.4.1 step 1)
     return (p, "b" if p == "a" else "a")
 
 
@@ -29,10 +35,26 @@ class PlayerState:
     __slots__ = ("character", "health", "fp", "hand", "list", "side_deck", "break_zone",
                  "lumen_zone", "battle_zone", "ultimate", "ultimate_card", "non_responses",
                  "tokens", "limit_delta")
+    character: Character
+    health: int
+    fp: int
+    hand: CardIds
+    list: CardIds
+    side_deck: CardIds
+    break_zone: CardIds
+    lumen_zone: CardIds
+    battle_zone: CardIds
+    ultimate: str | None             # the card in the ultimate zone
+    ultimate_card: str | None        # the player's ultimate card, wherever it is (guide 3.3.4)
+    non_responses: int
+    tokens: dict[str, int]
+    limit_delta: int
 
-    def __init__(self, character, health=None, fp=0, hand=(), list=(), side_deck=(), break_zone=(),
-                 lumen_zone=(), battle_zone=(), ultimate=None, ultimate_card=None, non_responses=0,
-                 tokens=None, limit_delta=0):
+    def __init__(self, character: Character, health: int | None = None, fp: int = 0, hand: Iterable[str] = (),
+                 list: Iterable[str] = (), side_deck: Iterable[str] = (), break_zone: Iterable[str] = (),
+                 lumen_zone: Iterable[str] = (), battle_zone: Iterable[str] = (), ultimate: str | None = None,
+                 ultimate_card: str | None = None, non_responses: int = 0, tokens: Mapping[str, int] | None = None,
+                 limit_delta: int = 0) -> None:
         self.character = character
         self.health = character.start_health if health is None else health
         self.fp = fp
@@ -49,7 +71,7 @@ class PlayerState:
         self.tokens = dict(tokens) if tokens is not None else character.token_start()
         self.limit_delta = limit_delta   # hand-limit change from effects (engine/play/cardfx.py refresh)
 
-    def copy(self):
+    def copy(self) -> "PlayerState":
         c = PlayerState.__new__(PlayerState)
         c.character = self.character
         c.health = self.health
@@ -68,7 +90,7 @@ class PlayerState:
         return c
 
     @property
-    def hand_limit(self):
+    def hand_limit(self) -> int:
         limit = self.character.limits.get(self.health)
         if limit is None:
             limit = self.character.limit_for(self.health)
@@ -76,14 +98,14 @@ class PlayerState:
             limit = max(0, limit + self.limit_delta)
         return limit
 
-    def owned_cards(self):
+    def owned_cards(self) -> CardIds:
         """Every card this player owns, wherever it is (for sudden death rebuild and invariants)."""
         cards = self.hand + self.list + self.side_deck + self.break_zone + self.lumen_zone + self.battle_zone
         if self.ultimate is not None:
             cards.append(self.ultimate)
         return cards
 
-    def to_json(self):
+    def to_json(self) -> dict[str, Any]:
         return {
             "character": self.character.to_json(), "health": self.health, "fp": self.fp,
             "hand": self.hand[:], "list": self.list[:], "side_deck": self.side_deck[:],
@@ -94,9 +116,10 @@ class PlayerState:
         }
 
     @classmethod
-    def from_json(cls, d):
+    def from_json(cls, d: Mapping[str, Any]) -> "PlayerState":
         ch, problems = parse_character(d["character"])
         raise_if(problems)
+        assert ch is not None       # no problems: a character
         return cls(ch, d["health"], d["fp"], d["hand"], d["list"], d["side_deck"], d["break_zone"],
                    d["lumen_zone"], d["battle_zone"], d["ultimate"], d["ultimate_card"],
                    d["non_responses"], d.get("tokens", {}), d.get("limit_delta", 0))
@@ -109,8 +132,29 @@ class Battle:
     __slots__ = ("cards", "ref", "speed", "evades", "guards", "offset", "outcome", "decided_by",
                  "results", "combo_ok", "attack_used", "fp_changed", "damage_done", "used",
                  "combo", "catch", "redo_ready", "moves", "nullify_queue", "ended", "fx")
+    cards: dict[str, str | None]
+    ref: dict[str, int]
+    speed: dict[str, int]
+    evades: dict[str, bool]
+    guards: dict[str, bool]
+    offset: str | None
+    outcome: dict[str, str]
+    decided_by: str | None
+    results: dict[str, str | None]
+    combo_ok: dict[str, bool]
+    attack_used: bool
+    fp_changed: bool
+    damage_done: bool
+    used: list[list[Any]]
+    combo: dict[str, Any] | None
+    catch: dict[str, Any] | None
+    redo_ready: bool
+    moves: list[list[Any]] | None
+    nullify_queue: list[Any] | None
+    ended: bool
+    fx: dict[str, Any] | None
 
-    def __init__(self, cards):
+    def __init__(self, cards: Mapping[str, str | None]) -> None:
         self.cards = dict(cards)
         self.ref = {}            # reference speed (before FP) of each attack
         self.speed = {}          # judgment speed (after FP) of each attack
@@ -133,7 +177,7 @@ class Battle:
         self.ended = False
         self.fx = None           # card-effect data of this battle (engine/play/cardfx.py); None without effects
 
-    def copy(self):
+    def copy(self) -> "Battle":
         c = Battle.__new__(Battle)
         c.cards = dict(self.cards)
         c.ref = dict(self.ref)
@@ -158,18 +202,18 @@ class Battle:
         c.fx = None if self.fx is None else copy_json(self.fx)
         return c
 
-    def to_json(self):
+    def to_json(self) -> dict[str, Any]:
         return {k: copy_json(getattr(self, k)) for k in Battle.__slots__}
 
     @classmethod
-    def from_json(cls, d):
+    def from_json(cls, d: Mapping[str, Any]) -> "Battle":
         b = cls.__new__(cls)
         for k in cls.__slots__:
             setattr(b, k, copy_json(d.get(k)))
         return b
 
 
-def copy_json(v):
+def copy_json(v: Any) -> Any:
     """Deep copy of plain JSON data (dict/list/scalars)."""
     if isinstance(v, dict):
         return {k: (x if type(x) in _SCALARS else copy_json(x)) for k, x in v.items()}
@@ -187,8 +231,33 @@ class GameState:
     __slots__ = ("cards", "rules", "players", "priority", "turn", "phase", "step", "stalled_battles",
                  "sudden_death", "sd_turn", "winner", "pending", "inbox", "tasks", "battle",
                  "last_outcome", "rng", "battles", "decks", "fx", "lasting", "fxon", "fxix", "limkey")
+    cards: Mapping[str, Card]
+    rules: Rules
+    players: dict[str, PlayerState]
+    priority: str | None
+    turn: int
+    phase: str
+    step: str
+    stalled_battles: int
+    sudden_death: bool
+    sd_turn: int
+    winner: str | None
+    pending: list[Request]
+    inbox: dict[str, Any]
+    tasks: list[dict[str, Any]]
+    battle: Battle | None
+    last_outcome: dict[str, str] | None
+    rng: int
+    battles: int
+    decks: dict[str, Any] | None
+    fx: dict[str, Any] | None
+    lasting: list[dict[str, Any]]
+    fxon: bool
+    fxix: Any
+    limkey: Any
 
-    def __init__(self, cards, players, priority=None, rules=None, turn=1, rng=0, decks=None):
+    def __init__(self, cards: Mapping[str, Card], players: dict[str, PlayerState], priority: str | None = None,
+                 rules: Rules | None = None, turn: int = 1, rng: int = 0, decks: dict[str, Any] | None = None) -> None:
         self.cards = cards                 # id -> Card (shared, immutable)
         self.rules = rules or Rules()
         self.players = players             # {"a": PlayerState, "b": PlayerState}
@@ -227,7 +296,7 @@ class GameState:
         c.sudden_death = self.sudden_death
         c.sd_turn = self.sd_turn
         c.winner = self.winner
-        c.pending = [dict(r) for r in self.pending]
+        c.pending = [r.copy() for r in self.pending]
         c.inbox = copy_json(self.inbox)       # its get order is a list the get step pops
         c.tasks = [dict(t) for t in self.tasks]
         c.battle = None if self.battle is None else self.battle.copy()
@@ -242,13 +311,13 @@ class GameState:
         c.limkey = self.limkey
         return c
 
-    def card(self, card_id: str):
+    def card(self, card_id: str | None) -> Card:
         if card_id is None:
             return self.rules.virtual
         return self.cards[card_id]
 
     # ------------------------------------------------------------ JSON
-    def to_json(self, cards: bool = True) -> dict:
+    def to_json(self, cards: bool = True) -> dict[str, Any]:
         """The state as JSON. ``cards=False`` leaves the card table out (views: it is static
         and ~24 KB, so a view that serialized it would spend most of its time there)."""
         return {
@@ -267,14 +336,16 @@ class GameState:
         }
 
     @classmethod
-    def from_json(cls, d, cards=None):
+    def from_json(cls, d: Mapping[str, Any], cards: Mapping[str, Card] | None = None) -> "GameState":
         """Rebuild a state. ``cards`` may pass an already parsed card table to share."""
         if cards is None:
-            cards = {}
+            table: dict[str, Card] = {}
             for cd in d["cards"]:
                 card, problems = parse_card(cd)
                 raise_if(problems)
-                cards[card.id] = card
+                assert card is not None     # no problems: a card
+                table[card.id] = card
+            cards = table
         st = cls.__new__(cls)
         st.cards = cards
         st.rules = Rules.from_json(d["rules"])
@@ -296,7 +367,7 @@ class GameState:
         return st
 
 
-def effects_in_play(cards, players):
+def effects_in_play(cards: Mapping[str, Card], players: Mapping[str, PlayerState]) -> bool:
     """Does any card or trait of this game carry effects? (Otherwise every effect hook is skipped.)"""
     for c in cards.values():
         if c.effects:

@@ -8,12 +8,15 @@ before the step continues, in the order they were raised, so a break and its
 replenish happen "right after" what caused them (guide 3.9.1, 5.4).
 """
 
+from collections.abc import Callable, Collection
+from typing import Any
+
 from engine.play import battle, breaks, cardfx, combo_catch, windows
 from engine.play import primitives  # noqa: F401  (importing it registers the effect functions)
 from engine.core.decisions import ask, counts, distinct_multisets, setup_has_choice
-from engine.core.events import ev
+from engine.core.events import Event, ev
 from engine.core.rng import coin_toss
-from engine.play.state import other
+from engine.play.state import GameState, other
 from engine.play.cardfx import end_lasting, refresh
 from engine.play.windows import window
 from engine.play.usable import ready_split
@@ -22,21 +25,26 @@ from engine.play.zones import discard, do_replenish, replenish_options, take
 HAND_SIZE = 5   # guide 3.4.1 step 2
 LIST_SIZE = 9
 
-STEPS = dict(battle.STEPS)
+#: a step: runs, then moves ``st.step`` on or asks a decision
+Step = Callable[[GameState, "Ctx"], Any]
+#: a task: True when done, False when it asked a decision (it runs again on the answer)
+Task = Callable[[GameState, "Ctx", dict[str, Any]], bool]
+
+STEPS: dict[str, Step] = dict(battle.STEPS)
 STEPS.update(combo_catch.STEPS)
 STEPS.update(windows.STEPS)
-TASKS: dict = {}
+TASKS: dict[str, Task] = {}
 
 
-def step(name):
-    def register(fn):
+def step(name: str) -> Callable[[Step], Step]:
+    def register(fn: Step) -> Step:
         STEPS[name] = fn
         return fn
     return register
 
 
-def task(name):
-    def register(fn):
+def task(name: str) -> Callable[[Task], Task]:
+    def register(fn: Task) -> Task:
         TASKS[name] = fn
         return fn
     return register
@@ -47,14 +55,14 @@ class Ctx:
 
     __slots__ = ("st", "events", "ins", "until", "stopped")
 
-    def __init__(self, st, until=()):
+    def __init__(self, st: GameState, until: Collection[str] = ()) -> None:
         self.st = st
-        self.events = []
-        self.ins = 0
-        self.until = until
-        self.stopped = None
+        self.events: list[Event] = []
+        self.ins = 0                # where the next task raised goes in st.tasks
+        self.until = until          # marker events to pause at
+        self.stopped: str | None = None     # the marker it paused at
 
-    def emit(self, e):
+    def emit(self, e: Event) -> None:
         by = e.get("by")
         if by is not None and by not in self.st.cards:
             # the source is a trait: name it in the event (traits are public, and not in the card table)
@@ -65,22 +73,22 @@ class Ctx:
                     break
         self.events.append(e)
 
-    def task(self, t):
+    def task(self, t: dict[str, Any]) -> None:
         self.st.tasks.insert(self.ins, t)
         self.ins += 1
 
-    def marker(self, name, rule, **params):
+    def marker(self, name: str, rule: str, **params: Any) -> None:
         self.events.append(ev(name, rule, **params))
         if name in self.until:
             self.stopped = name
 
-    def check_health(self):
+    def check_health(self) -> bool:
         """Win / loss / sudden death after a unit of damage (guide 3.4, 5.1.2).
         Returns True if the battle cannot go on."""
         return check_health(self.st, self)
 
 
-def run(st, ctx):
+def run(st: GameState, ctx: Ctx) -> None:
     """Advance until a decision is pending, the game is over, or a pause marker is hit."""
     steps, tasks = STEPS, TASKS
     while ctx.stopped is None and not st.pending and st.winner is None:
@@ -371,7 +379,7 @@ def ready_ask(st, ctx):
     st.step = "ready.resolve"
 
 
-def lock_ready(st, p, card_id):
+def lock_ready(st: GameState, p: str, card_id: str) -> None:
     """A declared ready is final (guide 3.5.2): the card goes face down to the battle zone."""
     pl = st.players[p]
     take(pl.hand, card_id)

@@ -138,7 +138,7 @@ def fires(st, timing, p, scope):
 
 
 def judgment_triggers(st):
-    """After step 9: which judgment timings happen for each player (guide 4.4.10).
+    """After step 9: which judgment timings happen for each player (guide 4.4 step 10).
 
     A card nullified as a whole has no judgment result (its own timings do not happen)."""
     bt = st.battle

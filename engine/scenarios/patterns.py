@@ -14,32 +14,46 @@ back in the order used (5.3.4). ``events`` can:
 
 An item matches an event of its kind whose every listed field is equal (a list equal as a list,
 in order). The items are matched in order, each after the event the one before it matched, so
-other events may come between them. The event kinds and their fields are those of
-``engine/core/events.py`` (``lumen scenario --json`` prints every event of a run).
+other events may come between them. The event kinds, their fields and the fields' types are
+declared in ``engine/core/event_kinds.py`` (``lumen scenario --json`` prints every event of a
+run). A pattern that could never match is refused when the scenario is loaded, naming the field:
+a field its kind never has (``{e: damage, pp: a}``), a value of the wrong type (``amount: "500"``),
+a card id the scenario does not have. Without that, ``no_events`` would pass whatever happened.
 """
 
 import json
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from engine.core.errors import ScenarioError
-from engine.core.events import TEMPLATES
+from engine.core.event_fields import FIELDS
+from engine.core.events import Event
 from engine.core.yamlio import LineDict
 
 KEYS = ("events", "no_events")
 
 
-def _err(file, obj, key, msg):
+#: a pattern: {"e": kind, field: value, ...}
+Pattern = dict[str, Any]
+#: what marked strings may name in this scenario (engine/core/event_kinds.py CARD, SOURCE, TIMING)
+Known = Mapping[str, Collection[str]]
+
+
+def _err(file: str | None, obj: Any, key: Any, msg: str) -> ScenarioError:
     line = obj.line_of(key) if isinstance(obj, LineDict) else None
     where = "%s:%d: " % (file, line) if line else ("%s: " % file if file else "")
     return ScenarioError(where + msg)
 
 
-def pattern(item):
+def pattern(item: str | Mapping[str, Any]) -> Pattern:
     """The pattern of one item: {"e": kind, field: value, ...}."""
     return {"e": item} if isinstance(item, str) else dict(item)
 
 
-def validate(file, expect, key):
-    """Type-check ``expect[key]`` (a list of event patterns); a wrong one is an error naming it."""
+def validate(file: str | None, expect: Mapping[str, Any], key: str, known: Known | None = None) -> None:
+    """Type-check ``expect[key]`` (a list of event patterns) against the declared event kinds; a
+    wrong one is an error naming it. ``known``: the values marked strings may take in this
+    scenario (``{event_kinds.CARD: card ids, ...}``)."""
     items = expect[key]
     what = "expect.%s" % key
     if not isinstance(items, list) or not items:
@@ -52,13 +66,35 @@ def validate(file, expect, key):
             kind = item
         else:
             raise _err(file, expect, key, "%s[%d] must be an event kind or {e: kind, ...}, not %r" % (what, i, item))
-        if kind not in TEMPLATES:
+        if kind not in FIELDS:
             raise _err(file, item if isinstance(item, dict) else expect, "e" if isinstance(item, dict) else key,
-                       "%s[%d]: unknown event kind %r (engine/core/events.py; `lumen scenario --json` lists a run's "
-                       "events)" % (what, i, kind))
+                       "%s[%d]: unknown event kind %r (engine/core/event_kinds.py; `lumen scenario --json` lists a "
+                       "run's events)" % (what, i, kind))
+        if isinstance(item, dict):
+            _check_fields(file, item, kind, "%s[%d]" % (what, i), known or {})
 
 
-def matches(pat, event):
+def _check_fields(file: str | None, item: Mapping[str, Any], kind: str, what: str, known: Known) -> None:
+    """Every field of a pattern is one its kind has, with a value it can take."""
+    fields = FIELDS[kind]
+    for k, v in item.items():
+        if k == "e":
+            continue
+        f = fields.get(k)
+        if f is None:
+            raise _err(file, item, k, "%s: %s event has no field %r, so this pattern could never match (its fields: "
+                                      "%s)" % (what, _a(kind), k, ", ".join(n for n in fields if n != "e")))
+        wrong = f.problem(v, known)
+        if wrong is not None:
+            raise _err(file, item, k, "%s.%s: %s can never be %s event's %s, which is %s"
+                       % (what, k, json.dumps(v, ensure_ascii=False), _a(kind), k, wrong))
+
+
+def _a(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+def matches(pat: Pattern, event: Event) -> bool:
     if event.get("e") != pat["e"]:
         return False
     for k, v in pat.items():
@@ -70,14 +106,14 @@ def matches(pat, event):
 _ABSENT = object()
 
 
-def _fmt(pat):
+def _fmt(pat: Mapping[str, Any]) -> str:
     """The kind first, then the fields as written (a YAML dump may have sorted them)."""
     d = {"e": pat.get("e")}
     d.update((k, v) for k, v in pat.items() if k != "e")
     return json.dumps(d, ensure_ascii=False)
 
 
-def compare(expect, events):
+def compare(expect: Mapping[str, Any], events: Sequence[Event]) -> list[str]:
     """One message per expectation that does not hold."""
     out = []
     if "events" in expect:
@@ -108,5 +144,5 @@ def compare(expect, events):
     return out
 
 
-def _plain(e):
+def _plain(e: Event) -> Event:
     return {k: v for k, v in e.items() if k not in ("rule",)}

@@ -14,7 +14,9 @@ Additions to the brief's fields (all optional): top level ``description``,
 ``tokens``; ``start: setup`` with per player ``deck:`` (guide 3.4.1); the input key
 ``setup: {hand: [...], list: [...]}`` (setup, sudden death rebuild); under ``expect`` the
 global keys plus ``phase``, ``rules`` (rule sections that must have been applied, e.g.
-``[guide 3.10]``), ``offered`` and ``not_offered`` (the options of the last decision of a kind).
+``[guide 3.10]``), ``offered`` and ``not_offered``, ``decisions`` (who was asked what, in
+order), ``events`` and ``no_events``; ``stop: {end_of_turn: N}`` (the end of turn N, not the
+first turn end).
 """
 
 import json
@@ -22,10 +24,13 @@ import os
 
 from engine.api import game
 from engine.cards.model import parse_card, parse_character
+from engine.cards.effects import TIMING_NAMES
 from engine.core.errors import CardError, IllegalDecision, LumenError, ScenarioError
+from engine.core.event_kinds import CARD, SOURCE, TIMING
 from engine.core.events import explain
 from engine.cards.rules import Rules
-from engine.scenarios.expect import compare, validate as validate_expect
+from engine.play.cardfx import HIDDEN
+from engine.scenarios.expect import CHOICES, compare, validate as validate_expect
 from engine.scenarios.position import ZONE_KEYS, check_sizes, check_zones, setup_deck
 from engine.play.state import GameState, PlayerState
 from engine.core.yamlio import LineDict, load_yaml
@@ -39,11 +44,13 @@ INPUT_KEYS = {"ready", "timeout", "pick", "get", "discard", "combo", "catch", "n
 STARTS = ("ready", "lumen", "battle", "setup")
 STOPS = {"end_of_battle": "battle_end", "end_of_turn": "turn_end", "next_ready": "ready_start",
          "game_over": "game_over"}
+#: the stops that take a number: ``{end_of_turn: N}`` is the end of turn N
+NUMBERED_STOPS = {"end_of_turn": "turn"}
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 class Scenario:
-    __slots__ = ("name", "file", "data", "state", "inputs", "stop", "expect")
+    __slots__ = ("name", "file", "data", "state", "inputs", "stop", "stop_at", "expect")
 
 
 class Outcome:
@@ -208,13 +215,50 @@ def build(data, file="<scenario>"):
         else:
             st.phase, st.step = "ready", "ready.ask"
     sc.state = st
-    stop = data.get("stop", "end_of_battle")
-    if stop not in STOPS:
-        raise _err(file, data, "stop", "stop must be one of %s, not %r" % (", ".join(STOPS), stop))
-    sc.stop = stop
+    sc.stop, sc.stop_at = _stop(file, data, st)
     sc.inputs = _build_inputs(file, data)
-    sc.expect = validate_expect(file, data)
+    sc.expect = validate_expect(file, data, known_names(st))
     return sc
+
+
+def _stop(file, data, st):
+    """(stop, number or None): ``end_of_battle`` ..., or ``{end_of_turn: N}``."""
+    stop = data.get("stop", "end_of_battle")
+    if isinstance(stop, dict):
+        if len(stop) != 1 or next(iter(stop)) not in NUMBERED_STOPS:
+            raise _err(file, data, "stop", "a numbered stop is {end_of_turn: N}, not %r" % (stop,))
+        (key, n), = stop.items()
+        if not isinstance(n, int) or isinstance(n, bool) or n < st.turn:
+            raise _err(file, stop, key, "stop.%s must be a turn number, at least the scenario's turn (%d), not %r"
+                       % (key, st.turn, n))
+        return key, n
+    if stop not in STOPS:
+        raise _err(file, data, "stop", "stop must be one of %s, or {end_of_turn: N}, not %r" % (", ".join(STOPS), stop))
+    return stop, None
+
+
+def known_names(st):
+    """What the expectations of a scenario on ``st`` may name: its card ids, the sources of effects
+    (cards, the characters' traits, the hidden side-deck source), the timings, the option names
+    of its ``choice`` entries."""
+    cards = set(st.cards)
+    traits = {pl.character.trait_id for pl in st.players.values()}
+    entries = [e for c in st.cards.values() for e in c.effects]
+    entries += [e for pl in st.players.values() for e in pl.character.trait_effects]
+    return {CARD: cards, SOURCE: cards | traits | {HIDDEN}, TIMING: set(TIMING_NAMES), CHOICES: _choice_options(entries)}
+
+
+def _choice_options(tree):
+    out = set()
+    if isinstance(tree, dict):
+        if tree.get("do") == "choice" and isinstance(tree.get("options"), dict):
+            out.update(tree["options"])
+        for v in tree.values():
+            out |= _choice_options(v)
+    elif isinstance(tree, (list, tuple)):
+        for v in tree:
+            out |= _choice_options(v)
+    return out
 
 
 def _character(file, pd, p):
@@ -287,18 +331,32 @@ def run(sc):
     st = sc.state
     marker = STOPS[sc.stop]
     until = {marker}
+    at = getattr(sc, "stop_at", None)
+    field = NUMBERED_STOPS.get(sc.stop)
+    stop = sc.stop if at is None else "%s %d" % (sc.stop, at)
+
+    def stopped(evs):
+        return any(e["e"] == marker and (at is None or e.get(field) == at) for e in evs)
+
+    def past_other_stops(st, evs):
+        """Paused at the stop's marker but not the stop (the end of an earlier turn): go on."""
+        while at is not None and evs and evs[-1]["e"] == marker and not stopped(evs[-1:]) and not st.pending \
+                and st.winner is None:
+            st, more = game.advance(st, until)
+            evs = evs + more
+        return st, evs
     events = []
     decisions = []       # every decision asked: player, kind, options, answer (``--json``, ``offered``)
     queues = {p: list(q) for p, q in sc.inputs.items()}
     failures = []
     try:
-        st, ev = game.advance(st, until)
+        st, ev = past_other_stops(*game.advance(st, until))
         events += ev
         while True:
-            if _stopped(ev, marker) or st.winner is not None:
+            if stopped(ev) or st.winner is not None:
                 break
             if not st.pending:
-                failures.append("engine paused without a decision before %s" % sc.stop)
+                failures.append("engine paused without a decision before %s" % stop)
                 break
             req = next((r for r in st.pending if queues[r["player"]]), None)
             if req is None:
@@ -317,7 +375,7 @@ def run(sc):
             decisions.append({"player": p, "kind": want, "options": req["options"], "answer": {key: value},
                               "input": index})
             try:
-                st, ev = game.apply(st, p, key, value, until)
+                st, ev = past_other_stops(*game.apply(st, p, key, value, until))
             except IllegalDecision as exc:
                 failures.append("inputs[%d] (%s %s: %r) is illegal: %s" % (index, p, key, value, exc))
                 break
@@ -331,28 +389,24 @@ def run(sc):
         where = None
         for p in ("a", "b"):
             for key, value, index in queues[p]:
-                where = where or _where(st, events, marker, sc.stop)
+                where = where or _where(st, stopped(events), stop)
                 failures.append("inputs[%d] (%s %s: %r) was never asked for: %s" % (index, p, key, value, where))
-        if st.winner is None and not _stopped(events, marker):
-            failures.append("the scenario never reached %s" % sc.stop)
+        if st.winner is None and not stopped(events):
+            failures.append("the scenario never reached %s" % stop)
         failures += compare(sc.expect, st, events, decisions)
     return Outcome(sc.name, sc.file, not failures, failures, st, events, decisions)
 
 
-def _where(st, events, marker, stop):
+def _where(st, at_stop, stop):
     """Where the engine stopped, for an input it never asked for."""
     if st.winner is not None:
         return "the game was over (winner: %s, turn %d)" % (st.winner, st.turn)
-    if _stopped(events, marker):
+    if at_stop:
         return "the run stopped at %s (turn %d, %s phase)" % (stop, st.turn, st.phase)
     if st.pending:
         return "the engine was asking %s" % "; ".join("%s for %s (options: %s)" % (r["player"], r["kind"], _fmt_opts(r))
                                                      for r in st.pending)
     return "the engine stopped in the %s phase (turn %d)" % (st.phase, st.turn)
-
-
-def _stopped(events, marker):
-    return any(e["e"] == marker for e in events)
 
 
 def _fmt_opts(req):

@@ -248,7 +248,7 @@ class TableDemo:
     # -- the run
     def run(self):
         from hub.pods.sim import SimPod, build
-        from hub.pods.links import PodHub
+        from hub.pods.pod_hub import PodHub
         from hub.pods.ports import SimPort
         build()
         self.sims = {seat: SimPod(board_id=BOARD_IDS[seat]) for seat in ("a", "b")}
@@ -314,7 +314,7 @@ class TableDemo:
             announce(self.table, self.host, handle.port, self.out)
 
     async def _standalone(self):
-        from hub.pods.links import while_serving
+        from hub.pods.pod_hub import while_serving
         await while_serving(self.hub, self._driver_task(None))
 
     async def _pods_task(self, _display):

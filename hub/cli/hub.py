@@ -13,7 +13,7 @@ import os
 from engine.cards import load_deck, load_sample
 from engine import CardError
 
-from hub.pods.links import PodHub
+from hub.pods.pod_hub import PodHub
 from hub.sessions.base import SessionError
 from hub.light.statuslight import StatusLight, open_strip
 from hub.record import doctor

@@ -246,10 +246,6 @@ class HubLink:
             lock.release()
         return msg
 
-    def send_unsequenced(self, msg_type: str, now_ms: int, /, **fields: Any) -> None:
-        with self.lock:
-            self._emit(Message(msg_type, fields), now_ms)
-
     def _emit(self, msg: Message, now_ms: int, payload: bytes | None = None) -> None:
         msg.ack = self._rx_last
         self._out += frame(SCHEMA[msg.type][0], msg.seq, msg.ack, payload_of(msg) if payload is None else payload)

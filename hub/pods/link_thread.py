@@ -23,7 +23,7 @@ arrival order (the ports are read without waiting); a connection's ``wlock`` kee
 writes in order (this thread's and the table's, PodHub.flush). Order: ``feed_lock``, then
 a link's.
 
-The seam: the thread asks its owner (``PodHub``, hub/pods/links.py) only through
+The seam: the thread asks its owner (``PodHub``, hub/pods/pod_hub.py) only through
 :class:`LinkOwner`'s methods, and the owner uses only this class's public methods.
 """
 

@@ -99,7 +99,3 @@ def on_test(conn, m) -> str:
 
 def start_selftest(link, now: int) -> None:
     link.send("selftest", now, action=1)
-
-
-def stop_selftest(link, now: int) -> None:
-    link.send("selftest", now, action=0)

@@ -3,7 +3,7 @@ options as slots, the pass slot, the locked slot) and the state frame pushed to 
 
 The question comes from the session (``session.prompt(seat)``, hub/sessions/base.py: the
 same for every mode). A prompt id changes whenever the question changes, so a late or
-resent answer to an old prompt is ignored (hub/pods/links.py applies the answers).
+resent answer to an old prompt is ignored (hub/pods/pod_hub.py applies the answers).
 Options map to slots in the order the engine lists them; "pass", "end" and "skip" are
 the pod's extra pass slot; a discard of several cards is asked one card per prompt.
 Card names (for an OLED) go to the seat's own pod only.

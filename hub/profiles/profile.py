@@ -16,7 +16,7 @@ import os
 from engine import CardError
 from engine import load_yaml, load_yaml_text
 
-from hub.profiles.schema import PROFILE, SEAT_IDS, Checker, by_id, read_file
+from hub.profiles.schema import MEASURES, PROFILE, SEAT_IDS, Checker, by_id, read_file
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 FORMAT = "lumen-profile/1"
@@ -122,6 +122,20 @@ class Profile:
         m = self.body["match"]
         return m["minutes"] * 60_000, m["extra_turns"]
 
+    def procedure(self):
+        """The end-of-round procedure (hub/sessions/end_of_round.py): the turn in progress
+        finished or not, the extra turns and minutes, the tiebreak steps, the rule named.
+        A profile with the older ``at_time: {higher: X}``: X higher, then a drawn game."""
+        m = self.body["match"]
+        steps = m.get("tiebreak")
+        if steps is None:
+            at = m.get("at_time")
+            steps = ([{"by": "higher", "counters": [at["higher"]], "name": None}] if at else []) + \
+                [{"by": "draw", "counters": None, "name": None}]
+        return {"finish_turn": m.get("finish_turn", True), "extra_turns": m["extra_turns"],
+                "extra_ms": m["extra_minutes"] * 60_000 if m.get("extra_minutes") else None,
+                "tiebreak": steps, "ruling": m.get("ruling")}
+
     def word(self, wid):
         return (self.body.get("words") or {}).get(wid) or WORDS[wid]
 
@@ -192,6 +206,7 @@ def _whole(ck, data, b):
     m, rm = b["match"], data.get("match") or {}
     if m["at_time"]:
         counter_ref(m["at_time"]["higher"], rm.get("at_time"), "higher", "match.at_time.higher")
+    _tiebreak(ck, b, rm, counters)
     if m["best_of"] % 2 == 0:
         ck.add("best_of must be odd (a match is won by a majority), not %d" % m["best_of"], rm, "best_of", "match.best_of")
     players = b["players"]
@@ -222,6 +237,36 @@ def _whole(ck, data, b):
             ck.add("unknown word %r (words: %s)" % (w, ", ".join(WORDS)), data.get("words"), w, "words.%s" % w)
     if b["picks"]:
         _picks(ck, data.get("picks"), b, counters)
+
+
+def _tiebreak(ck, b, rm, counters):
+    """The end-of-round steps: counters that exist, and a last step that always decides."""
+    m = b["match"]
+    steps = m["tiebreak"]
+    if steps is None:
+        return
+    raw = rm.get("tiebreak") or []
+    if m["at_time"]:
+        ck.add("give tiebreak or the older at_time, not both", rm, "at_time", "match.at_time")
+    if not steps or steps[-1]["by"] not in ("random", "draw"):
+        ck.add("the last tiebreak step must be random or draw (a tie must end somehow)", rm, "tiebreak",
+               "match.tiebreak")
+    for i, st in enumerate(steps):
+        where, line = "match.tiebreak[%d]" % i, raw[i] if i < len(raw) else rm
+        names = st["counters"] or []
+        if st["by"] in ("random", "draw"):
+            if names:
+                ck.add("a %s step reads no counters" % st["by"], line, "counters", where)
+            continue
+        if not names:
+            ck.add("a %s step needs the counters it compares" % st["by"], line, "counters", where)
+        for cid in names:
+            if cid in MEASURES:
+                if b["rules"] not in BY_TRACKER:
+                    ck.add("%s is counted by the tracker's rules only (rules: tracker)" % cid, line, "counters", where)
+            elif cid not in counters:
+                ck.add("names counter %r, which the profile does not have (counters: %s)"
+                       % (cid, ", ".join(counters) or "none"), line, "counters", where)
 
 
 def _picks(ck, raw, b, counters):

@@ -107,6 +107,20 @@ HIGHER = Key("obj", "the seat (or team) with the higher counter wins; equal is a
     "higher": Key("id", "the counter compared", required=True),
 })
 
+#: what a tiebreak step may read besides the profile's counters: the non-responses of guide 3.10
+#: (Lumen Condenser's tracker counts them; rules: tracker only)
+MEASURES = ("non_responses",)
+
+TIEBREAK = Key("obj", "one step of the tiebreak after time, tried in order until one decides", fields={
+    "by": Key("enum", "higher: the side with the higher sum of `counters` wins; higher_share: the higher share "
+                      "of its own start (the tracker's character: its first health band); fewer: the side with "
+                      "fewer wins; random: a seeded draw from the game's seed, recorded; draw: a drawn game",
+              required=True, choices=("higher", "higher_share", "fewer", "random", "draw")),
+    "counters": Key("list", "the counters added up (a team's seats too); `non_responses`: guide 3.10's count "
+                            "(rules: tracker)", items=Key("id", "counter")),
+    "name": Key(TEXT, "what the slip and the display call this step", nullable=True),
+})
+
 PROFILE = Key("obj", "a game profile (one YAML file)", fields={
     "format": Key("enum", "the format's name and version", required=True, choices=("lumen-profile/1",)),
     "id": Key("id", "the profile's id (`lumen hub --profile ID`, the record's start names it)", required=True),
@@ -177,8 +191,17 @@ PROFILE = Key("obj", "a game profile (one YAML file)", fields={
     "match": Key("obj", "a match and its clock", fields={
         "best_of": Key("int", "games (duels) a match has", default=1, lo=1, hi=9),
         "minutes": Key("int", "the match clock's default length", default=30, lo=1, hi=240),
-        "extra_turns": Key("int", "turns played after time", default=0, lo=0, hi=10),
-        "at_time": HIGHER,
+        "finish_turn": Key("bool", "at time the turn in progress is played to its end first (its recovery phase "
+                                   "included), then the extra turns count", default=True),
+        "extra_turns": Key("int", "turns played after time (after the turn in progress)", default=0, lo=0, hi=10),
+        "extra_minutes": Key("int", "or this many minutes after the turn in progress, whichever comes first (an "
+                                    "extra turn begun before they run out is played to its end); null: turns only",
+                             nullable=True, lo=1, hi=60),
+        "tiebreak": Key("list", "a game still undecided after the extra turns: these steps in order (the last must "
+                                "be random or draw)", items=TIEBREAK),
+        "ruling": Key(TEXT, "the rule the procedure follows (the slip names it)", nullable=True),
+        "at_time": Key("obj", "the older form of `tiebreak` (higher counter, then a draw); not with `tiebreak`",
+                       nullable=True, fields={"higher": Key("id", "the counter compared", required=True)}),
     }, default={}),
     "words": Key("map", "extra words the game uses in the log and on the display (ids: leader, trailer, ...)",
                  values=Key(TEXT, "a word")),

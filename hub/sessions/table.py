@@ -24,6 +24,7 @@ from hub.sessions import roster
 from hub.profiles import cards as profile_cards
 from hub.profiles import profile as profiles
 from hub.sessions.base import LINK_ALLOWANCE_MS, MonotonicClock, NotFound, SessionError
+from hub.sessions.end_of_round import RoundEnd, profile_of
 from hub.sessions.profile import ProfileSession, card_set_for, start_characters
 from hub.sessions.referee import RefereeSession
 from hub.sessions.summary import game_summary, session_summary
@@ -64,7 +65,7 @@ class Table:
         self.wall = wall or clock or WallClock()
         self.clock = clock or MonotonicClock()
         self.tokens = tokens or TokenKeeper(override=admin_token)
-        self.timer = MatchTimer(*profiles.get("lumen").clock_defaults())
+        self.timer = timer_for(None)
         self._timer_from_td = False     # the TD's round clock set it: a new game keeps its length
         self._clock_for = profiles.get("lumen").clock_defaults()    # the game whose defaults the clock has
         self._timer_undo = []           # [{"action", "before"}]: the judge's clock actions, newest last
@@ -72,6 +73,7 @@ class Table:
         self._last_clock = None         # (action, monotonic ms) of the judge's last clock action
         self._summaries = {}            # game id -> ((id, record count), its summary): see games()
         self.session = None
+        self.round_end = RoundEnd(self)     # time's procedure: extra turns counted, an undecided game decided
         self.names = {}                 # seat -> the player's name, as the game's start record keeps it
         self.meta = {}                  # the current game's start meta (decks, a bot's seat, coached seats)
         # the hub's bot player and coach (hub/bot), when the hub runs them: the display shows
@@ -79,7 +81,7 @@ class Table:
         self.bot = None
         self.coach = None
         self.listeners = []
-        self.pods = None                # the pods' links while they serve (hub.pods.links.PodHub): drain()
+        self.pods = None                # the pods' links while they serve (hub.pods.pod_hub.PodHub): drain()
         # setups nobody can enter on a pod (game start, sudden-death rebuild) answered by the
         # table with the deck's order (or a registered opening): on while pods serve the table
         self.auto_setup = False
@@ -147,15 +149,21 @@ class Table:
         self.store.set_current(self.name, session.game_id, auto=auto)
         if new and self.timer.state == "time":
             # a new game never inherits the last round's TIME: the clock waits for a round start
-            self.timer = MatchTimer(self.timer.duration_ms, self.timer.extra_turns)
+            self.timer = MatchTimer(self.timer.duration_ms, self.timer.extra_turns, self.timer.extra_ms,
+                                    self.timer.finish_turn)
             self._timer_undo = []
         defaults = session.clock_defaults
         if new and self.timer.state == "idle" and not self._timer_from_td and defaults != self._clock_for:
-            # another game: a clock that is not running takes the length of its profile (a judge's
-            # length for the same game's last round stays)
-            self.timer = MatchTimer(*defaults)
+            # another game: a clock that is not running takes the length and the end-of-round
+            # procedure of its profile (a judge's settings for the same game's last round stay)
+            self.timer = timer_for(session)
+        elif new and self._timer_from_td and defaults != self._clock_for and self.timer.state != "time":
+            # a tournament's clock: the TD's length and extra turns, the game's own extra time
+            proc = profile_of(session).procedure()
+            self.timer.procedure(None, proc["extra_ms"], proc["finish_turn"])
         self._clock_for = defaults
-        if carry and (self._timer_undo or self.timer.to_json() != MatchTimer().to_json()):
+        self.round_end.attach(session)
+        if carry and (self._timer_undo or self.timer.to_json() != timer_for(session).to_json()):
             # the table's clock goes on with the table: the new game's record holds it from now
             self._record_timer("carry", None, history=True)
         session.subscribe(self._relay)
@@ -375,8 +383,13 @@ class Table:
             at_ms = self.pods.drain()
             if self.session is None:
                 raise SessionError("no game is running at this table")
+        decided = self.round_end.decided
+        # a game decided at time takes no more play; a tracker's entries may still be corrected
+        if decided is not None and self.session.winner is None and not (self.session.takes_actions and kind == "action"):
+            raise SessionError("the game was decided at time (%s): start the next game" % decided["winner"])
         with self._reporting():
             out = self.session.submit(seat, kind, value, source=source, at_ms=at_ms)
+            self.round_end.after_change()
         self._settle_setups()
         return out
 
@@ -389,8 +402,10 @@ class Table:
         with self._reporting():
             if self.timer.update(self.wall.now_ms()):
                 self._timer_changed("time", by="hub")
+                self.round_end.after_change()
             if self.session is not None:
                 self.session.tick(now)
+                self.round_end.after_change()
         self._settle_setups()
 
     def next_due_in_ms(self):
@@ -433,8 +448,9 @@ class Table:
         read it, never change it."""
         t = self.timer
         undo = self._timer_undo[-1]["action"] if self._timer_undo else None
-        if t.state == "running":
-            v = t.view(self.wall.now_ms())
+        now = self.wall.now_ms()
+        if t.state == "running" or (t.extra_left(now) or 0) > 0:      # the extra time after "time" runs too
+            v = t.view(now)
             v["undo"] = undo
             return v
         key = (t, _ANCHOR(t), undo)         # the clock object is compared by identity
@@ -473,7 +489,7 @@ class Table:
             elif action == "call_time":
                 t.call_time(now, kw.get("extra_turns"))
             elif action == "turn_ended":
-                t.turn_ended()
+                t.turn_ended(now)
             else:
                 raise TimerError("unknown timer action %r" % (action,))
         except TimerError as e:
@@ -483,6 +499,7 @@ class Table:
             del self._timer_undo[:-TIMER_UNDO_LIMIT]
             self._last_clock = (action, mono)
         self._timer_changed(action, by=by, before=before)
+        self.round_end.after_change(undo=action == "undo")     # the procedure over (or undone): decided (or reopened)
         return self.timer_view()
 
     def follow_clock(self, state, ms_left, duration_ms=None, extra_turns=None, at_ms=None):
@@ -503,12 +520,13 @@ class Table:
             # the anchor: ``ms_left`` from now, paused from now on if the TD's clock is paused
             t.state, t.started_ms, t.paused_ms, t.budget_ms = state, now, 0, max(0, int(ms_left))
             t.paused_since = now if state == "paused" else None
-            t.turns_left = None
+            t.turns_left, t.finishing, t.extra_since = None, False, None
         else:
             t.state, t.started_ms, t.paused_ms, t.paused_since = "idle", None, 0, None
-            t.budget_ms, t.turns_left = t.duration_ms, None
+            t.budget_ms, t.turns_left, t.finishing, t.extra_since = t.duration_ms, None, False, None
         self._timer_from_td = True
         self._timer_changed("follow", by="td")
+        self.round_end.after_change()
 
     def _timer_changed(self, action, by="judge", before=None):
         self._record_timer(action, before, by=by)
@@ -557,6 +575,15 @@ class Table:
         if g is None:
             raise SessionError("no game %r" % (game_id,))
         return export_game(self.store, game_id, g)
+
+
+def timer_for(session):
+    """A fresh match clock for a game (None: Lumen Condenser's): its profile's length and its
+    end-of-round procedure (hub/sessions/end_of_round.py)."""
+    prof = profile_of(session) if session is not None else profiles.get("lumen")
+    duration_ms, extra_turns = session.clock_defaults if session is not None else prof.clock_defaults()
+    proc = prof.procedure()
+    return MatchTimer(duration_ms, extra_turns, proc["extra_ms"], proc["finish_turn"])
 
 
 def _names(names):

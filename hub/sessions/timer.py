@@ -2,7 +2,11 @@
 
 30:00 by default, yellow from 1:00, red from 0:10; pause and resume, time
 extensions (a judge call), and "time": when the clock runs out, or a judge
-calls it, the game goes on for a configured number of extra turns.
+calls it, the game's end-of-round procedure (its profile's, issue 38): the turn in
+progress is played to its end (``finish_turn``), then up to ``extra_turns`` more turns
+or ``extra_ms`` more time, whichever comes first (a turn begun before the extra time runs
+out is played to its end). ``finished`` then: hub/sessions/end_of_round.py decides a game
+still undecided.
 
 The clock is an *anchor*, not a countdown: the wall-clock moment the round started,
 the time spent paused, and the time budget (duration plus extensions). Written to the
@@ -16,7 +20,9 @@ DEFAULT_MS = 30 * 60 * 1000
 YELLOW_MS = 60 * 1000
 RED_MS = 10 * 1000
 MAX_EXTENSION_MS = 30 * 60 * 1000
-FORMAT = "lumen-clock/2"
+FORMAT = "lumen-clock/3"
+#: the anchor of before the end-of-round procedure (issue 38): extra turns only, counted from time
+FORMAT_2 = "lumen-clock/2"
 
 
 class TimerError(ValueError):
@@ -24,11 +30,14 @@ class TimerError(ValueError):
 
 
 class MatchTimer:
-    def __init__(self, duration_ms=DEFAULT_MS, extra_turns=0):
+    def __init__(self, duration_ms=DEFAULT_MS, extra_turns=0, extra_ms=None, finish_turn=True):
         self._check_ms("duration_ms", duration_ms, minimum=1000)
         self._check_turns(extra_turns)
+        self._check_extra(extra_ms)
         self.duration_ms = duration_ms
-        self.extra_turns = extra_turns      # turns played after "time"
+        self.extra_turns = extra_turns      # turns played after "time" (after the turn in progress)
+        self.extra_ms = extra_ms            # or this long after the turn in progress, whichever first (None: turns only)
+        self.finish_turn = finish_turn      # at "time" the turn in progress is played to its end first
         self.state = "idle"                 # idle | running | paused | time
         self.started_ms = None              # the anchor: wall clock when the round (re)started
         self.paused_ms = 0                  # time spent in pauses that ended
@@ -36,11 +45,18 @@ class MatchTimer:
         self.budget_ms = duration_ms        # what the clock counts down from the anchor
         self.extended_ms = 0                # judge extensions this round (for people)
         self.turns_left = None              # counting down after "time"
+        self.finishing = False              # after "time": the turn in progress has not ended yet
+        self.extra_since = None             # wall clock the extra turns began (the turn in progress ended)
 
     @staticmethod
     def _check_ms(name, v, minimum=0):
         if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
             raise TimerError("%s must be an integer of at least %d ms, got %r" % (name, minimum, v))
+
+    @staticmethod
+    def _check_extra(v):
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not 1000 <= v <= 3600_000):
+            raise TimerError("extra_ms must be null or an integer 1000..3600000, got %r" % (v,))
 
     @staticmethod
     def _check_turns(v):
@@ -82,6 +98,19 @@ class MatchTimer:
         self.budget_ms = self.duration_ms
         self.extended_ms = 0
         self.turns_left = None
+        self.finishing = False
+        self.extra_since = None
+
+    def procedure(self, extra_turns=None, extra_ms=None, finish_turn=None):
+        """Set the end-of-round procedure (a game's profile, a tournament's settings); a clock
+        already past time keeps counting what it counted."""
+        if extra_turns is not None:
+            self._check_turns(extra_turns)
+            self.extra_turns = extra_turns
+        self._check_extra(extra_ms)
+        self.extra_ms = extra_ms
+        if finish_turn is not None:
+            self.finish_turn = bool(finish_turn)
 
     def pause(self, now_ms):
         if self.state != "running":
@@ -109,6 +138,7 @@ class MatchTimer:
             self.budget_ms = self._elapsed(now_ms)
             self.state = "paused"
             self.turns_left = None
+            self.finishing, self.extra_since = False, None
         self.budget_ms = max(self.budget_ms, self._elapsed(now_ms)) + ms
         self.extended_ms += ms
 
@@ -131,16 +161,38 @@ class MatchTimer:
             self.paused_since = self.started_ms + self.paused_ms + self.budget_ms
         self.state = "time"
         self.turns_left = self.extra_turns
+        self.finishing = self.finish_turn
+        self.extra_since = None if self.finish_turn else self.paused_since
 
-    def turn_ended(self):
-        """The table finished a turn: counts the extra turns after time."""
-        if self.state == "time" and self.turns_left:
+    def turn_ended(self, now_ms=None):
+        """The table finished a turn (the next one began): after time, the turn in progress
+        first, then the extra turns; the extra time running out ends them at this turn's end."""
+        if self.state != "time":
+            return
+        if self.finishing:
+            self.finishing = False
+            self.extra_since = now_ms if now_ms is not None else self.paused_since
+        elif self.turns_left:
             self.turns_left -= 1
+        if self.turns_left and self.extra_out(now_ms):
+            self.turns_left = 0
+
+    def extra_out(self, now_ms):
+        """The extra time has run out (a turn going on is still played to its end)."""
+        return (self.extra_ms is not None and self.extra_since is not None and now_ms is not None
+                and now_ms >= self.extra_since + self.extra_ms)
+
+    def extra_left(self, now_ms):
+        """Ms of extra time left (None: none counts yet, or the procedure has none)."""
+        if self.extra_ms is None or self.extra_since is None or self.state != "time":
+            return None
+        return max(0, self.extra_since + self.extra_ms - (now_ms or 0))
 
     @property
     def finished(self):
-        """Time was called and every extra turn has been played."""
-        return self.state == "time" and self.turns_left == 0
+        """Time was called, the turn in progress ended and every extra turn has been played
+        (or the extra time ran out and the turn then going on ended)."""
+        return self.state == "time" and not self.finishing and self.turns_left == 0
 
     def colour(self, now_ms):
         return self._colour(self.left(now_ms))
@@ -157,12 +209,14 @@ class MatchTimer:
         state = self.state
         return {"state": state, "ms_left": left, "text": "%d:%02d" % (left // 60000, (left // 1000) % 60),
                 "colour": self._colour(left), "duration_ms": self.duration_ms, "extended_ms": self.extended_ms,
-                "extra_turns": self.extra_turns, "turns_left": self.turns_left,
-                "finished": state == "time" and self.turns_left == 0}
+                "extra_turns": self.extra_turns, "turns_left": self.turns_left, "extra_ms": self.extra_ms,
+                "finishing": state == "time" and self.finishing, "extra_ms_left": self.extra_left(now_ms),
+                "finished": self.finished}
 
     # ------------------------------------------------------------ the anchor in the record
     KEYS = ("duration_ms", "extra_turns", "state", "started_ms", "paused_ms", "paused_since", "budget_ms",
-            "extended_ms", "turns_left")
+            "extended_ms", "turns_left", "extra_ms", "finish_turn", "finishing", "extra_since")
+    KEYS_2 = KEYS[:9]
 
     def to_json(self, now_ms=None):
         """The anchor (independent of ``now_ms``; ``remaining_ms`` is for people reading the record)."""
@@ -181,6 +235,12 @@ class MatchTimer:
         if d.get("format") == FORMAT:
             for k in cls.KEYS:
                 setattr(t, k, d[k])
+            return t
+        if d.get("format") == FORMAT_2:
+            # before the procedure: the extra turns counted from time, no turn to finish, no extra time
+            for k in cls.KEYS_2:
+                setattr(t, k, d[k])
+            t.finish_turn, t.extra_ms = False, None
             return t
         t.extended_ms = d.get("extended_ms", 0)
         t.turns_left = d.get("turns_left")

@@ -7,8 +7,9 @@ table, so the table is only ever touched from one thread. It
   - shows the pairing and the TD's round clock on the table's display (the display
     then runs the TD's time, estimated through the link's clock offset),
   - starts each game of the match when the round has started,
-  - counts games (best of N) and, at time, applies the end-of-round rule after the
-    extra turns: the player with more health wins the game, equal health draws,
+  - counts games (best of N); at time the table's end-of-round procedure (the game's
+    profile's: hub/sessions/end_of_round.py, which also counts the extra turns) decides a
+    game still undecided, and the slip says how (``detail.at_time``),
   - writes the match result as a slip that both players (or the judge) confirm,
     then the link stores and sends it,
   - publishes the table's public summary for the TD's tiles.
@@ -18,7 +19,7 @@ Only the table's public view is read: nothing hidden can reach the broker from h
 import logging
 import time
 
-from .clock import end_of_round
+from hub.sessions.end_of_round import describe
 
 log = logging.getLogger("lumen.tournament")
 
@@ -46,7 +47,7 @@ def table_status(session, timer_view=None):
         chars[s] = ch.get("name") if isinstance(ch, dict) else (seats.get(s) or {}).get("name", ch)
     out["characters"] = chars
     if timer_view:
-        out["timer"] = {k: timer_view.get(k) for k in ("state", "ms_left", "turns_left")}
+        out["timer"] = {k: timer_view.get(k) for k in ("state", "ms_left", "turns_left", "finishing", "extra_ms_left")}
     return out
 
 
@@ -60,6 +61,15 @@ def health_of(session):
     v = session.public_view()
     seats = v.get("players") or v.get("seats") or {}
     return {s: (seats.get(s) or {}).get("health") or 0 for s in "ab"}
+
+
+def _short_decision(d):
+    """What the slip and the TD keep of a decision at time: the winner, the step and what it
+    compared, the rule, and the sentence in both languages (not the whole figures)."""
+    if d is None:
+        return None
+    return {"winner": d["winner"], "by": d["by"], "step": d["step"], "values": d.get("values"),
+            "rule": d.get("rule"), "text": {"ko": describe(d, "ko"), "en": describe(d, "en")}}
 
 
 class Bridge:
@@ -83,6 +93,7 @@ class Bridge:
         self.counted = set()       # table game ids already counted in this match
         self.started = set()       # table game ids started for this match
         self.time_called = False   # a game of this match ended at time: the match ends with it
+        self.at_time = []          # how the games decided at time were (the slip's detail)
         self.errors = 0            # ticks that failed (logged, never fatal)
         self.last_error, self.last_error_at = None, -1e18
 
@@ -134,13 +145,11 @@ class Bridge:
             self.last_turn = None
             s = self.table.session
         elif s is not None and s.game_id == self.game_id:
-            self._count_turns(s)
             w = winner_of(s)
             timer = self.table.timer
-            if w is None and timer.finished:
-                h = health_of(s)
-                w = end_of_round(h["a"], h["b"])
-                self._game_over(w, m, time_called=True)
+            decided = self.table.round_end.after_change() if w is None else None
+            if w is None and decided is not None:
+                self._game_over(decided["winner"], m, time_called=True, at_time=decided)
             elif w is not None:
                 self._game_over(w, m, time_called=timer.finished)
 
@@ -150,6 +159,7 @@ class Bridge:
         self.round_no, self.game_id = m["round"], None
         played = self.link.outbox.games(m["round"])
         self.games = [g["winner"] for g in played if not (g["winner"] == "draw" and m["stage"] == "cut")]
+        self.at_time = [dict(g["at_time"], game=i + 1) for i, g in enumerate(played) if g.get("at_time")]
         self.time_called = any(g.get("time_called") for g in played)
         self.counted = {g["game_id"] for g in played}
         self.started = {g["game_id"] for g in self.link.outbox.games(m["round"], "start")}
@@ -166,15 +176,12 @@ class Bridge:
         a, b, d = self._score()
         return a >= need or b >= need or self.time_called or len(self.games) >= best_of
 
-    def _count_turns(self, s):
-        turn = s.public_view().get("turn")
-        if self.last_turn is not None and turn != self.last_turn:
-            self.table.timer.turn_ended()
-        self.last_turn = turn
-
-    def _game_over(self, w, m, time_called):
-        self.link.outbox.note_game(m["round"], self.game_id, w, time_called)
+    def _game_over(self, w, m, time_called, at_time=None):
+        short = _short_decision(at_time)
+        self.link.outbox.note_game(m["round"], self.game_id, w, time_called, short)
         self.counted.add(self.game_id)
+        if short is not None:
+            self.at_time.append(dict(short, game=len(self.games) + 1))
         if w == "draw" and m["stage"] == "cut":
             self.game_id = None               # an elimination match needs a winner: play again
             return
@@ -193,13 +200,15 @@ class Bridge:
         s = self.table.session
         detail = {"games": list(self.games), "health": health_of(s) if s else None,
                   "mode": s.mode if s else None, "game_ids": [self.game_id]}
+        if self.at_time:
+            detail["at_time"] = list(self.at_time)    # how each game decided at time was: the slip says it
         self.link.new_slip(a, b, d if d <= best_of else best_of, detail=detail)
         self.done = True
         if self.auto_confirm:
             self.confirm("a")
             self.confirm("b")
 
-    # the pods' side question (hub/pods/links.py PodHub.side): a seat confirms with READY
+    # the pods' side question (hub/pods/pod_hub.py PodHub.side): a seat confirms with READY
     def question(self, seat):
         slip = self.link.slip
         if slip is None or seat in slip.confirmed:

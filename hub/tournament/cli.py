@@ -28,7 +28,8 @@ def build(p):
     n.add_argument("--best-of", type=int, choices=(1, 3, 5), default=None,
                    help="games per match (default: the profile's: 1, BattleCON's duel 3)")
     n.add_argument("--cut", type=int, choices=(0, 2, 4, 8, 16), default=0, help="single-elimination top cut")
-    n.add_argument("--extra-turns", type=int, default=3, help="turns played after time")
+    n.add_argument("--extra-turns", type=int, default=None,
+                   help="turns played after time, after the turn in progress (default: the profile's: Lumen 3)")
     n.add_argument("--seed", type=int, help="pairing seed (default: random, stored in the record)")
     n.add_argument("--dir", help="the event folder (default: events/NAME)")
     r = s.add_parser("run", help="the TD service and its page (starts a local Mosquitto unless --broker)")

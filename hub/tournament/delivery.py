@@ -107,10 +107,13 @@ class Outbox:
                         ("r%d-g%s" % (round_no, game_id), int(time.time() * 1000),
                          json.dumps({"round": round_no, "game_id": game_id})))
 
-    def note_game(self, round_no, game_id, winner, time_called=False):
-        """A finished game of the current match (a restarted hub counts it again)."""
-        self._insert("game", "r%d-g%s" % (round_no, game_id),
-                     {"round": round_no, "game_id": game_id, "winner": winner, "time_called": bool(time_called)})
+    def note_game(self, round_no, game_id, winner, time_called=False, at_time=None):
+        """A finished game of the current match (a restarted hub counts it again); ``at_time``:
+        how the end-of-round procedure decided it (hub/sessions/end_of_round.py), if it did."""
+        body = {"round": round_no, "game_id": game_id, "winner": winner, "time_called": bool(time_called)}
+        if at_time is not None:
+            body["at_time"] = at_time
+        self._insert("game", "r%d-g%s" % (round_no, game_id), body)
 
     def add_slip(self, body):
         """The match's result waiting for confirmation; returns its id (its result's id too)."""

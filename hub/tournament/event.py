@@ -15,17 +15,22 @@ Record kinds and bodies:
   unpair      {round, reason}                re-pair before the round starts
   round_start {round}
   result      {round, table, result_id, a_wins, b_wins, draws, source, confirmed_by, detail}
-  override    {round, table, a_wins, b_wins, draws, reason, by}
+  override    {round, table, a_wins, b_wins, draws, reason, by, players?, before?, confirm?}
+  undo_correction, conflict, resolve        corrections and conflicts (``corrections.py``)
   clock       {action, clock}                the round clock (``clock.py``), kept for resume
   fix_table   {player, table}                always seat this player at this table (null: no more)
 Every check happens in ``check`` before anything changes: a refused record
-changes nothing, and its error names what was wrong.
+changes nothing, and its error names what was wrong. ``check(strict=False)`` is how a
+record already in the log is checked on replay: what a new record must also confirm
+(a correction of a game still in play) was confirmed when it was written, or written
+before the rule existed.
 """
 
 import copy
 
 from hub.profiles import profile as profiles
 
+from . import corrections as fix
 from . import pairing
 from . import standings as st
 
@@ -66,6 +71,8 @@ class Event:
         self.clock = None          # the last clock record body (the TD restores its RoundClock from it)
         self.result_ids = {}       # result_id -> (round, table): a repeated report is recognised
         self.fixed = {}            # player -> table (an accessible place)
+        self.corrections = []      # every correction, undone ones too (corrections.py)
+        self.conflicts = []        # every conflict, resolved ones too
         self.changes = 0           # records applied: what the cached standings were worked out at
         self._standings = (-1, [])
 
@@ -188,8 +195,14 @@ class Event:
         return {"round": number, "stage": stage, "pairings": pairing.assign_tables(pairs, fixed=fixed), "bye": bye}
 
     # ------------------------------------------------------------ records
-    def check(self, kind, body):
+    def check(self, kind, body, strict=True):
         """Raise EventError if this record cannot be applied now; change nothing."""
+        try:
+            self._check(kind, body, strict)
+        except fix.CorrectionError as e:
+            raise EventError(str(e)) from None
+
+    def _check(self, kind, body, strict):
         if not isinstance(body, dict):
             raise EventError("a %s record body must be an object" % kind)
         if kind == "event":
@@ -268,12 +281,15 @@ class Event:
                 if m["table"] in r["results"]:
                     raise EventError("table %d of round %d already has a result" % (m["table"], r["number"]))
             else:
-                if not isinstance(body.get("reason"), str) or len(body["reason"].strip()) < 3:
-                    raise EventError("an override needs a reason (at least 3 characters)")
-                nxt = body["round"] < len(self.rounds) and self.rounds[body["round"]]
-                if nxt and (nxt["started"] or nxt["results"]):
-                    raise EventError("round %d has started: a result of round %d can no longer change"
-                                     % (nxt["number"], body["round"]))
+                if strict and not r["started"]:
+                    raise EventError("round %d has not started" % r["number"])
+                fix.check_override(self, body, strict)
+        elif kind == "undo_correction":
+            fix.check_undo(self, body, strict)
+        elif kind == "conflict":
+            fix.check_conflict(self, body)
+        elif kind == "resolve":
+            fix.check_resolve(self, body, strict)
         elif kind == "fix_table":
             if body.get("player") not in self.players:
                 raise EventError("no player %r" % (body.get("player"),))
@@ -290,8 +306,10 @@ class Event:
         else:
             raise EventError("unknown record kind %r" % (kind,))
 
-    def apply(self, kind, body):
-        self.check(kind, body)
+    def apply(self, kind, body, at_ms=None):
+        """Apply a record (checked again, as one already written: ``strict=False``);
+        ``at_ms``: the record's wall-clock time (what the page shows of when)."""
+        self.check(kind, body, strict=False)
         body = copy.deepcopy(body)
         self.changes += 1
         if kind == "event":
@@ -315,12 +333,18 @@ class Event:
             self.current()["started"] = True
         elif kind == "result":
             r = self.round(body["round"])
-            r["results"][body["table"]] = dict(body)
+            r["results"][body["table"]] = dict(body, at_ms=at_ms)
             self.result_ids[body["result_id"]] = (body["round"], body["table"])
         elif kind == "override":
-            r = self.round(body["round"])
-            prev = r["results"].get(body["table"])
-            r["results"][body["table"]] = dict(body, source="override", replaced=prev)
+            fix.apply_override(self, body, at_ms)
+        elif kind == "undo_correction":
+            fix.apply_undo(self, body, at_ms)
+        elif kind == "conflict":
+            fix.apply_conflict(self, body, at_ms)
+        elif kind == "resolve":
+            fix.apply_resolve(self, body, at_ms)
+        elif kind == "note" and body.get("what") == "result_conflict" and isinstance(body.get("body"), dict):
+            self._old_conflict(body, at_ms)
         elif kind == "clock":
             self.clock = body["clock"]
         elif kind == "fix_table":
@@ -328,6 +352,20 @@ class Event:
                 self.fixed.pop(body["player"], None)
             else:
                 self.fixed[body["player"]] = body["table"]
+
+    def _old_conflict(self, note, at_ms):
+        """A conflict noted by a TD of before issue 38: open, like one recorded now."""
+        b = note["body"]
+        k = {"round": b.get("round"), "table": b.get("table"), "result_id": note.get("result_id"),
+             "reported": {x: b.get(x) for x in ("a_wins", "b_wins", "draws", "source", "confirmed_by")}}
+        try:
+            fix.check_conflict(self, k)
+        except (fix.CorrectionError, EventError):
+            return
+        fix.apply_conflict(self, k, at_ms)
+
+    def open_conflicts(self):
+        return [k for k in self.conflicts if not k["resolved"]]
 
     def _add(self, pid, name, entered):
         self.players[pid] = {"id": pid, "name": name, "dropped": False, "entered": entered}
@@ -345,7 +383,8 @@ class Event:
             tables.append({"table": m["table"], "a": m["a"], "b": m["b"], "a_name": names[m["a"]],
                            "b_name": names[m["b"]],
                            "result": None if res is None else {k: res[k] for k in ("a_wins", "b_wins", "draws")}
-                           | {"source": res.get("source")}})
+                           | {"source": res.get("source"), "corrected": bool(res.get("correction")),
+                              "at_time": [g.get("text") for g in (res.get("detail") or {}).get("at_time") or []]}})
         return {"round": r["number"], "stage": r["stage"], "started": r["started"], "tables": tables,
                 "bye": r["bye"], "bye_name": names.get(r["bye"]) if r["bye"] else None,
                 "complete": self.complete(r)}

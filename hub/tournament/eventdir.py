@@ -52,11 +52,12 @@ def load_players(path):
     return players
 
 
-def new_event(folder, name, players, rounds=None, round_minutes=None, best_of=None, cut=0, extra_turns=3, seed=None,
+def new_event(folder, name, players, rounds=None, round_minutes=None, best_of=None, cut=0, extra_turns=None, seed=None,
               tables=None, profile="lumen"):
     """Write a new event folder; returns the credentials. Refuses to overwrite one.
     ``profile``: the game the tables play (hub/profiles/); the round clock's length and the
-    games a match has default to its match settings (BattleCON: best of 3)."""
+    games a match has default to its match settings (BattleCON: best of 3), the extra turns after
+    time to its end-of-round procedure (Lumen: 3, docs/rulings.md R-time)."""
     from hub.profiles import profile as profiles
     try:
         prof = profiles.get(profile)
@@ -64,6 +65,7 @@ def new_event(folder, name, players, rounds=None, round_minutes=None, best_of=No
         raise SetupError(str(e.args[0])) from None
     round_minutes = prof.match["minutes"] if round_minutes is None else round_minutes
     best_of = prof.match["best_of"] if best_of is None else best_of
+    extra_turns = prof.match["extra_turns"] if extra_turns is None else extra_turns     # the end of round's
     rec_path = os.path.join(folder, "event.sqlite")
     if os.path.exists(rec_path):
         raise SetupError("%s already holds an event (%s)" % (folder, rec_path))

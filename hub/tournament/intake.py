@@ -46,7 +46,8 @@ def clean_status(obj):
     timer = obj.get("timer")
     if isinstance(timer, dict):
         out["timer"] = {"state": _text(timer.get("state"), 16), "ms_left": _int(timer.get("ms_left")),
-                        "turns_left": _int(timer.get("turns_left"), 0, 99)}
+                        "turns_left": _int(timer.get("turns_left"), 0, 99), "finishing": bool(timer.get("finishing")),
+                        "extra_ms_left": _int(timer.get("extra_ms_left"), 0, 3600_000)}
     return out
 
 
@@ -62,7 +63,24 @@ def clean_detail(d):
     ids = d.get("game_ids")
     if isinstance(ids, list):
         out["game_ids"] = [i for i in (_int(x, 0, 2**63 - 1) for x in ids[:9]) if i is not None]
+    if isinstance(d.get("at_time"), list):
+        out["at_time"] = [x for x in (_at_time(g) for g in d["at_time"][:9]) if x is not None]
     return out
+
+
+AT_TIME_BY = ("higher", "higher_share", "fewer", "random", "draw")
+
+
+def _at_time(g):
+    """How a game was decided at time (hub/tournament/bridge.py ``_short_decision``): the winner,
+    the step, the sentence and the rule in both languages, each cut to size."""
+    if not isinstance(g, dict) or g.get("winner") not in ("a", "b", "draw") or g.get("by") not in AT_TIME_BY:
+        return None
+    def text(v, n):
+        v = v if isinstance(v, dict) else {}
+        return {k: _text(v.get(k), n) or "" for k in ("ko", "en")}
+    return {"game": _int(g.get("game"), 1, 9), "winner": g["winner"], "by": g["by"], "step": _int(g.get("step"), 0, 9),
+            "text": text(g.get("text"), 200), "rule": text(g.get("rule"), 100)}
 
 
 def clean_confirmed(v):

@@ -33,10 +33,11 @@ class EventRecord:
     def close(self):
         self.db.close()
 
-    def append(self, kind, body):
-        """Commit one record; returns its sequence number."""
+    def append(self, kind, body, wall_ms=None):
+        """Commit one record (stamped ``wall_ms``, default now); returns its sequence number."""
+        wall_ms = int(time.time() * 1000) if wall_ms is None else int(wall_ms)
         cur = self.db.execute("INSERT INTO records (kind, wall_ms, body) VALUES (?, ?, ?)",
-                              (kind, int(time.time() * 1000), json.dumps(body, ensure_ascii=False, sort_keys=True)))
+                              (kind, wall_ms, json.dumps(body, ensure_ascii=False, sort_keys=True)))
         return cur.lastrowid
 
     def records(self, kinds=None):
@@ -56,6 +57,6 @@ class EventRecord:
         ev = Event()
         last = 0
         for r in self.records():
-            ev.apply(r["kind"], r["body"])
+            ev.apply(r["kind"], r["body"], at_ms=r["wall_ms"])
             last = r["seq"]
         return ev, last

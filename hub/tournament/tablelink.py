@@ -11,6 +11,7 @@ until the TD acknowledges them, whenever the broker is reachable again.
 """
 
 import itertools
+import random
 import threading
 import time
 
@@ -21,6 +22,15 @@ from .event import EventError, check_score
 from .mqtt import Link, topic
 
 MAX_RESEND_S = 16.0     # the longest wait before an unanswered result is sent again
+#: a clock estimate this good (its error bound, ms) is sampled every ``sync_s``; a worse one
+#: (every hub asking at once after the broker came back, a loaded TD) is sampled again soon, at
+#: a random moment, until a short round trip comes back: NTP's burst, without a herd
+GOOD_BOUND_MS = 10.0
+RETRY_S = (0.2, 0.6)
+BURST_SPREAD_S = 0.5
+#: samples right after a (re)connect; more come while the bound is poor (RETRY_S). 8 a hub made 2,048
+#: requests in one second when 256 hubs joined: the TD's queue made every one of them slow
+CONNECT_SAMPLES = 3
 
 
 class SlipError(ValueError):
@@ -72,6 +82,7 @@ class TableLink:
         self.lock = threading.RLock()
         self._ids = itertools.count(1)
         self._sent = {}               # request id -> t0
+        self._retry_s = None          # the jittered wait before the next sample while the estimate is poor
         self.link = Link(url, client_id="hub-%s-%s" % (event, self.user),
                          will=(self.t(self.user, "online"), {"online": False, "table": self.table}))
         # the room's small topics and this table's own match (room/round/table-N), not the whole
@@ -111,7 +122,10 @@ class TableLink:
 
     def _connected(self):
         self.link.publish(self.t(self.user, "online"), {"online": True, "table": self.table}, retain=True)
-        self._burst = 8
+        self._burst = CONNECT_SAMPLES
+        # the first sample at a random moment of the next half second: after a broker restart every
+        # hub connects at once, and their samples in the same instant queue behind each other
+        self._burst_at = self.mono() + random.uniform(0, BURST_SPREAD_S)
         self._resend_soon()             # at once and often again after a reconnect
         self._wake.set()
 
@@ -121,14 +135,16 @@ class TableLink:
         MAX_RESEND_S (issue 26: 500 tables re-sending every 2 s to a TD that was slow to answer
         made ~13 repeats a result, each answered, on a machine already saturated)."""
         last_sync = -1e18
-        self._burst = 0
+        self._burst, self._burst_at = 0, 0.0
         while not self._stop.is_set():
             now = self.mono()
             if self.link.connected.is_set():
                 if self._burst > 0:
-                    self._burst -= 1
-                    self._ask_time()
-                elif now - last_sync >= self.sync_s:
+                    if now >= self._burst_at:
+                        self._burst -= 1
+                        self._ask_time()
+                        self._burst_at = now + random.uniform(0.03, 0.12)   # not in step with every hub
+                elif now - last_sync >= self._sync_every():
                     last_sync = now
                     self._ask_time()
                 due = []
@@ -143,11 +159,11 @@ class TableLink:
                 for body in due:
                     self.send(body)
             if self._burst > 0:
-                wait = 0.05
+                wait = max(0.005, self._burst_at - self.mono())      # a few samples soon after a (re)connect
             elif self.link.connected.is_set():
                 # until the next clock sample or resend is due (a new result, a reconnect or the
                 # TD coming back wakes it sooner): a hub's link thread woke 4 times a second
-                wait = min(last_sync + self.sync_s, self._last_resend + self._resend_every) - self.mono()
+                wait = min(last_sync + self._sync_every(), self._last_resend + self._resend_every) - self.mono()
                 wait = min(1.0, max(0.01, wait))
             else:
                 wait = 1.0
@@ -158,7 +174,18 @@ class TableLink:
     def local_ms(self):
         return self.mono() * 1000.0
 
+    def _sync_every(self):
+        """Seconds to the next clock sample: ``sync_s`` with a good estimate, else soon (jittered:
+        hubs that all lost their estimate at once do not all ask again at once)."""
+        bound = self.estimator.error_bound
+        if bound is not None and bound <= GOOD_BOUND_MS:
+            return self.sync_s
+        if self._retry_s is None:
+            self._retry_s = random.uniform(*RETRY_S)
+        return min(self.sync_s, self._retry_s)
+
     def _ask_time(self):
+        self._retry_s = None
         rid = next(self._ids)
         t0 = self.local_ms()
         self._sent[rid] = t0

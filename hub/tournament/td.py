@@ -21,7 +21,9 @@ import threading
 import time
 import uuid
 
+from . import corrections as fix
 from . import intake
+from . import views
 from . import standings as st
 from .broker import MESSAGE_LIMIT, table_user
 from .clock import ClockError, RoundClock
@@ -48,6 +50,18 @@ class TDError(ValueError):
     pass
 
 
+class ConfirmNeeded(TDError):
+    """A correction the TD must confirm first: ``warnings`` (corrections.WARNINGS) it has not
+    confirmed: the game is still being played, or a later round has started."""
+
+    def __init__(self, warnings, round_no, table):
+        super().__init__("confirm needed: %s (round %d, table %d)" % (", ".join(warnings), round_no, table))
+        self.warnings, self.round, self.table = list(warnings), round_no, table
+
+
+_UNSET = object()
+
+
 class TD:
     def __init__(self, record_path, broker_url=None, clock=td_now_ms):
         self.record = EventRecord(record_path)
@@ -67,11 +81,13 @@ class TD:
             self._commit("clock", {"action": "start", "clock": self.clock.to_json()})
         self.tables = {}              # table -> {"online", "status", "seen_ms"}
         self.answers = {}             # table -> {result_id: answer}
-        for r in self.record.records(("result", "note")):
+        for r in self.record.records(("result", "note", "conflict")):
             b = r["body"]
             if r["kind"] == "result":
                 self.answers.setdefault(b["table"], {})[b["result_id"]] = {"status": "ok", "seq": r["seq"]}
-            elif b.get("what") in ("result_conflict", "result_refused"):
+            elif r["kind"] == "conflict":
+                self.answers.setdefault(b["table"], {})[b["result_id"]] = b["answer"]
+            elif b.get("what") in ("result_conflict", "result_refused", "result_agrees"):
                 self.answers.setdefault(b["table"], {})[b["result_id"]] = b["answer"]
         self.listeners = []           # fn(kind) on every change (the web page)
         self.stats = {"results": 0, "duplicates": 0, "conflicts": 0, "refused": 0, "time_requests": 0}
@@ -143,8 +159,9 @@ class TD:
             self.event.check(kind, body)
         except EventError as e:
             raise TDError(str(e)) from None
-        seq = self.record.append(kind, body)
-        self.event.apply(kind, body)
+        at = int(self.now())
+        seq = self.record.append(kind, body, wall_ms=at)
+        self.event.apply(kind, body, at_ms=at)
         self.version = seq
         return seq
 
@@ -246,11 +263,70 @@ class TD:
             self.publish_room()
             return body
 
-    def override(self, round_no, table, a_wins, b_wins, draws=0, reason="", by="TD"):
+    def override(self, round_no, table, a_wins, b_wins, draws=0, reason="", by="TD", players=None, before=_UNSET,
+                 confirm=None):
+        """Correct a table's result. ``players`` ([a, b]) and ``before`` (the score it replaces,
+        None for none) name the game the TD means: refused if the event says otherwise.
+        ``confirm``: the warnings the TD accepted (ConfirmNeeded lists those missing; None:
+        a caller of before issue 38 that knows no warnings, refused when there are some)."""
         with self.lock:
-            self._commit("override", {"round": round_no, "table": table, "a_wins": a_wins, "b_wins": b_wins,
-                                      "draws": draws, "reason": reason, "by": by})
+            self._need_confirm(round_no, table, confirm)
+            body = {"round": round_no, "table": table, "a_wins": a_wins, "b_wins": b_wins, "draws": draws,
+                    "reason": reason, "by": by or "TD", "confirm": sorted(confirm or [])}
+            if players is not None:
+                body["players"] = list(players)
+            # the record says what it replaced, whether or not the caller named it
+            body["before"] = self._score_now(round_no, table) if before is _UNSET else before
+            self._commit("override", body)
             self.publish_room()
+            return views.correction(self.event.corrections[-1])
+
+    def undo_correction(self, cid, reason, by="TD", confirm=None):
+        """Take a correction back: the table's result is again the one it replaced."""
+        with self.lock:
+            try:
+                c = fix.correction(self.event, cid)
+            except fix.CorrectionError as e:
+                raise TDError(str(e)) from None
+            if c["round"] < len(self.event.rounds):
+                nxt = self.event.rounds[c["round"]]
+                if (nxt["started"] or nxt["results"]) and "later_round" not in (confirm or []):
+                    raise ConfirmNeeded(["later_round"], c["round"], c["table"])
+            self._commit("undo_correction", {"id": cid, "reason": reason, "by": by or "TD",
+                                             "confirm": sorted(confirm or [])})
+            self.publish_room()
+            return views.correction(c)
+
+    def resolve(self, kid, keep, by="TD", reason=None, confirm=None):
+        """A conflict resolved by the TD: keep the current result, or take the table's report."""
+        with self.lock:
+            try:
+                k = fix.conflict(self.event, kid)
+            except fix.CorrectionError as e:
+                raise TDError(str(e)) from None
+            if keep == "reported" and not k["resolved"]:
+                self._need_confirm(k["round"], k["table"], confirm)
+            body = {"id": kid, "keep": keep, "by": by or "TD", "confirm": sorted(confirm or [])}
+            if reason:
+                body["reason"] = reason
+            self._commit("resolve", body)
+            self.publish_room()
+            return views.conflict(self, k)
+
+    def _need_confirm(self, round_no, table, confirm):
+        try:
+            warn = fix.warnings(self.event, round_no, table)
+        except EventError as e:
+            raise TDError(str(e)) from None
+        missing = [w for w in warn if w not in (confirm or [])]
+        if missing:
+            raise ConfirmNeeded(missing, round_no, table)
+
+    def _score_now(self, round_no, table):
+        try:
+            return fix.score(self.event.round(round_no)["results"].get(table))
+        except EventError:
+            return None
 
     # ------------------------------------------------------------ from the tables
     def _table_of(self, t):
@@ -314,18 +390,41 @@ class TD:
                 self.stats["results"] += 1
                 self.publish_room(soon=True)
             except TDError as e:
-                has = False
-                try:
-                    has = table in self.event.round(body["round"])["results"]
-                except EventError:
-                    pass
-                answer = {"status": "conflict" if has else "refused", "error": str(e)}
-                self.stats["conflicts" if has else "refused"] += 1
-                self.record.append("note", {"what": "result_" + answer["status"], "table": table,
-                                            "result_id": rid, "answer": answer, "body": body})
-                known[rid] = answer
+                known[rid] = self._not_taken(table, rid, body, e)
         self.publish_ack(table, rid)
         self._changed("result")
+
+    def _not_taken(self, table, rid, body, e):
+        """A result the event did not take as it is: the same result again from another report
+        (agrees: ok), a different one for a game that has a result (a conflict, left open for
+        the TD), or one it refuses (a round that has not started, a bad score)."""
+        now = None
+        try:
+            now = self.event.round(body["round"])["results"].get(table)
+        except EventError:
+            pass
+        if now is not None and fix.score(now) == fix.score(body):
+            answer = {"status": "ok", "agrees": True}
+            self.stats["duplicates"] += 1
+            self.record.append("note", {"what": "result_agrees", "table": table, "result_id": rid, "answer": answer,
+                                        "body": body}, wall_ms=int(self.now()))
+            return answer
+        if now is not None:
+            answer = {"status": "conflict", "error": str(e)}
+            reported = {k: body.get(k) for k in ("a_wins", "b_wins", "draws", "source", "confirmed_by")}
+            try:
+                self._commit("conflict", {"round": body["round"], "table": table, "result_id": rid,
+                                          "reported": reported, "answer": answer})
+                self.stats["conflicts"] += 1
+                self.publish_room()
+                return answer
+            except TDError:
+                pass
+        answer = {"status": "refused", "error": str(e)}
+        self.stats["refused"] += 1
+        self.record.append("note", {"what": "result_refused", "table": table, "result_id": rid, "answer": answer,
+                                    "body": body}, wall_ms=int(self.now()))
+        return answer
 
     # ------------------------------------------------------------ publishing
     def publish_ack(self, table, rid):

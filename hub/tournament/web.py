@@ -6,9 +6,10 @@ overrides, drops, late entries) needs ``Authorization: Bearer <admin token>``,
 checked before the body is read. A refused action changes nothing and says why.
 """
 
+import json
 import os
 import threading
-from typing import Annotated, Optional
+from typing import Annotated, Literal, Optional
 
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -21,7 +22,8 @@ from hub.web.limits import RequestLimits, WrongTokens
 
 from . import human
 from . import standings as st
-from .td import TDError
+from .td import ConfirmNeeded, TDError
+from .views import ViewError, match_view, pairings_by_name, room_view
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 
@@ -51,8 +53,41 @@ class Score(Body):
     draws: Annotated[int, Field(ge=0, le=5)] = 0
 
 
+Who = Annotated[str, Field(min_length=1, max_length=40)]
+Warning = Literal["live", "later_round"]
+
+
+class Played(Body):
+    a_wins: Annotated[int, Field(ge=0, le=5)]
+    b_wins: Annotated[int, Field(ge=0, le=5)]
+    draws: Annotated[int, Field(ge=0, le=5)] = 0
+
+
 class Override(Score):
+    """A correction names its game: ``players`` (the pairing's a and b) and ``before`` (the
+    result it replaces; null: the game has none) are checked against the event; ``confirm``
+    lists the warnings the TD accepted (a game still in play, a later round started)."""
     reason: Annotated[str, Field(min_length=3, max_length=300)]
+    by: Optional[Who] = None
+    players: Optional[Annotated[list[Annotated[str, Field(min_length=1, max_length=80)]],
+                                Field(min_length=2, max_length=2)]] = None
+    before: Optional[Played] = None
+    confirm: Annotated[list[Warning], Field(max_length=2)] = []
+
+
+class UndoCorrection(Body):
+    id: Annotated[str, Field(min_length=2, max_length=20)]
+    reason: Annotated[str, Field(min_length=3, max_length=300)]
+    by: Optional[Who] = None
+    confirm: Annotated[list[Warning], Field(max_length=2)] = []
+
+
+class Resolve(Body):
+    id: Annotated[str, Field(min_length=2, max_length=20)]
+    keep: Literal["current", "reported"]
+    by: Optional[Who] = None
+    reason: Optional[Annotated[str, Field(max_length=300)]] = None
+    confirm: Annotated[list[Warning], Field(max_length=2)] = []
 
 
 class Drop(Body):
@@ -80,45 +115,6 @@ def _err(status, error, detail, errors=None):
                         status_code=status)
 
 
-def room_view(td):
-    """Everything the page shows, in one read."""
-    with td.lock:
-        ev = td.event
-        rnd = ev.public_round()
-        now = td.now()
-        tiles = []
-        for m in (rnd or {}).get("tables", []):
-            tab = td.tables.get(m["table"], {})
-            status = tab.get("status") or {}
-            tiles.append(dict(m, online=tab.get("online"), status=status if status.get("round") == rnd["round"] else {},
-                              ms_left=td.clock.left(now, m["table"]) if td.clock.round == rnd["round"] else None))
-        problems = [{"table": t, "result_id": rid, "status": a["status"], "error": a.get("error")}
-                    for t, answers in sorted(td.answers.items()) for rid, a in answers.items() if a["status"] != "ok"]
-        return {"room": td.room_state(), "problems": problems, "round": rnd, "clock": dict(td.clock.to_json(), td_ms=now),
-                "tiles": tiles, "standings": st.to_json(ev.standings()),
-                "players": [dict(p) for p in ev.players.values()], "by_name": pairings_by_name(ev),
-                "stats": dict(td.stats),
-                # the demo's autopilot: when it will pair or start the next round (the TD page says
-                # until when results can still be corrected); None when a person runs the event
-                "autopilot": getattr(td, "autopilot", None)}
-
-
-def pairings_by_name(ev):
-    r = ev.current()
-    if r is None:
-        return []
-    names = ev.names()
-    out = []
-    for m in r["pairings"]:
-        out.append({"player": m["a"], "name": names[m["a"]], "table": m["table"], "seat": "a",
-                    "opponent": names[m["b"]]})
-        out.append({"player": m["b"], "name": names[m["b"]], "table": m["table"], "seat": "b",
-                    "opponent": names[m["a"]]})
-    if r["bye"]:
-        out.append({"player": r["bye"], "name": names[r["bye"]], "table": None, "seat": None, "opponent": None})
-    return sorted(out, key=lambda x: x["name"])
-
-
 def create_app(td, admin_token):
     app = FastAPI(title="Lumen Condenser tournament (TD)", version="1")
     token = {"value": admin_token}
@@ -144,6 +140,16 @@ def create_app(td, admin_token):
     @app.exception_handler(TDError)
     async def _refused(request, exc):
         return _err(409, "refused", str(exc))
+
+    @app.exception_handler(ViewError)
+    async def _no_view(request, exc):
+        return _err(404, "not_found", str(exc))
+
+    @app.exception_handler(ConfirmNeeded)
+    async def _confirm(request, exc):
+        out = _err(409, "confirm_needed", str(exc))
+        body = dict(json.loads(out.body), warnings=exc.warnings, round=exc.round, table=exc.table)
+        return JSONResponse(body, status_code=409)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -179,6 +185,11 @@ def create_app(td, admin_token):
             text = st.to_csv(td.event.standings())
         return PlainTextResponse(text, media_type="text/csv; charset=utf-8",
                                  headers={"Content-Disposition": 'attachment; filename="standings.csv"'})
+
+    @api.get("/match", tags=["public"], summary="One game: its players, result, corrections and conflicts "
+                                               "(round: default the one a correction most likely means)")
+    def match(table: int, round: Optional[int] = None):
+        return match_view(td, table, round)
 
     @api.get("/log", tags=["public"], summary="The TD's record (overrides with their reasons included)")
     def log(since: int = 0):
@@ -222,10 +233,23 @@ def create_app(td, admin_token):
     def result(body: Score):
         return td.enter_result(body.round, body.table, body.a_wins, body.b_wins, body.draws)
 
-    @ctl.post("/override", summary="Change a table's result, with the reason (kept in the record)")
+    @ctl.post("/override", summary="Correct a table's result, with the reason (kept in the record, can be undone)")
     def override(body: Override):
-        td.override(body.round, body.table, body.a_wins, body.b_wins, body.draws, reason=body.reason)
-        return {"ok": True}
+        before = body.before.model_dump() if body.before is not None else None
+        kw = {"before": before} if "before" in body.model_fields_set else {}
+        c = td.override(body.round, body.table, body.a_wins, body.b_wins, body.draws, reason=body.reason,
+                        by=body.by or "TD", players=body.players, confirm=body.confirm, **kw)
+        return {"ok": True, "correction": c}
+
+    @ctl.post("/undo_correction", summary="Undo a correction: the result it replaced is the table's again")
+    def undo_correction(body: UndoCorrection):
+        return {"ok": True, "correction": td.undo_correction(body.id, body.reason, by=body.by or "TD",
+                                                             confirm=body.confirm)}
+
+    @ctl.post("/resolve", summary="Resolve a conflict: keep the current result or take the table's report")
+    def resolve(body: Resolve):
+        return {"ok": True, "conflict": td.resolve(body.id, body.keep, by=body.by or "TD", reason=body.reason,
+                                                   confirm=body.confirm)}
 
     @ctl.post("/drop", summary="A player leaves the event (from the next round)")
     def drop(body: Drop):

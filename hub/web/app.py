@@ -37,7 +37,7 @@ from hub.web import guard, reach
 from hub.web.limits import RequestLimits, WrongTokens
 from hub.library.sets import CardLibrary
 from hub.web.broadcast import DisplayHub
-from hub.web.common import _HTTP_CODES, STATIC_DIR, ApiError, Controls, _err, make_bearer
+from hub.web.common import HTTP_CODES, STATIC_DIR, ApiError, Controls, error_response, make_bearer
 from hub.web.routers import admin, bot, cards, display, games, profile, rules, timer, tracker
 
 log = logging.getLogger("lumen.web")
@@ -78,7 +78,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
     # -- errors as JSON
     @app.exception_handler(ApiError)
     async def _api_error(request, exc):
-        return _err(exc.status, exc.error, exc.detail)
+        return error_response(exc.status, exc.error, exc.detail)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request, exc):
@@ -86,28 +86,28 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
                    "ctx": {k: v for k, v in (e.get("ctx") or {}).items() if isinstance(v, (int, float, str))}}
                   for e in exc.errors()]
         detail = "; ".join("%s: %s" % (e["loc"], e["msg"]) for e in errors) or "invalid request"
-        return _err(422, "invalid_request", detail, errors=errors)
+        return error_response(422, "invalid_request", detail, errors=errors)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request, exc):
-        return _err(exc.status_code, _HTTP_CODES.get(exc.status_code, "error"), str(exc.detail))
+        return error_response(exc.status_code, HTTP_CODES.get(exc.status_code, "error"), str(exc.detail))
 
     @app.exception_handler(RecordUnwritable)
     async def _unwritable(request, exc):
         hub.on_table("public", {"t": "record_error"})      # the page shows it at once
-        return _err(503, "record_unwritable", str(exc))
+        return error_response(503, "record_unwritable", str(exc))
 
     @app.exception_handler(Exception)
     async def _internal(request, exc):
         log.exception("request failed")
-        return _err(500, "internal", "internal error: %s" % type(exc).__name__)
+        return error_response(500, "internal", "internal error: %s" % type(exc).__name__)
 
     # -- the admin token guards every control path, before the body is even read
     @app.middleware("http")
     async def _auth(request: Request, call_next):
         path = request.url.path
         if path.startswith("/api/control/") or path.startswith("/api/admin/"):
-            refused = wrong_tokens.refusal(request, table.admin_token, _err, "spectators are read-only")
+            refused = wrong_tokens.refusal(request, table.admin_token, error_response, "spectators are read-only")
             if refused is not None:
                 return refused
         response = await call_next(request)
@@ -119,7 +119,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
 
     # -- bodies limited per route before they are read, frame headers (hub/web/limits.py): the outermost
     app.state.body_limits = {}
-    app.add_middleware(RequestLimits, refuse=_err, stats=app.state.body_limits)
+    app.add_middleware(RequestLimits, refuse=error_response, stats=app.state.body_limits)
 
     ctl = Controls(table, hub, bearer)
     app.include_router(display.router(ctl))

@@ -15,7 +15,7 @@ import threading
 import time
 
 from hub.web.bots import BotPlayers
-from hub.web.display import _ready, current_turn
+from hub.sessions.display.common import ready_view
 from hub.web.display_feed import DisplayFeed
 
 log = logging.getLogger("lumen.web")
@@ -48,14 +48,13 @@ class DisplayHub:
     """Connects one table to the web: forwards public messages to WebSocket clients,
     ticks the table, counts turns after "time", and (demo) plays bot games."""
 
-    def __init__(self, table, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0, auto_turn_end=True, tasks=()):
+    def __init__(self, table, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0, tasks=()):
         self.table = table
         self.extra_tasks = tuple(tasks)
         self.tick_interval = tick_interval
         self.bots = bots
         self.bot_seed = bot_seed
         self.bot_pace = bot_pace
-        self.auto_turn_end = auto_turn_end
         self.clients = set()
         self.hosts = {}                 # address -> open connections
         self.slots = []                 # admitted WebSockets (Slot), oldest first
@@ -65,7 +64,6 @@ class DisplayHub:
         self.loop_thread = None
         self._flush_scheduled = False
         self._causes = []
-        self._turn_seen = (None, None)
         self._tasks = []
         self._last_clock = 0.0
         self._ticking = False           # the ticker runs (its timer is armed)
@@ -155,7 +153,6 @@ class DisplayHub:
         self._flush_scheduled = False
         causes, self._causes = self._causes, []
         try:
-            self._count_turns()
             text = self.feed.update(causes)
         except Exception:       # a display bug must never take the table down
             log.exception("display state failed")
@@ -191,7 +188,7 @@ class DisplayHub:
     def clock_message(self):
         """The clock message (JSON text; None before the display has a state), a version."""
         s = self.table.session
-        ready = _ready(s.ready_status()) if s is not None else {}
+        ready = ready_view(s.ready_status()) if s is not None else {}
         return self.feed.clock(self.table.timer_view(), ready)
 
     def _clock_running(self):
@@ -200,24 +197,10 @@ class DisplayHub:
         s = self.table.session
         return s is not None and bool(s.deadline)
 
-    def _count_turns(self):
-        """After "time", each finished turn counts down the extra turns (timer.turn_ended)."""
-        s = self.table.session
-        key = (s.game_id if s else None, current_turn(self.table))
-        gid, turn = self._turn_seen
-        self._turn_seen = key
-        if not self.auto_turn_end or s is None or gid != key[0] or turn is None or key[1] is None:
-            return
-        for _ in range(max(0, key[1] - turn)):
-            if self.table.timer.state == "time" and self.table.timer.turns_left:
-                self.table.timer_action("turn_ended", by="hub")
-
     # -- background work on the loop
     async def start(self):
         self.loop = asyncio.get_running_loop()
         self.loop_thread = threading.get_ident()
-        s = self.table.session
-        self._turn_seen = (s.game_id if s else None, current_turn(self.table))
         if self.tick_interval:
             self._tasks.append(asyncio.create_task(self._ticker()))
         if self.bots:
@@ -292,7 +275,6 @@ class DisplayHub:
             return
         try:
             self.tick()
-            self._count_turns()
             now = time.monotonic()
             if self.clients and self._clock_running() and now - self._last_clock >= 1.0:
                 # a change waiting for its delta goes first: the clock message takes the timer

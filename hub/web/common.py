@@ -27,13 +27,13 @@ class ApiError(Exception):
         self.status, self.error, self.detail = status, error, detail
 
 
-def _err(status, error, detail, **extra):
+def error_response(status, error, detail, **extra):
     """An error as JSON: ``detail`` for developers, ``message`` {ko, en} for people (hub/web/human.py)."""
     msg = human.message(status, error, detail, extra.get("errors"))
     return JSONResponse({"error": error, "detail": detail, "message": msg, **extra}, status_code=status)
 
 
-_HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
                405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media_type",
                422: "invalid_request", 429: "too_many_attempts"}
 
@@ -50,11 +50,11 @@ SmallDelta = Annotated[int, Field(ge=-99, le=99)]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 
 
-class _Strict(BaseModel):
+class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class Control(_Strict):
+class Control(StrictModel):
     action_id: ActionId = Field(description="A fresh idempotency key for every control request (8-80 of "
                                             "A-Z a-z 0-9 . _ : -). A replay is answered 409 and changes nothing.")
 

@@ -6,16 +6,14 @@ builds (``session.display_state``: hub/sessions/display/). Nothing here reads a 
 private channel. The state is shared with what was sent: read it, never change it.
 """
 
-from hub.sessions.display.common import DISPLAY_LOG, QUIET_EVENTS, SEAT_INFO, ready_view
-from hub.sessions.display.referee import BATTLE_DETAIL_EVENTS, last_battle, tail_lines
+from fractions import Fraction
+
+from hub.sessions.display.common import DISPLAY_LOG, QUIET_EVENTS, SEAT_INFO
+from hub.sessions.display.referee import BATTLE_DETAIL_EVENTS
+from hub.sessions.end_of_round import decide_session, describe, how_decided
 
 __all__ = ["display_state", "seat_change", "current_turn", "game_over", "DISPLAY_LOG", "QUIET_EVENTS",
            "SEAT_INFO", "BATTLE_DETAIL_EVENTS"]
-
-# the names tests and older callers import from here
-_ready = ready_view
-_last_battle = last_battle
-_tail_lines = tail_lines
 
 
 def _pod_conflicts(table):
@@ -45,7 +43,11 @@ def display_state(table):
         return out
     out["game_id"] = s.game_id
     out.update(s.display_state(table.names))
-    out["ahead"] = _ahead(out["seats"], out.get("totals")) if timer["state"] == "time" else None
+    decided = table.round_end.decided
+    out["decided"] = None if decided is None else dict(decided, text={"ko": describe(decided, "ko"),
+                                                                      "en": describe(decided, "en")})
+    out["ahead"] = _ahead(table, out["seats"], out.get("totals")) if timer["state"] == "time" and decided is None \
+        and s.winner is None else None
     # the coach (hub/bot/coach.py): public after a reveal only, None when the game is not coached
     coach = getattr(table, "coach", None)
     out["coach"] = coach.view() if coach is not None else None
@@ -59,14 +61,24 @@ def seat_change(table, old, new):
     return s.seat_change(old, new) if s is not None else None
 
 
-def _ahead(seats, totals=None):
-    """At TIME: who is ahead on health (guide: the game goes on for the extra turns, then
-    health decides), "even" when level. ``totals``: side -> what a profile game compares
-    at time (its ``match.at_time`` counter, a team's seats added up); ``{}``: nothing."""
-    if totals == {}:
+def _ahead(table, seats, totals=None):
+    """At TIME: who the game's procedure would decide for if it ended now (its first tiebreak
+    step that tells the sides apart: hub/sessions/end_of_round.py), "even" when none does
+    before a draw or a random step. ``health``: what the first step compares, per side."""
+    try:
+        d = decide_session(table.session)
+    except (ValueError, KeyError, AttributeError):
         return None
-    ha, hb = (totals["a"], totals["b"]) if totals else (seats["a"]["health"], seats["b"]["health"])
-    return {"seat": "a" if ha > hb else "b" if hb > ha else "even", "health": {"a": ha, "b": hb}}
+    if d["by"] in ("draw", "random"):
+        seat = "even"
+    else:
+        seat = d["winner"]
+    first = d if d["values"] and "a" in d["values"] else None
+    vals = first["values"] if first else {"a": None, "b": None}
+    shown = {k: (round(float(Fraction(v)) * 100, 1) if d["by"] == "higher_share" else v) for k, v in vals.items()}
+    return {"seat": seat, "health": shown, "by": d["by"], "name": d.get("name"),
+            "how": {"ko": how_decided(d, "ko"), "en": how_decided(d, "en")},
+            "text": {"ko": describe(d, "ko", True), "en": describe(d, "en", True)}}
 
 
 def current_turn(table):
@@ -75,5 +87,6 @@ def current_turn(table):
 
 
 def game_over(table):
+    """The game ended: by its rules, or decided at time by its procedure."""
     s = table.session
-    return s is None or s.winner is not None
+    return s is None or s.winner is not None or table.round_end.decided is not None

@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 
 INDEX = Path(__file__).with_name("rules_index.yaml")
-BATTLE_ORDER = "4.4"        # its 18 steps are sections 4.4.1-4.4.18 of the index
+BATTLE_ORDER = "4.4"        # its 18 steps ("guide 4.4 step N", a list under one heading) are 4.4.N in the index
 #: "가이드 3.6.2.2", "guide 4.4 step 7", "Guide 3.10": the section (steps of 4.4 are 4.4.N)
 _REF = re.compile(r"(?:가이드|guide)\s*(\d+(?:\.\d+)*)(?:\s*(?:step|단계)\s*(\d+))?", re.I)
 

@@ -162,7 +162,7 @@ def test_offered_failure_names_the_options():
     def mutate(d):
         _two_attacks(d)
         d["expect"] = {"not_offered": {"a": {"ready": ["jab"]}}}
-    assert "not_offered.ready: jab was offered to a (options: low-kick, jab)" in run(build(scenario(mutate))).line()
+    assert "not_offered.ready: jab was offered to a in decisions[0] (options: low-kick, jab)" in run(build(scenario(mutate))).line()
 
 
 # ------------------------------------------------------------------ files and directories

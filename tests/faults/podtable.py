@@ -7,7 +7,7 @@ import time
 import pytest
 
 from hub.cli.demo import BOARD_IDS
-from hub.pods.links import PodHub
+from hub.pods.pod_hub import PodHub
 from hub.pods.ports import SimPort
 from hub.pods.sim import SimPod, build
 from hub.record.store import Store

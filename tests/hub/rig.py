@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from hub.cli.demo import BOARD_IDS, PodPlayer
 from hub.pods.sim import SimPod, build
-from hub.pods.links import PodHub, while_serving
+from hub.pods.pod_hub import PodHub, while_serving
 from hub.pods.ports import SimPort
 from hub.record.store import Store
 from hub.sessions.table import Table

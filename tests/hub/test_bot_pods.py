@@ -20,7 +20,7 @@ from hub.bot.coach import Coach
 from hub.bot.meta import practice_meta
 from hub.bot.seat import BotSeat
 from hub.cli.demo import BOARD_IDS, PodPlayer
-from hub.pods.links import PodHub, while_serving
+from hub.pods.pod_hub import PodHub, while_serving
 from hub.pods.ports import SimPort
 from hub.pods.sim import SimPod, build
 from hub.record.store import Store

@@ -12,7 +12,7 @@ import pytest
 
 from hub.cli.demo import BOARD_IDS
 from hub.pods.sim import SimPod, build
-from hub.pods.links import PodHub
+from hub.pods.pod_hub import PodHub
 from hub.pods.ports import SerialPort
 from hub.record.store import Store
 from hub.sessions.table import Table

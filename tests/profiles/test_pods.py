@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from hub.pods.links import PodHub, while_serving
+from hub.pods.pod_hub import PodHub, while_serving
 from hub.pods.ports import SimPort
 from hub.pods.protocol import NOTICES
 from hub.pods.sim import SimPod, build

@@ -204,7 +204,7 @@ characters:
 
 def test_a_pod_at_a_seat_the_next_game_does_not_have_is_asked_nothing(table):
     """After a 2-on-2 game, 3P's and 4P's pods stay seated; the next two-seat game asks them nothing."""
-    from hub.pods.links import PodHub
+    from hub.pods.pod_hub import PodHub
     hub = PodHub(table)
     table.start("profile", profile="yojeong", players=4, seed=1, priority="c")
     assert hub.current("c")[0].kind == "choose"                       # 3P's turn: its pod ends it

@@ -80,7 +80,8 @@ def test_gundam_counters_and_turns():
     영역에 EX 리소스 토큰 카드를 1장 액티브 상태로 둠"; 1.: "덱이 0장이 되는 경우" the player loses; 7.: turns
     are the turn player's, one after the other."""
     p = Play("gundam", first="b")
-    assert {c["id"] for c in p.profile.counters} == {"shields", "resources", "ex_resources", "deck"}
+    assert {c["id"] for c in p.profile.counters} == {"base", "shields", "resources", "ex_resources", "deck"}
+    assert p.game.value("a", "base") == 1        # 6.: "베이스 놓는 곳에 EX 베이스 토큰 카드를 1장" (the end of round counts it)
     assert p.game.value("a", "shields") == 6 and p.game.value("b", "shields") == 6
     assert p.game.value("b", "ex_resources") == 0 and p.game.value("a", "ex_resources") == 1   # b goes first
     assert p.game.value("a", "deck") == 39
@@ -94,4 +95,5 @@ def test_gundam_counters_and_turns():
     q = Play("gundam")
     q.cmd(action="set", seat="b", counter="deck", value=0)
     assert q.st["winner"] == "a"
-    assert p.profile.clock_defaults() == (30 * 60_000, 0)
+    # Bandai TCG+ store practice (the lead's ruling, docs/rulings.md): 30 minutes, then 3 turns or 5 minutes
+    assert p.profile.clock_defaults() == (30 * 60_000, 3) and p.profile.procedure()["extra_ms"] == 5 * 60_000

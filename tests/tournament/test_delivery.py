@@ -151,16 +151,20 @@ def test_a_different_second_result_is_a_conflict_for_the_td_to_resolve(room):
     assert link.answers[second["result_id"]]["status"] == "conflict"
     assert td.event.current()["results"][1]["result_id"] == first["result_id"]
     from hub.tournament.web import room_view
-    assert room_view(td)["problems"][0]["status"] == "conflict"
-    # the TD resolves it with an override, and the reason is kept
-    td.override(1, 1, 0, 1, reason="the judge saw b win")
+    view = room_view(td)
+    assert not view["problems"], "a conflict is not a refused result: it has a view of its own"
+    (k,) = view["conflicts"]
+    assert (k["current"]["a_wins"], k["reported"]["b_wins"], k["reported"]["source"]) == (1, 1, "table")
+    # the TD resolves it: the table's second report is kept, and who did it is in the record
+    td.resolve(k["id"], "reported", by="judge Kim", reason="the judge saw b win")
     assert td.event.current()["results"][1]["replaced"]["result_id"] == first["result_id"]
+    assert not room_view(td)["conflicts"]
     td.stop()
     r.td = None
     from hub.tournament.record import EventRecord
     rec = EventRecord(r.rec_path)
     kinds = [x["kind"] for x in rec.records()]
-    assert kinds.count("result") == 1 and kinds.count("override") == 1 and "note" in kinds
+    assert kinds.count("result") == 1 and kinds.count("conflict") == 1 and kinds.count("resolve") == 1
     # the restarted TD still knows both answers
     from hub.tournament.td import TD
     td2 = TD(r.rec_path)

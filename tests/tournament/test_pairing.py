@@ -223,7 +223,7 @@ def test_refused_records_change_nothing_and_say_why():
         ev.apply("result", {"round": 1, "table": 1, "a_wins": 2, "b_wins": 0, "draws": 0, "result_id": "x"})
 
 
-def test_an_override_keeps_its_reason_and_is_refused_once_the_next_round_started():
+def test_an_override_keeps_its_reason_and_once_the_next_round_started_must_be_confirmed():
     rng = random.Random(2)
     ev = new_event(4)
     play_round(ev, rng)
@@ -233,5 +233,11 @@ def test_an_override_keeps_its_reason_and_is_refused_once_the_next_round_started
     assert res["source"] == "override" and res["reason"] == "slip mix-up" and res["replaced"]["result_id"] == "r1-1"
     assert {r["player"]: r["points"] for r in ev.standings()}[ev.match(1, 1)["a"]] == 1
     play_round(ev, rng)
-    with pytest.raises(EventError, match="can no longer change"):
-        ev.apply("override", {"round": 1, "table": 1, "a_wins": 1, "b_wins": 0, "draws": 0, "reason": "too late"})
+    # issue 38: a Swiss result can still be corrected once the next round started (its pairings
+    # stay), but a new record must say it knows; one already in the log replays as written
+    late = {"round": 1, "table": 1, "a_wins": 1, "b_wins": 0, "draws": 0, "reason": "late slip"}
+    with pytest.raises(EventError, match="confirm needed: later_round"):
+        ev.check("override", late)
+    ev.check("override", dict(late, confirm=["later_round"]))
+    ev.apply("override", late)
+    assert ev.round(1)["results"][1]["a_wins"] == 1 and not ev.round(2)["results"].get(1, {}).get("correction")

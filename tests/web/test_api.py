@@ -458,7 +458,12 @@ def test_time_with_extra_turns_counts_the_table_turns(client, table):
     start(client)
     timer(client, "round_start")
     t = timer(client, "call_time", extra_turns=2).json()["timer"]
-    assert t["state"] == "time" and t["turns_left"] == 2 and t["colour"] == "red"
+    assert t["state"] == "time" and t["turns_left"] == 2 and t["colour"] == "red" and t["finishing"]
+    act(client, action="next_turn")     # ruling R-time: the turn in progress ended; the extra turns begin
+    settle(client)
+    t = client.get("/api/state").json()["timer"]
+    assert t["turns_left"] == 2 and not t["finishing"] and t["extra_ms_left"] == 5 * 60_000
+    table.clock.advance(1500)
     act(client, action="next_turn")
     settle(client)
     assert client.get("/api/state").json()["timer"]["turns_left"] == 1

@@ -67,15 +67,16 @@ def test_the_display_log_built_bit_by_bit_is_the_log_built_whole():
     """The log lines and the last battle's panel, kept from one change to the next, are
     what they would be built from the whole game's log."""
     from engine.bots import Bot
-    from hub.web.display import _last_battle, _tail_lines, display_state
+    from hub.sessions.display.referee import last_battle, tail_lines
+    from hub.web.display import display_state
     table = Table(Store(":memory:"), clock=FakeClock(), admin_token=TOKEN)
     table.start_referee(seed=5)
     s = table.session
     bots = {"a": Bot(5, "greedy"), "b": Bot(6, "greedy")}
     for _ in _each_decision(table, bots):
         d = display_state(table)
-        assert d["log"] == _tail_lines(s.log)
-        assert d["last_battle"] == _last_battle(s.log)[0]
+        assert d["log"] == tail_lines(s.log)
+        assert d["last_battle"] == last_battle(s.log)[0]
     assert len(d["log"]) == 40
 
 

@@ -195,7 +195,9 @@ def test_player_names_and_who_is_ahead_at_time(server, browser):
     handle.call(table.timer_action, "round_start")
     handle.call(table.timer_action, "call_time", extra_turns=1)
     wait_for(lambda: "TIME" in text(browser, "banner") and "1P" in text(browser, "banner"), what="TIME, 1P ahead")
-    assert "김서린" in text(browser, "banner") and "체력 우세" in text(browser, "banner")
+    # ruling R-time: who is ahead on the share of their own starting health (issue 38)
+    assert "김서린" in text(browser, "banner") and "우세" in text(browser, "banner")
+    assert "시작 체력 대비 체력 100.0% : 88.0%" in text(browser, "banner")
 
 
 def test_an_unreachable_hub_is_unmistakable_and_the_page_comes_back_without_a_reload(browser):

@@ -12,7 +12,7 @@ Priority (guide 3.8, brief ruling 8)
 
 from hub.sessions import roster
 from hub.sessions.roster import FIRST_DROP_BONUS, HEALTH_AT_MOST, STANCE_ALL, TOGGLE, TOKEN_FULL, TOKENS_ALL_AT
-from hub.sessions.tracker_game.state import SEAT_INFO, SEATS, _ro, _signed, other
+from hub.sessions.tracker_game.state import SEAT_INFO, SEATS, ro_particle, signed, other
 
 NON_RESPONSE_LIMIT = 3          # guide 3.10 step 4
 SUDDEN_DEATH_HEALTH = 1000      # guide 5.1.2 step 2
@@ -110,10 +110,10 @@ class Rules:
         old = st.health
         st.health = new
         if action == "adjust_health":
-            ko = "체력 %s (%d → %d)" % (_signed(new - old), old, new)
-            en = "health %s (%d → %d)" % (_signed(new - old), old, new)
+            ko = "체력 %s (%d → %d)" % (signed(new - old), old, new)
+            en = "health %s (%d → %d)" % (signed(new - old), old, new)
         else:
-            ko = "체력 %d%s 설정 (%d → %d)" % (new, _ro(new), old, new)
+            ko = "체력 %d%s 설정 (%d → %d)" % (new, ro_particle(new), old, new)
             en = "health set to %d (%d → %d)" % (new, old, new)
         self._note(seat, action, values, ko, en)
         trait = st.char.trait
@@ -126,9 +126,9 @@ class Rules:
             got = have + trait.bonus if spec.max is None else min(spec.max, have + trait.bonus)
             st.tokens[spec.name] = got
             self._note(seat, "trait_bonus", {"name": spec.name, "delta": got - have},
-                       "특성: 체력 %d 이하, %s %s (%d → %d)" % (trait.value, spec.name, _signed(got - have), have, got),
+                       "특성: 체력 %d 이하, %s %s (%d → %d)" % (trait.value, spec.name, signed(got - have), have, got),
                        "trait: health %d or less, %s %s (%d → %d)" % (trait.value, spec.name_en,
-                                                                   _signed(got - have), have, got))
+                                                                   signed(got - have), have, got))
         if settle:
             self._settle()
 
@@ -139,18 +139,18 @@ class Rules:
         if action == "reset_fp":
             ko, en = "FP 0으로 초기화 (%d → 0)" % old, "FP reset to 0 (%d → 0)" % old
         else:
-            ko = "FP %s (%d → %d)" % (_signed(new - old), old, new)
-            en = "FP %s (%d → %d)" % (_signed(new - old), old, new)
+            ko = "FP %s (%d → %d)" % (signed(new - old), old, new)
+            en = "FP %s (%d → %d)" % (signed(new - old), old, new)
         self._note(seat, action, values, ko, en)
 
     def _change_token(self, seat, spec, new, action, values):
         st = self.seats[seat]
         old = st.tokens[spec.name]
         st.tokens[spec.name] = new
-        ko = "%s %s (%d → %d)" % (spec.name, _signed(new - old), old, new)
-        en = "%s %s (%d → %d)" % (spec.name_en, _signed(new - old), old, new)
+        ko = "%s %s (%d → %d)" % (spec.name, signed(new - old), old, new)
+        en = "%s %s (%d → %d)" % (spec.name_en, signed(new - old), old, new)
         if action == "set_token":
-            ko = "%s %d%s 설정 (%d → %d)" % (spec.name, new, _ro(new), old, new)
+            ko = "%s %d%s 설정 (%d → %d)" % (spec.name, new, ro_particle(new), old, new)
             en = "%s set to %d (%d → %d)" % (spec.name_en, new, old, new)
         trait = st.char.trait
         if trait is not None and trait.kind in (TOKEN_FULL, TOKENS_ALL_AT) and self.trait_active(seat):

@@ -29,11 +29,11 @@ def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _signed(n):
+def signed(n):
     return "%+d" % n
 
 
-def _ro(n):
+def ro_particle(n):
     """The Korean particle 으로/로 after the number ``n`` read aloud (칠백으로, 이로)."""
     return "으로" if abs(n) % 10 in (0, 3, 6) else "로"
 

@@ -31,7 +31,7 @@ from hub.library.deckcheck import deck_status, opening_problems, ordered_cards
 from hub.library.sets import LibraryError
 from hub.library.vocabulary import vocabulary
 from hub.sessions.base import SessionError
-from hub.web.common import STATIC_DIR, ApiError, Control, Seat, _err, _Strict
+from hub.web.common import STATIC_DIR, ApiError, Control, Seat, StrictModel, error_response
 
 STATUS = {"not_found": 404, "invalid": 422, "read_only": 403, "conflict": 409}
 
@@ -41,26 +41,26 @@ MAX_TEXT = 2_000_000
 
 
 def library_error(e):
-    return _err(STATUS.get(e.code, 422), e.code, e.en, message={"ko": e.ko, "en": e.en}, problems=e.problems)
+    return error_response(STATUS.get(e.code, 422), e.code, e.en, message={"ko": e.ko, "en": e.en}, problems=e.problems)
 
 
 def _fail(status, code, en, ko, problems=()):
-    return _err(status, code, en, message={"ko": ko, "en": en}, problems=list(problems))
+    return error_response(status, code, en, message={"ko": ko, "en": en}, problems=list(problems))
 
 
-class LintBody(_Strict):
+class LintBody(StrictModel):
     set: SetId | None = None
     card: CardMap
     replaces: str | None = None
 
 
-class LintCharacter(_Strict):
+class LintCharacter(StrictModel):
     set: SetId | None = None
     character: CardMap
     replaces: str | None = None
 
 
-class TryBody(_Strict):
+class TryBody(StrictModel):
     card: CardMap
     against_set: SetId | None = None
     against_id: str | None = None
@@ -72,7 +72,7 @@ class TryBody(_Strict):
     character_b: str | None = None
 
 
-class DeckData(_Strict):
+class DeckData(StrictModel):
     name: Annotated[str, StringConstraints(min_length=1, max_length=80)]
     name_en: str | None = None
     character: str
@@ -80,7 +80,7 @@ class DeckData(_Strict):
     ultimate: str | None = None
 
 
-class StatusBody(_Strict):
+class StatusBody(StrictModel):
     set: SetId
     character: str | None = None
     cards: list[str] = []

@@ -10,39 +10,39 @@ from engine import IllegalDecision
 
 from hub.profiles import profile as profiles
 from hub.sessions.base import SessionError
-from hub.web.common import AnySeat, ApiError, Control, Delta, _Strict
+from hub.web.common import AnySeat, ApiError, Control, Delta, StrictModel
 
 CounterId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z0-9][a-z0-9_\-]*$")]
 
 
-class Adjust(_Strict):
+class Adjust(StrictModel):
     action: Literal["adjust"]
     seat: AnySeat
     counter: CounterId
     delta: Delta
 
 
-class SetCounter(_Strict):
+class SetCounter(StrictModel):
     action: Literal["set"]
     seat: AnySeat
     counter: CounterId
     value: Delta
 
 
-class NextTurn(_Strict):
+class NextTurn(StrictModel):
     action: Literal["next_turn"]
 
 
-class Lose(_Strict):
+class Lose(StrictModel):
     action: Literal["lose"]
     seat: AnySeat
 
 
-class NewGame(_Strict):
+class NewGame(StrictModel):
     action: Literal["new_game"]
 
 
-class Undo(_Strict):
+class Undo(StrictModel):
     action: Literal["undo"]
 
 

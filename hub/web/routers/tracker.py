@@ -8,11 +8,10 @@ from pydantic import Field
 from engine import IllegalDecision
 
 from hub.sessions.base import SessionError
-from hub.web.common import ApiError, Control, Delta, Name, Seat, SmallDelta, _Strict
-from hub.web.common import character_or_404 as _character_or_404
+from hub.web.common import ApiError, Control, Delta, Name, Seat, SmallDelta, StrictModel, character_or_404
 
 
-class _Cmd(_Strict):
+class _Cmd(StrictModel):
     pass
 
 
@@ -132,10 +131,10 @@ def router(ctl):
             raise ApiError(409, "wrong_mode", "tracker actions need a tracker game (this one is %s)" % s.mode)
         cmd = body.command.model_dump()
         if cmd["action"] == "set_character":
-            _character_or_404(cmd["character"])
+            character_or_404(cmd["character"])
         if cmd["action"] == "new_game":
-            _character_or_404(cmd["a"])
-            _character_or_404(cmd["b"])
+            character_or_404(cmd["a"])
+            character_or_404(cmd["b"])
         seat = cmd.get("seat") if cmd.get("seat") in ("a", "b") else None
         with claim(body.action_id):
             try:

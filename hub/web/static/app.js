@@ -212,7 +212,18 @@
         if (w) text += " — " + tx(w.text).replace(/\s*\[[^\]]+\]\s*$/, "");
       }
       kind = S.winner === "draw" ? "draw" : "winner-" + S.winner;
+    } else if (S.decided) {
+      // decided at time by the game's procedure (its profile's; Lumen: ruling R-time)
+      text = tx(S.decided.text);
+      kind = S.decided.winner === "draw" ? "draw" : "winner-" + S.decided.winner;
     } else if (S.sudden_death) { text = t("sudden_death", { n: S.sd_turn || 1 }); kind = "sudden"; }
+    else if (S.ahead && S.ahead.how) {
+      // who the game's procedure would decide for, were it to end now, and by what
+      text = "TIME · " + (S.ahead.seat === "even" ? t("ahead_even_how", { how: tx(S.ahead.how) })
+        : t("ahead_how", { seat: seatLabel(S.ahead.seat), name: (S.seats[S.ahead.seat] || {}).player || "", how: tx(S.ahead.how) })
+          .replace(/\s+/g, " "));
+      kind = "time";
+    }
     else if (S.ahead) {
       const h = S.ahead.health;
       text = "TIME · " + (S.ahead.seat === "even" ? t("ahead_even", { a: h.a, b: h.b })
@@ -408,7 +419,13 @@
     let note = "";
     if (tm.state === "paused") note = t("paused");
     else if (tm.state === "idle") note = t("clock_idle");
-    else if (tm.state === "time") note = tm.finished ? t("time_over") : t("time_called", { n: tm.turns_left === null ? tm.extra_turns : tm.turns_left });
+    else if (tm.state === "time") {
+      // the procedure: the turn in progress to its end, then the extra turns or the extra time
+      const xt = tm.extra_ms_left == null ? "" : " · " + t("extra_time", { t: Math.floor(tm.extra_ms_left / 60000) + ":" +
+        String(Math.floor(tm.extra_ms_left / 1000) % 60).padStart(2, "0") });
+      note = tm.finished ? t("time_over") : tm.finishing ? t("time_finish_turn", { n: tm.extra_turns }) :
+        t("time_called", { n: tm.turns_left === null ? tm.extra_turns : tm.turns_left }) + xt;
+    }
     if (tm.extended_ms) note += (note ? " · " : "") + "+" + Math.round(tm.extended_ms / 60000) + t("minutes");
     $("#clock-note").textContent = note;
   }

@@ -49,6 +49,8 @@
       html += "<div>" + t("slip") + ": " + esc(m ? m.a_name : "A") + " " + s.a_wins + " - " + s.b_wins + " " +
         esc(m ? m.b_name : "B") + (s.draws ? " (" + t("draws") + " " + s.draws + ")" : "") + " · " +
         btn("a", "1P") + btn("b", "2P") + btn("judge", t("judge")) + "</div>";
+      // a game decided at time: how, by the game's procedure (Lumen: ruling R-time)
+      for (const g of ((s.detail || {}).at_time || [])) html += '<div class="at-time">' + esc((g.text || {})[lang()] || "") + "</div>";
     }
     box.innerHTML = html;
     box.style.display = "block";
