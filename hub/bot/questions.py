@@ -39,17 +39,19 @@ class Question:
 def turns_left(table):
     """What the bot is told of the table's end of round (engine/bots/ending.py): the turns still
     to play before the at-time decision of ruling R-time, the turn in progress included, or None
-    while the table's clock has not called time (or there is none). After "time" that is the turn
-    in progress plus the extra turns left on the match clock (hub/sessions/timer.py). The table
-    may give its own count instead (``table.bot_turns_left()``: e.g. an estimate from the time
-    left and the table's pace, before time is called)."""
+    while the table's clock has not called time (or there is none, or the round has ended). After
+    "time" (hub/sessions/timer.py) that is the turn in progress while it is being finished plus the
+    extra turns left; the extra minutes may end them sooner (the bot then plans on one turn too
+    many, as a player reading the clock would). The table may give its own count instead
+    (``table.bot_turns_left()``: e.g. an estimate from the time left and the table's pace)."""
     own = getattr(table, "bot_turns_left", None)
     if callable(own):
         return own()
     timer = getattr(table, "timer", None)
-    if timer is None or getattr(timer, "state", None) != "time" or timer.turns_left is None:
+    if timer is None or getattr(timer, "state", None) != "time" or timer.turns_left is None or timer.finished:
         return None
-    return 1 + timer.turns_left
+    left = timer.turns_left + (1 if getattr(timer, "finishing", False) else 0)
+    return left if left >= 1 else None
 
 
 def question_key(session, seat, req):

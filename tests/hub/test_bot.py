@@ -194,6 +194,28 @@ def test_after_a_non_response_the_coach_does_not_grade_the_picked_card():
     assert "not chosen by 1P" in entry["text"]["en"] and "1P의 선택이 아니라" in entry["text"]["ko"]
 
 
+def test_the_bot_is_told_the_turns_left_before_the_at_time_decision():
+    """Ruling R-time at a table: after "time" the turn in progress, then the extra turns; what the
+    bot plans on (engine/bots/ending.py) is the turns still to play, the current one included."""
+    from types import SimpleNamespace
+
+    from hub.bot.questions import turns_left
+    from hub.sessions.timer import MatchTimer
+    timer = MatchTimer(60_000, extra_turns=3)
+    table = SimpleNamespace(timer=timer)
+    assert turns_left(table) is None                       # no time called: no clock to plan on
+    timer.round_start(0)
+    assert turns_left(table) is None
+    timer.call_time(1_000)
+    assert turns_left(table) == 4                          # this turn, then 3 extra
+    left = []
+    while not timer.finished:
+        timer.turn_ended(2_000)
+        left.append(turns_left(table))
+    assert left == [3, 2, 1, None]
+    assert turns_left(SimpleNamespace(timer=timer, bot_turns_left=lambda: 7)) == 7
+
+
 def test_a_restarted_hub_resumes_the_bot_with_its_game(tmp_path):
     db = str(tmp_path / "games.sqlite3")
     table = Table(Store(db))
