@@ -40,8 +40,8 @@ from engine.bots import evaluate
 
 # The clock's blend (``clock_value``), measured by ``python3 bench/bot.py fit-clock`` on
 # search-player games of both deck sets (docs/performance.md "Search player"):
-END_HAZARD = 0.0009    # the chance that a turn ends the game by the rules (a KO, a third non-response)
-SHARE_SPREAD = 0.0154   # the spread (standard deviation) of one turn's change of the health-share lead
+END_HAZARD = 0.0708    # the chance that a turn ends the game by the rules (a KO, a third non-response)
+SHARE_SPREAD = 0.1597  # the spread (standard deviation) of one turn's change of the health-share lead
 
 
 def position_key(st):
