@@ -9,7 +9,7 @@ import pytest
 from engine import apply, decide_at_time, new_game
 from engine.api.game import advance
 from engine.bots import Bot, Ending, evaluate, think
-from engine.bots.ending import clock_value, position_key
+from engine.bots.ending import END_HAZARD, clock_value, position_key
 from engine.cards import load_sample
 
 PD, IW = "serin-phantom-dance", "gangcheol-iron-wall"
@@ -86,11 +86,13 @@ def test_past_the_last_turn_the_at_time_decision_counts():
 
 
 def test_the_clock_weighs_the_share_lead_more_as_turns_run_out():
-    st = _standoff(health_a=4800, health_b=4400)           # Serin leads by 0.2 of a start
+    st = _standoff(health_a=4800, health_b=3300)           # Serin leads by 0.4 of a start
     p = 0.3                                                   # whatever the position's value says
     near, far = clock_value(st, 1, p), clock_value(st, 40, p)
     assert near > far > p
-    assert near > 0.99
+    assert near > 0.9
+    level = _standoff()                                       # no lead: time favours nobody
+    assert clock_value(level, 1, p) == pytest.approx(p + (0.5 - p) * (1 - END_HAZARD))
 
 
 @pytest.mark.parametrize("ahead", ["a", "b"])
