@@ -1,18 +1,22 @@
-"""What a search thought, as data a coach can render: each option's value, the best option and
-the best alternative, the rule the advice rests on, and one sentence in Korean and English.
+"""What a search thought, and what a coach says of a person's ready, as data and one sentence
+in Korean and English: each option's value, the best option, the rule the advice rests on.
 
-At a ready the rule comes from the engine itself: each of the seat's options is played (in
-one sampled world) against the opponent's most likely card, and the judgment event of that
-battle (its rule section and its ko/en reason, engine/core/events.py) says why the best card wins
-or loses there. Elsewhere the rule is the section that governs that kind of decision.
+The rule comes from the engine itself: the judgment event of a pair of cards played by the
+engine (its rule section and its ko/en reason, engine/core/events.py). The "why" of a card
+worth playing is a judgment it *wins* against a card of the opponent's mix, or else the
+opponent's best reply to it and what that leaves: never a judgment it loses, read as praise
+(issue 35). Elsewhere the rule is the section that governs that kind of decision.
 
-``explain_choice(thought, chosen)`` is what a coach shows after the reveal: the card the
-player chose against the best by the search, with that sentence. Nothing here is shown before
-the reveal: the thought of a seat's ready names the seat's own options.
+``explain_thought`` fills a search's ``Thought`` (the bot's own, shown as "what the bot
+thought"). ``explain_choice(analysis, chosen, cards)`` is the coach after the reveal, on a
+person's ready, from the one-battle game solved exactly (engine/bots/onebattle.py): "as good
+as the best" when the card is in the equilibrium's mix or gives up no more than its value's
+standard error (``verdict``); after a non-response (guide 3.10) the card was picked by the
+opponent and is not graded. Nothing here is shown before the reveal.
 """
 
 from engine.bots import evaluate
-from engine.core.events import explain
+from engine.core.events import explain, josa
 from engine.api.game import apply
 
 KIND_RULES = {
@@ -87,25 +91,24 @@ def explain_thought(t, search):
     if t.kind == "ready" and t.opponent is not None:
         their = t.opponent
         likely = max(range(len(their["options"])), key=lambda j: (their["mix"][j], -j))
-        reply = their["options"][likely]
-        ex["likely_reply"] = reply
+        ex["likely_reply"] = their["options"][likely]
         ex["likely_reply_p"] = round(their["mix"][likely], 4)
-        vs = {}
-        for o in t.options:
-            e = judge_pair(search.worlds[0], t.seat, o, reply, search.rnd)
+        best_o = t.options[best]
+        row = t.matrix[best] if t.matrix is not None else None
+
+        def judged(reply):
+            e = judge_pair(search.worlds[0], t.seat, best_o, reply, search.rnd)
             if e is None:
-                continue
+                return None
             text = explain(e, cards)
-            vs[o] = {"outcome": e.get(t.seat), "rule": e["rule"], "ko": text["ko"], "en": text["en"]}
-        ex["vs_likely"] = vs
-        why = vs.get(t.options[best])
-        ex["rule"] = why["rule"] if why else KIND_RULES["ready"][0]
-        ko_b, en_b = _name(cards, t.options[best], "ko"), _name(cards, t.options[best], "en")
-        ko_r, en_r = _name(cards, reply, "ko"), _name(cards, reply, "en")
-        ex["ko"] = "최선: %s (승률 %s). 상대가 가장 낼 법한 %s(%s)에 대해: %s" % (
-            ko_b, _pct(vals[best]), ko_r, _pct(their["mix"][likely]), why["ko"] if why else "판정 전에 게임이 끝납니다.")
-        ex["en"] = "Best: %s (%s to win). Against their likeliest %s (%s): %s" % (
-            en_b, _pct(vals[best]), en_r, _pct(their["mix"][likely]), why["en"] if why else "the game ends before the judgment.")
+            return {"outcome": e.get(t.seat), "rule": e["rule"], "ko": text["ko"], "en": text["en"]}
+        why = _why_good(t.seat, best_o, their["options"], their["mix"], row, judged)
+        ex["why"] = why
+        ex["rule"] = why["judgment"]["rule"] if why.get("judgment") else KIND_RULES["ready"][0]
+        ko_b, en_b = _name(cards, best_o, "ko"), _name(cards, best_o, "en")
+        tail_ko, tail_en = _why_text(why, best_o, cards)
+        ex["ko"] = josa("최선: %s (승률 %s).%s" % (ko_b, _pct(vals[best]), tail_ko))
+        ex["en"] = "Best: %s (%s to win).%s" % (en_b, _pct(vals[best]), tail_en)
     else:
         rule, ko_k, en_k = KIND_RULES.get(t.kind, ("guide 3.5", t.kind, t.kind))
         ex["rule"] = rule
@@ -125,56 +128,125 @@ def _rule_ko(rule):
     return rule.replace("guide", "가이드")
 
 
-GOOD = 0.01      # a choice within this of the best one's win chance is as good as the best
+WINS = frozenset(("hit", "counter", "guard", "evade"))      # the judgment labels a card wins with
+TOLERANCE = 0.01      # the 1 % the coach shows win chances in: a card giving up less reads as the best
+SUPPORT = 0.02        # an equilibrium share from which a card is part of the mix (onebattle.FLOOR)
 
 
-def explain_choice(thought, chosen, cards):
-    """The coach's line after the reveal: ``chosen`` (the option the player took) against the
-    best by the search. Returns the explanation dict with ``chosen``, ``chosen_value``,
-    ``loss`` (win chance given up, 0 for a choice as good as the best) and a ``ko``/``en``
-    sentence: the verdict, then why, with the rule. At a ready the why is the judgment of the
-    player's card (a good choice) or of the best card (else) against the opponent's likeliest
-    card, as the engine would rule it."""
-    ex = dict(thought.explanation)
-    opts = [o if not isinstance(o, list) else list(o) for o in thought.options]
+def _why_good(seat, mine, their_opts, their_mix, row, judged):
+    """Why ``mine`` is worth playing: a judgment it wins against a card of the opponent's mix
+    (the likeliest first), else the opponent's best reply to it (the lowest of ``row``, the
+    seat's values of ``mine`` against each of their cards) and what that leaves. Never a loss
+    read as praise. ``judged(reply)`` gives a pair's judgment ({"outcome", "rule", "ko", "en"})."""
+    order = sorted((j for j in range(len(their_opts)) if their_mix[j] >= SUPPORT), key=lambda j: (-their_mix[j], j))
+    for j in order:
+        jd = judged(their_opts[j])
+        if jd is not None and jd["outcome"] in WINS:
+            return {"how": "wins", "reply": their_opts[j], "p": round(their_mix[j], 4), "judgment": jd}
+    return _best_reply(their_opts, row, judged, order)
+
+
+def _best_reply(their_opts, row, judged, order=()):
+    if row is None:
+        j = order[0] if order else 0
+    else:
+        j = min(range(len(row)), key=lambda k: (row[k], k))
+    return {"how": "reply", "reply": their_opts[j], "value": None if row is None else round(row[j], 4),
+            "judgment": judged(their_opts[j])}
+
+
+def _why_text(why, card, cards, still=True):
+    """The why as (ko, en) sentence tails (a leading space each); ``still``: say what the
+    opponent's best reply leaves (a card worth playing), else only the reply."""
+    ko_c, en_c = _name(cards, card, "ko"), _name(cards, card, "en")
+    ko_r, en_r = _name(cards, why["reply"], "ko"), _name(cards, why["reply"], "en")
+    jd = why.get("judgment")
+    j_ko = jd["ko"] if jd else "판정 전에 게임이 끝납니다."
+    j_en = jd["en"] if jd else "the game ends before the judgment."
+    if why["how"] == "wins":
+        p = _pct(why["p"])
+        return (" 상대 혼합의 %s(%s)에 %s(으)로 이깁니다: %s" % (ko_r, p, ko_c, j_ko),
+                " %s wins against %s (%s of their mix): %s" % (en_c, en_r, p, j_en))
+    left = "" if why.get("value") is None or not still else _pct(why["value"])
+    return (" 상대의 최선의 대응은 %s%s: %s" % (ko_r, " (그래도 승률 %s)" % left if left else "", j_ko),
+            " Their best answer to it is %s%s: %s" % (en_r, " (it still leaves %s to win)" % left if left else "", j_en))
+
+
+def verdict(an, chosen):
+    """Is ``chosen`` as good as the best in analysis ``an`` (engine/bots/onebattle.py)? It is
+    when it belongs to the equilibrium's mix, or when what it gives up against the opponent's
+    equilibrium mix is within twice its value's standard error (the sampled side decks) or
+    ``TOLERANCE``. (A card is in some optimal mix of its seat exactly when it gives up nothing
+    against every optimal mix of the opponent's, so a loss against the one the solver returned
+    is a loss against an optimal opponent.) Returns (good, loss, tolerance)."""
+    k = an.options.index(chosen)
+    loss = max(0.0, an.value - an.values[k])
+    tol = max(TOLERANCE, 2.0 * an.se[k])
+    return an.mix[k] >= SUPPORT or loss <= tol, loss, tol
+
+
+def explain_choice(an, chosen, cards, picked=False):
+    """The coach's line after the reveal on the ready card ``chosen`` of a person, from the
+    one-battle analysis ``an`` of their view (engine/bots/onebattle.py ``solve``). Returns a
+    dict: ``best``, ``best_value``, ``chosen``, ``chosen_value``, ``good``, ``loss`` (win chance
+    given up, 0 for a choice as good as the best; None when not graded), ``rule``, ``why`` and
+    a ``ko``/``en`` sentence: the verdict, then why, quoting the engine's judgment of the pair.
+
+    ``picked``: the player did not respond in time and the opponent picked ``chosen`` for them
+    (guide 3.10): the card is not graded as theirs; the line says so and names the best card."""
+    opts = list(an.options)
     if chosen not in opts:
         raise ValueError("%r was not an option of this decision" % (chosen,))
+    order = sorted(range(len(opts)), key=lambda i: (-an.values[i], -an.mix[i], i))
+    best = opts[order[0]]
+    alt = opts[order[1]] if len(order) > 1 else None
     k = opts.index(chosen)
-    v = thought.values[k]
-    best_v = ex["best_value"]
-    ex["chosen"] = chosen
-    ex["chosen_value"] = _round(v)
-    loss = None if v is None or best_v is None else max(0.0, best_v - v)
-    good = chosen == ex["best"] or (loss is not None and loss < GOOD)
-    ex["loss"] = None if loss is None else (0.0 if good else round(loss, 4))
+    v = an.values[k]
+    ex = {"kind": "ready", "best": best, "best_value": _round(an.value), "alternative": alt,
+          "alternative_value": None if alt is None else _round(an.values[opts.index(alt)]),
+          "chosen": chosen, "chosen_value": _round(v), "picked": bool(picked),
+          "values": [{"option": o, "value": _round(x), "mix": round(m, 4), "se": round(e, 4)}
+                     for o, x, m, e in zip(opts, an.values, an.mix, an.se)]}
     ko_c, en_c = _name(cards, chosen, "ko"), _name(cards, chosen, "en")
-    ko_b, en_b = _name(cards, ex["best"], "ko"), _name(cards, ex["best"], "en")
-    mix = thought.mix[k]
+    ko_b, en_b = _name(cards, best, "ko"), _name(cards, best, "en")
+    seat = "1P" if an.seat == "a" else "2P"
+
+    def judged_for(card):
+        return lambda reply: an.judgments.get((card, reply))
+    best_row = an.matrix[opts.index(best)]
+    best_why = _why_good(an.seat, best, an.their_options, an.their_mix, best_row, judged_for(best))
+    if picked:
+        ex["good"], ex["loss"] = None, None
+        ex["why"] = best_why
+        ex["rule"] = "guide 3.10"
+        tail_ko, tail_en = _why_text(best_why, best, cards)
+        ex["ko"] = josa("대응하지 않음 [가이드 3.10]: %s은(는) %s의 선택이 아니라 상대가 고른 카드입니다. 최선은 %s (승률 %s).%s"
+                        % (ko_c, seat, ko_b, _pct(an.value), tail_ko))
+        ex["en"] = ("No response [guide 3.10]: %s was picked by the opponent, not chosen by %s. The best was %s "
+                    "(%s to win).%s" % (en_c, seat, en_b, _pct(an.value), tail_en))
+        return ex
+    good, loss, tol = verdict(an, chosen)
+    ex["good"] = good
+    ex["loss"] = 0.0 if good else round(loss, 4)
+    ex["tolerance"] = round(tol, 4)
+    mix = an.mix[k]
+    row = an.matrix[k]
     if good:
-        head_ko = "좋은 선택: %s (승률 %s%s)." % (ko_c, _pct(v), ", 탐색도 %s의 확률로 고름" % _pct(mix) if mix >= 0.01 else "")
-        head_en = "Good choice: %s (%s to win%s)." % (en_c, _pct(v), "; the search plays it %s of the time" % _pct(mix)
-                                                      if mix >= 0.01 else "")
+        why = _why_good(an.seat, chosen, an.their_options, an.their_mix, row, judged_for(chosen))
+        tail_ko, tail_en = _why_text(why, chosen, cards)
+        in_mix_ko = ", 균형 혼합에서 %s" % _pct(mix) if mix >= SUPPORT else ""
+        in_mix_en = "; the equilibrium plays it %s of the time" % _pct(mix) if mix >= SUPPORT else ""
+        ex["ko"] = josa("좋은 선택: %s (승률 %s%s).%s" % (ko_c, _pct(v), in_mix_ko, tail_ko))
+        ex["en"] = "Good choice: %s (%s to win%s).%s" % (en_c, _pct(v), in_mix_en, tail_en)
     else:
-        head_ko = "선택: %s (승률 %s). 최선은 %s (승률 %s, %s 높음)." % (ko_c, _pct(v), ko_b, _pct(best_v), _pct(loss))
-        head_en = "You chose %s (%s to win); the best was %s (%s, %s more)." % (en_c, _pct(v), en_b, _pct(best_v), _pct(loss))
-    vs = ex.get("vs_likely")
-    if thought.kind == "ready" and vs is not None and ex.get("likely_reply") is not None:
-        reply = ex["likely_reply"]
-        ko_r, en_r = _name(cards, reply, "ko"), _name(cards, reply, "en")
-        p = _pct(ex.get("likely_reply_p"))
-        why = vs.get(chosen if good else ex["best"])
-        card_ko, card_en = (ko_c, en_c) if good else (ko_b, en_b)
-        if why is not None:
-            ex["rule"] = why["rule"]
-            tail_ko = " 상대가 가장 낼 법한 %s(%s)에 %s(으)로: %s" % (ko_r, p, card_ko, why["ko"])
-            tail_en = " Against their likeliest %s (%s), %s: %s" % (en_r, p, card_en, why["en"])
-        else:
-            tail_ko = " 상대가 가장 낼 법한 %s(%s)에 대해서는 판정 전에 게임이 끝납니다." % (ko_r, p)
-            tail_en = " Against their likeliest %s (%s) the game ends before the judgment." % (en_r, p)
-    else:
-        rule = ex.get("rule") or KIND_RULES.get(thought.kind, ("guide 3.5",))[0]
-        tail_ko = " [%s]" % _rule_ko(rule)
-        tail_en = " [%s]" % rule
-    ex["ko"] = head_ko + tail_ko
-    ex["en"] = head_en + tail_en
+        why = _best_reply(an.their_options, row, judged_for(chosen))
+        tail_ko, tail_en = _why_text(why, chosen, cards, still=False)
+        b_ko, b_en = _why_text(best_why, best, cards)
+        ex["ko"] = josa("선택: %s (승률 %s). 최선은 %s (승률 %s, %s 높음).%s 최선인 %s:%s" % (
+            ko_c, _pct(v), ko_b, _pct(an.value), _pct(loss), tail_ko, ko_b, b_ko))
+        ex["en"] = "You chose %s (%s to win); the best was %s (%s, %s more).%s %s:%s" % (
+            en_c, _pct(v), en_b, _pct(an.value), _pct(loss), tail_en, en_b, b_en)
+    ex["why"] = why
+    jd = why.get("judgment")
+    ex["rule"] = jd["rule"] if jd else KIND_RULES["ready"][0]
     return ex

@@ -18,20 +18,23 @@ import math
 from engine.bots.simple import most_damage
 
 # feature name -> weight; fitted by ``python3 bench/bot.py fit-eval`` (see its output and
-# docs/performance.md "Search player"): seeded games of the sample and entered decks.
+# docs/performance.md "Search player"): seeded games of the sample and entered decks. Health
+# is read as each player's fraction of their own character's starting health (guide 3.4:
+# characters start at 4,500..5,500, so raw health favoured the bigger one: Serin 4,800 against
+# Gangcheol 5,500 started at 0.43 for Serin from the characters alone), as ruling R-time does.
 WEIGHTS = {
     "bias": 0.0,          # positions are fitted from both seats: no seat is favoured
-    "health": 0.2011,     # (health a - health b) / 1000
-    "fp": 0.068,          # FP a - FP b
-    "hand": -0.0462,      # cards a can ready - cards b can ready
-    "attack": 0.0846,     # hand attack damage a - b, / 1000
-    "cover": 0.094,       # positions covered by the defenses in hand, a - b
-    "list": 0.0655,       # list a - list b
-    "side": -0.0668,      # side deck a - side deck b
-    "priority": 0.1215,   # +1 if a holds priority, -1 if b
-    "nonresp": -0.0801,   # non-responses a - b
-    "ultimate": -0.363,   # ultimate still in its zone, a - b (taken and used beats kept)
-    "low": 0.1571,        # (1/health b - 1/health a) * 1000: near 0 health counts more
+    "health": 2.7729,     # health a / start a - health b / start b
+    "fp": 0.0521,         # FP a - FP b
+    "hand": 0.4551,       # cards a can ready - cards b can ready
+    "attack": -0.5933,    # hand attack damage of a / start health of b, minus the same for b
+    "cover": -0.0586,     # positions covered by the defenses in hand, a - b
+    "list": 0.3377,       # list a - list b
+    "side": 0.0061,       # side deck a - side deck b
+    "priority": 0.1083,   # +1 if a holds priority, -1 if b
+    "nonresp": -0.0851,   # non-responses a - b
+    "ultimate": 0.0686,   # ultimate still in its zone, a - b
+    "low": 0.0527,        # 0.2 / fraction b - 0.2 / fraction a: near 0 health counts more
 }
 
 FEATURES = tuple(WEIGHTS)
@@ -55,25 +58,31 @@ def _hand_features(st, p):
     return n, dmg, len(cover)
 
 
+def fraction(pl):
+    """A player's health as a fraction of their character's starting health (at least 1 health
+    counted, so that ``1 / fraction`` stays finite)."""
+    return max(pl.health, 1) / pl.character.start_health
+
+
 def features(st):
     """The public features of ``st`` as a dict (a minus b where it is a difference)."""
     pa, pb = st.players["a"], st.players["b"]
     na, da, ca = _hand_features(st, "a")
     nb, db, cb = _hand_features(st, "b")
-    ha, hb = max(pa.health, 1), max(pb.health, 1)
+    fa, fb = fraction(pa), fraction(pb)
     return {
         "bias": 1.0,
-        "health": (pa.health - pb.health) / 1000.0,
+        "health": fa - fb,
         "fp": float(pa.fp - pb.fp),
         "hand": float(na - nb),
-        "attack": (da - db) / 1000.0,
+        "attack": da / pb.character.start_health - db / pa.character.start_health,
         "cover": float(ca - cb),
         "list": float(len(pa.list) - len(pb.list)),
         "side": float(len(pa.side_deck) - len(pb.side_deck)),
         "priority": 1.0 if st.priority == "a" else -1.0,
         "nonresp": float(pa.non_responses - pb.non_responses),
         "ultimate": float((pa.ultimate is not None) - (pb.ultimate is not None)),
-        "low": (1000.0 / hb - 1000.0 / ha),
+        "low": 0.2 / fb - 0.2 / fa,
     }
 
 
@@ -91,31 +100,6 @@ def value(st, weights=WEIGHTS):
     if z < -30:
         return 0.0
     return 1.0 / (1.0 + math.exp(-z))
-
-
-#: how far a leaf where nobody has taken damage since the search's root is pulled toward a draw
-STALL_PULL = 0.3
-
-
-def leaf_value(st, root_health, pull=STALL_PULL):
-    """What the search counts at a leaf: ``value(st)``, pulled ``pull`` of the way toward 1/2
-    when neither seat has lost health since the root (``root_health``: seat -> health there).
-
-    A health lead wins only if the game ends: a real table stops at the match clock, a
-    bench at its turn cap, and a game nobody damages runs into that stop as a draw or on
-    time. Without the pull a bot ahead on health guards forever against an opponent who
-    attacks into a guard that covers every position (FP changes, so no defense over,
-    guide 5.1.1): each guard keeps its lead and gains FP, and the lead never becomes a KO.
-    With the pull a turn without damage is worth less to the seat ahead than a hit: a game
-    nobody ends counts as a draw (casual play without a clock; the benches' turn cap)."""
-    v = value(st)
-    if st.winner is None and pull:
-        players = st.players
-        for p, h in root_health.items():
-            if players[p].health < h:
-                return v
-        v = 0.5 + (v - 0.5) * (1.0 - pull)
-    return v
 
 
 # ---------------------------------------------------------------- card values

@@ -90,6 +90,34 @@ class Rebuilt:
         st.players[other(self.seat)].side_deck = sample_side_deck(self.pool, self.side_n, rnd)
         return st
 
+    def worlds(self, rnd, count):
+        """``count`` determinizations drawn together (stratified): the pool shuffled once and dealt
+        round the worlds in turn, so each card of the pool sits in its share of the worlds (a card
+        the pool holds once, in a side deck of n, is in n/len(pool) of them: no more, no fewer, by
+        the luck of the draw). The worlds' average then moves far less with the seed than that of
+        independent draws (the coach's verdict, engine/bots/onebattle.py)."""
+        n = self.side_n
+        pool = list(self.pool)
+        rnd.shuffle(pool)
+        out = []
+        for w in range(count):
+            st = self.base.copy()
+            if n <= 0 or not pool:
+                st.players[other(self.seat)].side_deck = sample_side_deck(pool, n, rnd)
+            else:
+                deck, k = [], w * n
+                seen = {}
+                while len(deck) < n:
+                    cid = pool[k % len(pool)]
+                    k += 1
+                    # one copy per card held by the pool: a side deck never holds more copies than it
+                    if seen.get(cid, 0) < pool.count(cid) or k > w * n + 2 * len(pool):
+                        deck.append(cid)
+                        seen[cid] = seen.get(cid, 0) + 1
+                st.players[other(self.seat)].side_deck = deck
+            out.append(st)
+        return out
+
 
 def sample_side_deck(pool, n, rnd):
     """``n`` cards drawn without replacement from ``pool`` (repeats where the pool runs out:

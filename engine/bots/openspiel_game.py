@@ -7,13 +7,18 @@ The game ``python_lumen_condenser`` is a simultaneous-move game (``Dynamics.SIMU
 
 - a ready node (both readies pending) is a simultaneous node; every other decision is a
   sequential node of the seat deciding (player 0 = seat a, 1 = seat b);
-- an action is the index of the answer in the request's answer list (``bot_search.answers``:
+- an action is the index of the answer in the request's answer list (``engine.bots.search.answers``:
   the options; for a discard the candidate sets), so ``num_distinct_actions`` is a cap;
 - the setup is played by ``evaluate.setup_answer`` for both seats and the coin toss by the
   ``seed`` parameter: a game starts at its first ready, with no chance node;
 - ``horizon`` > 0 ends the game at the ``horizon``-th ready node after the start, with returns
   ``2 * evaluate.value - 1`` for seat a (the one-turn subgames of bench/bot.py are
   ``horizon=1``); a finished game returns +1 / -1 / 0; ``max_turns`` stops a game as a draw;
+- every parameter is read back from ``game.get_parameters()``, never from attributes of the
+  Python object: OpenSpiel's C++ side makes its own game objects from the parameters (a state
+  then meets a ``LumenGame`` whose ``__init__`` never ran: ``pyspiel.random_sim_test`` found
+  it), so a game made ``from_state`` carries its start position as the ``start`` parameter
+  (the state's JSON, packed: ``_pack``);
 - the information is imperfect (the readies are simultaneous, side decks are hidden): a
   seat's observation string is its view (``public_view``) as JSON.
 
@@ -21,7 +26,9 @@ The game ``python_lumen_condenser`` is a simultaneous-move game (``Dynamics.SIMU
 (the bench's sampled positions), which is how a one-turn subgame is handed to OpenSpiel.
 """
 
+import base64
 import json
+import zlib
 
 import pyspiel
 
@@ -29,11 +36,12 @@ from engine.bots import evaluate
 from engine.bots.search import answers
 from engine.cards.decks import load_sample
 from engine.api.game import apply, new_game, public_view
+from engine.play.state import GameState
 
 MAX_ACTIONS = 64
 SEATS = ("a", "b")
 
-_PARAMS = {"seed": 0, "horizon": 0, "max_turns": 200}
+_PARAMS = {"seed": 0, "horizon": 0, "max_turns": 200, "start": "", "first_seat": "a"}
 
 GAME_TYPE = pyspiel.GameType(
     short_name="python_lumen_condenser",
@@ -55,27 +63,26 @@ GAME_TYPE = pyspiel.GameType(
 
 
 class LumenGame(pyspiel.Game):
-    def __init__(self, params=None, start=None):
+    def __init__(self, params=None):
         params = dict(_PARAMS, **(params or {}))
         super().__init__(GAME_TYPE, pyspiel.GameInfo(
             num_distinct_actions=MAX_ACTIONS, max_chance_outcomes=0, num_players=2,
             min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
             max_game_length=params["max_turns"] * 40), params)
-        self.seed = params["seed"]
-        self.horizon = params["horizon"]
-        self.max_turns = params["max_turns"]
-        self._start = start
 
     @classmethod
-    def from_state(cls, state, horizon=1, max_turns=200):
-        """The game from engine state ``state`` (a ready node or any pending decision)."""
-        return cls({"horizon": horizon, "max_turns": max_turns}, start=state.copy())
+    def from_state(cls, state, horizon=1, max_turns=200, first_seat="a"):
+        """The game from engine state ``state`` (a ready node or any pending decision).
+        ``first_seat``: the seat that is player 0 (``pyspiel.convert_to_turn_based`` moves player
+        0 first at a simultaneous node: a search of that seat's ready cannot see the other's)."""
+        return cls({"horizon": horizon, "max_turns": max_turns, "start": _pack(state), "first_seat": first_seat})
 
     def start_state(self):
-        if self._start is not None:
-            return self._start.copy()
+        params = self.get_parameters()
+        if params["start"]:
+            return _unpack(params["start"])
         cs, decks = load_sample()
-        st, _ = new_game(cs.cards, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck(), seed=self.seed)
+        st, _ = new_game(cs.cards, decks["serin"].as_game_deck(), decks["gangcheol"].as_game_deck(), seed=params["seed"])
         while st.pending and st.pending[0]["kind"] == "setup":
             req = st.pending[0]
             apply(st, req["player"], "setup", evaluate.setup_answer(st, req), copy=False)
@@ -88,6 +95,19 @@ class LumenGame(pyspiel.Game):
         return _Observer()
 
 
+def _pack(state):
+    """A state as a game parameter: OpenSpiel writes a game as ``name(key=value,...)`` and reads
+    it back from that string, so the JSON (commas, brackets) goes zlib-compressed in
+    URL-safe base64 without padding."""
+    raw = zlib.compress(json.dumps(state.to_json(), separators=(",", ":")).encode(), 9)
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _unpack(text):
+    raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    return GameState.from_json(json.loads(zlib.decompress(raw)))
+
+
 def _is_ready_node(st):
     return len(st.pending) == 2 and all(r["kind"] == "ready" for r in st.pending)
 
@@ -96,6 +116,10 @@ class LumenState(pyspiel.State):
     def __init__(self, game, st, readies=0, turn0=None):
         super().__init__(game)
         self._g = game
+        params = game.get_parameters()
+        self._horizon = params["horizon"]
+        self._max_turns = params["max_turns"]
+        self._seats = SEATS if params["first_seat"] == "a" else SEATS[::-1]     # player -> seat
         self.st = st
         self.readies = readies
         self.turn0 = st.turn if turn0 is None else turn0
@@ -107,10 +131,10 @@ class LumenState(pyspiel.State):
             return pyspiel.PlayerId.TERMINAL
         if _is_ready_node(self.st):
             return pyspiel.PlayerId.SIMULTANEOUS
-        return SEATS.index(self.st.pending[0]["player"])
+        return self._seats.index(self.st.pending[0]["player"])
 
     def _request(self, player):
-        seat = SEATS[player]
+        seat = self._seats[player]
         for r in self.st.pending:
             if r["player"] == seat:
                 return r
@@ -123,6 +147,10 @@ class LumenState(pyspiel.State):
         if r["kind"] == "setup":
             return [evaluate.setup_answer(self.st, r)]
         return answers(self.st, r)[:MAX_ACTIONS]
+
+    def answer_of(self, player, action):
+        """The engine answer that ``action`` of ``player`` stands for."""
+        return self._answers(player)[action]
 
     def _legal_actions(self, player):
         return list(range(len(self._answers(player))))
@@ -139,7 +167,7 @@ class LumenState(pyspiel.State):
     def _apply_actions(self, actions):
         picks = [self._answers(p)[a] for p, a in enumerate(actions)]
         for p in (0, 1):
-            self._apply(SEATS[p], "ready", picks[p])
+            self._apply(self._seats[p], "ready", picks[p])
         self._after()
 
     def _after(self):
@@ -148,11 +176,11 @@ class LumenState(pyspiel.State):
             return
         if any(r["kind"] == "ready" for r in st.pending):
             self.readies += 1
-            if self._g.horizon and self.readies >= self._g.horizon:
+            if self._horizon and self.readies >= self._horizon:
                 v = 2.0 * evaluate.value(st) - 1.0
                 self._stopped = [v, -v]
                 return
-        if st.turn - self.turn0 >= self._g.max_turns:
+        if st.turn - self.turn0 >= self._max_turns:
             self._stopped = [0.0, 0.0]
 
     def _action_to_string(self, player, action):
@@ -162,13 +190,18 @@ class LumenState(pyspiel.State):
     def is_terminal(self):
         return self.st.winner is not None or self._stopped is not None
 
+    def seat(self, player):
+        return self._seats[player]
+
     def returns(self):
+        """Per player (``first_seat`` is player 0); ``_stopped`` holds seat a's and b's."""
         if self._stopped is not None:
-            return list(self._stopped)
-        w = self.st.winner
-        if w is None or w == "draw":
-            return [0.0, 0.0]
-        return [1.0, -1.0] if w == "a" else [-1.0, 1.0]
+            ra, rb = self._stopped
+        else:
+            w = self.st.winner
+            ra = 0.0 if w is None or w == "draw" else 1.0 if w == "a" else -1.0
+            rb = -ra
+        return [ra, rb] if self._seats[0] == "a" else [rb, ra]
 
     def clone(self):
         c = LumenState(self._g, self.st.copy(), self.readies, self.turn0)
@@ -195,7 +228,7 @@ class _Observer:
         pass
 
     def string_from(self, state, player):
-        return json.dumps(public_view(state.st, SEATS[player]), sort_keys=True, ensure_ascii=False)
+        return json.dumps(public_view(state.st, state.seat(player)), sort_keys=True, ensure_ascii=False)
 
 
 pyspiel.register_game(GAME_TYPE, LumenGame)

@@ -16,23 +16,29 @@ class Bot:
     ``iterations`` (a count) or ``budget`` (estimated instructions) overrides a search level's budget. A search bot reads only its seat's view
     of the state (engine/bots/knowledge.py); ``last`` keeps its last ``Thought`` (None elsewhere)."""
 
-    def __init__(self, seed, policy="random", iterations=None, budget=None):
+    def __init__(self, seed, policy="random", iterations=None, budget=None, config=None):
         self.rnd = random.Random(seed)
         self.level = policy
         self.iterations = iterations
         self.budget = budget
+        self.config = config          # a search Config instead of the level's (the benches' variants)
         self.last = None
         if policy in ("normal", "strong"):
             self.policy = self._search
         else:
             self.policy = random_answer if policy == "random" else greedy_answer
 
-    def answer(self, st, req):
+    def answer(self, st, req, turns_left=None):
+        """(kind, value) for request ``req`` of ``st``. ``turns_left``: at a table with a clock,
+        the turns still to play before the at-time decision (ruling R-time), the turn in
+        progress included; None without a clock (engine/bots/ending.py)."""
+        if self.policy == self._search:
+            return self._search(st, req, self.rnd, turns_left)
         return self.policy(st, req, self.rnd)
 
-    def _search(self, st, req, rnd):
+    def _search(self, st, req, rnd, turns_left=None):
         kind, value, self.last = search_answer(st, req, rnd.getrandbits(64), self.level, self.iterations,
-                                                  budget=self.budget)
+                                               budget=self.budget, turns_left=turns_left, config=self.config)
         return kind, value
 
 

@@ -6,82 +6,68 @@ Search in Simultaneous Move Games*, 2013) over determinizations (ISMCTS, Cowling
 Whitehouse 2012):
 
 - every iteration plays one *world*: the seat's view rebuilt with the opponent's side deck
-  sampled (engine/bots/knowledge.py); a fixed set of worlds is drawn once per search and used in
-  turn, so the search never reads the opponent's readied card or their side deck;
+  sampled (engine/bots/knowledge.py); a fixed set of worlds is drawn once per search, stratified,
+  and used in turn, so the search never reads the opponent's readied card or their side deck;
 - at a **ready node** (both readies pending) each seat plays regret matching (RM+, linear
   averaging) on the matrix of the node's mean values, one full-information update per visit;
   the ready pair to play is drawn from each seat's current strategy mixed with exploration.
   At the root the pairs are first tried once each (round robin), and the final mix is the
   equilibrium of the root's value matrix, solved with more RM+ iterations once the
   iterations are spent (no engine calls);
-- every other decision (combo, catch, get, discard, nullify, replenish, pick, an effect's
-  choose) is a **sequential node**: UCB1 for the seat deciding;
+- the root's other decisions (combo, catch, get, discard, nullify, replenish, pick, an effect's
+  choose) and, below the root, the battle's own (``Config.branch``) are **sequential nodes**:
+  UCB1 for the seat deciding, below the root opening answers one by one (progressive widening,
+  the default policy's first); the decisions not branched on are played by the default policy;
 - below the tree, the fast greedy policy of engine/bots/evaluate.py plays to the **horizon** (the
-  next ready node, ``horizon`` ready nodes deep), where ``evaluate.value`` (a's win chance)
-  is the leaf value; a finished game counts 1, 0 or 1/2.
+  next ready node, ``horizon`` ready nodes deep), where the leaf is valued as the table ends the
+  game (engine/bots/ending.py): a finished game 1, 0 or 1/2; past the table's last turn, ruling
+  R-time; a loop back to the root's position, its end; else ``evaluate.value`` (a's win chance),
+  blended with the standing at time when the table has a clock.
 
 Pure and seeded: no clock, no I/O; the same view, request, seed and budget give the same
 ``Thought``. The engine is used only through engine.api.game (``apply`` in place on a copy of a
 world per iteration: one ``GameState.copy``, no undo) and the state's JSON.
 
-A search is budgeted in iterations (one iteration = one copy of a world, one path down the
-tree and the greedy play to the horizon: ~1 M instructions with the effect-rich decks, see
-docs/performance.md). ``iterations_for(seconds)`` turns a time budget into iterations at the
-documented instruction rate of a Pi Zero 2 W core (an estimate).
+A search is budgeted in estimated instructions (engine/bots/cost.py: what it did, counted, no
+clock) or in iterations; ``LEVELS`` says why the levels think as long as they do.
 """
 
 import itertools
 import math
 import random
 
-from engine.bots import evaluate
+from engine.bots import cost, evaluate
 from engine.bots.coach import explain_thought
+from engine.bots.ending import Ending
+from engine.bots.matrix import draw, floor_mix, rm_step, rm_strategy, solve_matrix
 from engine.bots.knowledge import Unseen, rebuild, seat_view
 from engine.api.game import apply
-from engine.play.state import GameState, PlayerState
+from engine.play.state import SEATS, GameState, PlayerState
 
 # The levels a table offers (easy is the greedy bot of engine/bots/players.py; no search), budgeted in
-# estimated x86-64 instructions a decision (``estimate``): strong fits 1 s of a Pi Zero 2 W core
-# by the docs' estimate (PI_ZERO_2W_IPS) at every position, not only on average (the estimate is
-# within ~11 % of the count: 440 M leaves the margin).
+# estimated x86-64 instructions a decision (engine/bots/cost.py). One search, two amounts of thought,
+# chosen by measurement (bench/bot.py budget, docs/performance.md "Search player"): doubling the
+# budget wins 0.79 of the games at 25 M, 0.68 at 50 M, 0.51 at 100 M and 0.51 at 200 M, so strength
+# stops growing near 100 M: strong stops there (~0.24 s of a Cortex-A53 core at cost.A53_IPS, far
+# inside the second a ready may take), and normal thinks 40 % as long.
+# Below the root the tree branches on the battle's own decisions only (BATTLE_KINDS): the get
+# phase, discards and replenishes are played by the default policy, which beat branching on them
+# (at 400 M: 0.56 against a horizon-2 search, which beat today's normal 0.62).
+BATTLE_KINDS = ("combo", "catch", "nullify", "choose", "pick", "replenish")
 LEVELS = {
-    "normal": {"budget": 110e6},
-    "strong": {"budget": 440e6},
+    "normal": {"budget": 40e6, "horizon": 1, "branch": BATTLE_KINDS},
+    "strong": {"budget": 100e6, "horizon": 1, "branch": BATTLE_KINDS},
 }
 
 SEQ_SHARE = 4      # a sequential decision gets 1/SEQ_SHARE of the level's budget
 SEQ_MIN = 16
 
-# What a decision costs in x86-64 instructions of CPython 3.11 (callgrind): a fixed part (the view
-# rebuilt, the worlds drawn, the final RM+ on the root matrix and the explanation's battles at a
-# ready; far less at a sequential decision) and a part per engine event the search's decisions
-# emitted (the engine's work: judgments, damage, moves; each iteration's world copy and leaf
-# value come with a fairly constant number of them). Fitted by least squares on 36 counted
-# searches at ready and sequential decisions of the sample and entered decks: within ~11 % of the
-# count (``python3 bench/bot.py calibrate``, docs/performance.md "Search player").
-COST_FIXED_READY = 34e6
-COST_FIXED_SEQ = 3.5e6
-COST_PER_EVENT = 55e3
-PI_ZERO_2W_IPS = 500e6         # one Cortex-A53 core running CPython: the docs' estimate, not measured
-
-# the per-iteration figures of iterations_for: a ready decision's mean (phase 1's cost bench)
+# the mean cost of one iteration at a ready decision (calibrate's searches), for iterations_for
 INSTRUCTIONS_PER_ITERATION = 1.25e6
-INSTRUCTIONS_FIXED = 38e6
 
 
-def estimate(events, ready=True):
-    """The instructions a search that applied decisions emitting ``events`` engine events has
-    cost, with its fixed part (``ready``: the root is a ready node)."""
-    return (COST_FIXED_READY if ready else COST_FIXED_SEQ) + COST_PER_EVENT * events
-
-
-def instructions_for(seconds, instructions_per_second=PI_ZERO_2W_IPS):
-    """The instruction budget of ``seconds`` of one core (a Pi Zero 2 W's by default: an estimate)."""
-    return seconds * instructions_per_second
-
-
-def iterations_for(seconds, instructions_per_second=PI_ZERO_2W_IPS, per_iteration=INSTRUCTIONS_PER_ITERATION,
-                   fixed=INSTRUCTIONS_FIXED):
+def iterations_for(seconds, instructions_per_second=cost.A53_IPS, per_iteration=INSTRUCTIONS_PER_ITERATION,
+                   fixed=cost.READY["fixed"]):
     """How many iterations a ready decision can run in ``seconds`` of one core at
     ``instructions_per_second`` (on average: a position with more options costs more; a
     budget in instructions, ``Config(budget=instructions_for(seconds))``, holds at each one)."""
@@ -92,10 +78,10 @@ class Config:
     """Search parameters. The budget is ``iterations`` when given, else ``budget`` (estimated
     instructions: ``estimate``); the rest rarely needs changing."""
 
-    __slots__ = ("iterations", "budget", "horizon", "explore", "ucb", "worlds", "final_rm", "floor", "stall")
+    __slots__ = ("iterations", "budget", "horizon", "explore", "ucb", "worlds", "final_rm", "floor", "branch")
 
     def __init__(self, iterations=None, budget=None, horizon=1, explore=0.2, ucb=0.4, worlds=8, final_rm=400,
-                 floor=0.03, stall=evaluate.STALL_PULL):
+                 floor=0.03, branch=None):
         if iterations is None and budget is None:
             budget = LEVELS["strong"]["budget"]
         self.iterations = iterations
@@ -106,7 +92,13 @@ class Config:
         self.worlds = worlds          # determinizations drawn per search
         self.final_rm = final_rm      # RM+ iterations on the root matrix at the end
         self.floor = floor            # root mix entries below this are dropped (noise, not strategy)
-        self.stall = stall            # a leaf nobody took damage on is pulled this far toward 1/2 (evaluate.leaf_value)
+        self.branch = branch          # sequential kinds the tree branches on below the root (None: all)
+
+    def copy(self):
+        c = Config.__new__(Config)
+        for k in Config.__slots__:
+            setattr(c, k, getattr(self, k))
+        return c
 
     @classmethod
     def level(cls, name, iterations=None, budget=None):
@@ -136,7 +128,11 @@ def _signature(st):
     r = pend[0]
     if r["kind"] == "setup":
         return ("auto",)
-    return (r["player"], r["kind"], tuple(_key(o) for o in answers(st, r)))
+    if r["kind"] == "discard":
+        # the hand and the count say which sets ``answers`` would offer, without ranking them
+        # (a ranking of every set of the hand at every visit cost more than the engine's work)
+        return (r["player"], "discard", r["count"], tuple(sorted(st.players[r["player"]].hand)))
+    return (r["player"], r["kind"], tuple(_key(o) for o in r["options"]))
 
 
 DISCARD_CANDIDATES = 8
@@ -159,9 +155,12 @@ def answers(st, req):
     return [list(c) for c in ranked]
 
 
-def _auto(st, rnd, search=None):
-    """Play the decisions the tree does not branch on (setups) with the default policy."""
-    while st.winner is None and st.pending and st.pending[0]["kind"] == "setup":
+def _auto(st, rnd, search=None, branch=None):
+    """Play the decisions the tree does not branch on (setups; with ``branch``, the sequential
+    kinds not in it) with the default policy."""
+    while st.winner is None and st.pending and (
+            st.pending[0]["kind"] == "setup" or
+            (branch is not None and st.pending[0]["kind"] not in branch and st.pending[0]["kind"] != "ready")):
         req = st.pending[0]
         kind, value = evaluate.default_answer(st, req, rnd)
         _, events = apply(st, req["player"], kind, value, copy=False)
@@ -171,69 +170,14 @@ def _auto(st, rnd, search=None):
     return _signature(st)
 
 
-# ---------------------------------------------------------------- regret matching
-
-def _rm_strategy(regrets):
-    s = 0.0
-    for r in regrets:
-        s += r
-    n = len(regrets)
-    if s <= 0.0:
-        return [1.0 / n] * n
-    return [r / s for r in regrets]
-
-
-def _matrix_rm_step(q, ra, rb, sa_sum, sb_sum, weight):
-    """One RM+ update of both seats on value matrix ``q`` (a's values); accumulates the
-    linearly weighted average strategies."""
-    sa = _rm_strategy(ra)
-    sb = _rm_strategy(rb)
-    n, m = len(sa), len(sb)
-    ua = [0.0] * n
-    ub = [0.0] * m
-    for i in range(n):
-        row = q[i]
-        acc = 0.0
-        si = sa[i]
-        for j in range(m):
-            v = row[j]
-            acc += v * sb[j]
-            ub[j] += si * v
-        ua[i] = acc
-    va = 0.0
-    for i in range(n):
-        va += sa[i] * ua[i]
-    for i in range(n):
-        r = ra[i] + ua[i] - va
-        ra[i] = r if r > 0.0 else 0.0
-        sa_sum[i] += weight * sa[i]
-    # b minimizes a's value
-    for j in range(m):
-        r = rb[j] + va - ub[j]
-        rb[j] = r if r > 0.0 else 0.0
-        sb_sum[j] += weight * sb[j]
-
-
-def solve_matrix(q, iterations=400):
-    """An approximate equilibrium of the zero-sum matrix game ``q`` (rows: a maximizes):
-    (a's mix, b's mix) by RM+ with linear averaging."""
-    n, m = len(q), len(q[0])
-    ra, rb = [0.0] * n, [0.0] * m
-    sa, sb = [0.0] * n, [0.0] * m
-    for t in range(1, iterations + 1):
-        _matrix_rm_step(q, ra, rb, sa, sb, float(t))
-    ta, tb = sum(sa), sum(sb)
-    return [x / ta for x in sa], [x / tb for x in sb]
-
-
 # ---------------------------------------------------------------- nodes
 
 class SimNode:
     """A ready node: both seats choose at once. Values are seat a's."""
 
-    __slots__ = ("opts", "W", "N", "ra", "rb", "sa", "sb", "t", "visits", "vsum", "children", "robin")
+    __slots__ = ("opts", "W", "N", "ra", "rb", "sa", "sb", "t", "visits", "vsum", "children", "robin", "prior")
 
-    def __init__(self, opts_a, opts_b):
+    def __init__(self, opts_a, opts_b, prior=None):
         self.opts = (list(opts_a), list(opts_b))
         n, m = len(opts_a), len(opts_b)
         self.W = [[0.0] * m for _ in range(n)]
@@ -245,17 +189,36 @@ class SimNode:
         self.vsum = 0.0
         self.children = {}
         self.robin = None
+        self.prior = prior          # below the root: the node's leaf value when it was reached first
 
     def q(self):
-        prior = self.vsum / self.visits if self.visits else 0.5
+        prior = self.prior if self.prior is not None else self.vsum / self.visits if self.visits else 0.5
         return [[(w / c if c else prior) for w, c in zip(wr, nr)] for wr, nr in zip(self.W, self.N)]
+
+    def estimate(self):
+        """The node's value (a's) with both seats playing their average RM+ strategies on its
+        matrix: what a ready node below the root passes up, rather than the value of the one
+        pair an iteration happened to draw there (uniform at first: the value of random play)."""
+        ta, tb = sum(self.sa), sum(self.sb)
+        if ta <= 0.0 or tb <= 0.0:
+            return self.prior if self.prior is not None else 0.5
+        q = self.q()
+        v = 0.0
+        for i, row in enumerate(q):
+            pa = self.sa[i]
+            if pa:
+                acc = 0.0
+                for x, pb in zip(row, self.sb):
+                    acc += x * pb
+                v += pa * acc
+        return v / (ta * tb)
 
     def select(self, rnd, explore):
         if self.robin is not None and self.robin < len(self.opts[0]) * len(self.opts[1]):
             k = self.robin
             self.robin += 1
             return divmod(k, len(self.opts[1]))
-        return (_draw(_rm_strategy(self.ra), explore, rnd), _draw(_rm_strategy(self.rb), explore, rnd))
+        return (draw(rm_strategy(self.ra), explore, rnd), draw(rm_strategy(self.rb), explore, rnd))
 
     def update(self, action, v):
         i, j = action
@@ -264,27 +227,17 @@ class SimNode:
         self.visits += 1
         self.vsum += v
         self.t += 1
-        _matrix_rm_step(self.q(), self.ra, self.rb, self.sa, self.sb, float(self.t))
-
-
-def _draw(strategy, explore, rnd):
-    n = len(strategy)
-    x = rnd.random()
-    u = explore / n
-    acc = 0.0
-    for i, s in enumerate(strategy):
-        acc += (1.0 - explore) * s + u
-        if x < acc:
-            return i
-    return n - 1
+        rm_step(self.q(), self.ra, self.rb, self.sa, self.sb, float(self.t))
 
 
 class SeqNode:
-    """One seat decides (UCB1 on that seat's win chance)."""
+    """One seat decides (UCB1 on that seat's win chance). Below the root the options open one
+    by one (progressive widening: 1 + sqrt(visits) of them, the default policy's answer first),
+    so that a get phase of ten cards does not take ten iterations before the tree goes deeper."""
 
-    __slots__ = ("player", "kind", "opts", "W", "N", "visits", "vsum", "children")
+    __slots__ = ("player", "kind", "opts", "W", "N", "visits", "vsum", "children", "order")
 
-    def __init__(self, player, kind, opts):
+    def __init__(self, player, kind, opts, first=None):
         self.player = player
         self.kind = kind
         self.opts = list(opts)
@@ -293,15 +246,23 @@ class SeqNode:
         self.visits = 0
         self.vsum = 0.0
         self.children = {}
+        # None: every option open at once (the root: each option's value is wanted)
+        self.order = None if first is None else [first] + [i for i in range(len(opts)) if i != first]
 
     def select(self, rnd, c):
-        for i, n in enumerate(self.N):
-            if n == 0:
+        order = self.order
+        if order is None:
+            open_ = range(len(self.N))
+        else:
+            open_ = order[:1 + int(math.sqrt(self.visits))]
+        for i in open_:
+            if self.N[i] == 0:
                 return i
         logn = math.log(self.visits)
         flip = self.player == "b"
         best, best_s = 0, -1.0
-        for i, (w, n) in enumerate(zip(self.W, self.N)):
+        for i in open_:
+            w, n = self.W[i], self.N[i]
             mean = w / n
             if flip:
                 mean = 1.0 - mean
@@ -317,11 +278,20 @@ class SeqNode:
         self.vsum += v
 
 
-def _new_node(st, sig):
+def _new_node(st, sig, prior=None, rnd=None):
+    """The node of decision ``sig`` at ``st``: below the root (``rnd`` given) a sequential node
+    opens the default policy's answer first."""
     if sig[0] == "ready":
-        return SimNode(sig[1], sig[2])
+        return SimNode(sig[1], sig[2], prior)
     r = st.pending[0]
-    return SeqNode(r["player"], r["kind"], answers(st, r))
+    opts = answers(st, r)
+    first = None
+    if rnd is not None:
+        _, value = evaluate.default_answer(st, r, rnd)
+        key = _key(sorted(value) if r["kind"] == "discard" else value)
+        keys = [_key(sorted(o) if r["kind"] == "discard" else o) for o in opts]
+        first = keys.index(key) if key in keys else 0
+    return SeqNode(r["player"], r["kind"], opts, first)
 
 
 # ---------------------------------------------------------------- the search
@@ -329,18 +299,19 @@ def _new_node(st, sig):
 class Search:
     """One decision's search. ``run(n)`` adds n iterations (anytime); ``thought()`` reads it."""
 
-    def __init__(self, rebuilt, request, config, seed):
+    def __init__(self, rebuilt, request, config, seed, turns_left=None):
         self.rb = rebuilt
         self.seat = rebuilt.seat
         self.request = request
         self.cfg = config
         self.rnd = random.Random(seed)
-        self.worlds = [rebuilt.world(self.rnd) for _ in range(max(1, config.worlds))]
+        self.worlds = rebuilt.worlds(self.rnd, max(1, config.worlds))     # stratified: knowledge.Rebuilt.worlds
         self.done = 0
         self.applies = 0          # engine decisions applied: with ``done``, what the search has cost
         self.events = 0           # the events they emitted (the engine's work: judgments, damage, moves)
         st = self.worlds[0]
-        self.root_health = {p: pl.health for p, pl in st.players.items()}
+        self.ending = Ending(st, turns_left)     # how this table ends the game (engine/bots/ending.py)
+        self.effects = cost.effect_share(st)      # the cost model's (engine/bots/cost.py)
         sig = _signature(st)
         if sig[0] == "over":
             raise Unseen("the game is over")
@@ -356,9 +327,13 @@ class Search:
             self.done += 1
 
     def cost(self):
-        """The instructions this search has spent so far, estimated from what it did (see
-        ``estimate``): the budget a level is given is counted in these."""
-        return estimate(self.events, isinstance(self.root, SimNode))
+        """The instructions this search has spent so far, estimated from what it did
+        (engine/bots/cost.py): the budget a level is given is counted in these."""
+        root = self.root
+        if isinstance(root, SimNode):
+            return cost.estimate(True, self.done, self.applies, self.events, len(root.opts[0]) * len(root.opts[1]),
+                                 self.effects)
+        return cost.estimate(False, self.done, self.applies, self.events, 0, self.effects)
 
     def run_budget(self, instructions, cap=None):
         """Iterate until the estimated cost reaches ``instructions`` (at least one iteration;
@@ -381,53 +356,60 @@ class Search:
             self.events += len(events)
 
     def _iterate(self, st):
-        cfg, rnd = self.cfg, self.rnd
+        cfg, rnd, ending = self.cfg, self.rnd, self.ending
         node = self.root
         path = []
         readies = 0
         while True:
             if isinstance(node, SimNode):
                 action = node.select(rnd, cfg.explore)
-                akey = action
             else:
                 action = node.select(rnd, cfg.ucb)
-                akey = action
             self._play(st, node, action)
             path.append((node, action))
             sig = _signature(st)
-            if sig[0] == "auto":
-                sig = _auto(st, rnd, self)
+            if sig[0] == "auto" or (cfg.branch is not None and sig[0] in SEATS and sig[1] not in cfg.branch):
+                sig = _auto(st, rnd, self, cfg.branch)
             if sig[0] == "over":
-                v = evaluate.value(st)
+                v = ending.leaf(st)
                 break
             if sig[0] == "ready" or any(r["kind"] == "ready" for r in st.pending):
                 readies += 1
-                if readies >= cfg.horizon:
-                    v = evaluate.leaf_value(st, self.root_health, cfg.stall)
+                # the horizon, the at-time decision, or a loop back to the root's position
+                if readies >= cfg.horizon or ending.stops(st):
+                    v = ending.leaf(st)
                     break
-            child = node.children.get((akey, sig))
+            child = node.children.get((action, sig))
             if child is None:
-                node.children[(akey, sig)] = _new_node(st, sig)
-                v = self._rollout(st, readies)
+                if sig[0] == "ready":
+                    # a ready node below the root, reached first: its leaf value (a random pair
+                    # played on from it would say less), and the prior of its unvisited pairs
+                    v = ending.leaf(st)
+                    node.children[(action, sig)] = _new_node(st, sig, v)
+                else:
+                    node.children[(action, sig)] = _new_node(st, sig, rnd=rnd)
+                    v = self._rollout(st)
                 break
             node = child
-        for n, a in path:
+        root = self.root
+        for n, a in reversed(path):
             n.update(a, v)
+            if n is not root and isinstance(n, SimNode):
+                v = n.estimate()
 
-    def _rollout(self, st, readies):
+    def _rollout(self, st):
+        """The default policy from a new sequential node to the next ready node (or the end)."""
         rnd = self.rnd
         while st.winner is None:
             pend = st.pending
             if any(r["kind"] == "ready" for r in pend):
-                if readies >= self.cfg.horizon:
-                    break
-                readies += 1
+                break
             req = pend[0]
             kind, value = evaluate.default_answer(st, req, rnd)
             _, events = apply(st, req["player"], kind, value, copy=False)
             self.applies += 1
             self.events += len(events)
-        return evaluate.leaf_value(st, self.root_health, self.cfg.stall)
+        return self.ending.leaf(st)
 
     # ------------------------------------------------------------ reading the result
     def thought(self):
@@ -438,7 +420,7 @@ class Search:
             mine, theirs = (mix_a, mix_b) if seat == "a" else (mix_b, mix_a)
             opts = root.opts[0] if seat == "a" else root.opts[1]
             their_opts = root.opts[1] if seat == "a" else root.opts[0]
-            mine = _floor(mine, self.cfg.floor)
+            mine = floor_mix(mine, self.cfg.floor)
             values = []
             for k in range(len(opts)):
                 if seat == "a":
@@ -447,7 +429,7 @@ class Search:
                     v = 1.0 - sum(q[i][k] * mix_a[i] for i in range(len(mix_a)))
                 values.append(v)
             visits = [sum(r) for r in root.N] if seat == "a" else [sum(root.N[i][k] for i in range(len(root.N))) for k in range(len(opts))]
-            pick = opts[_draw(mine, 0.0, self.rnd)]
+            pick = opts[draw(mine, 0.0, self.rnd)]
             t = Thought(seat, "ready", opts, mine, values, pick, visits, self.done,
                         opponent={"options": their_opts, "mix": theirs})
             t.matrix = q if seat == "a" else [[1.0 - q[i][j] for i in range(len(q))] for j in range(len(q[0]))]
@@ -463,14 +445,6 @@ class Search:
         t.cost = self.cost()
         explain_thought(t, self)
         return t
-
-
-def _floor(mix, floor):
-    kept = [p if p >= floor else 0.0 for p in mix]
-    s = sum(kept)
-    if s <= 0:
-        return mix
-    return [p / s for p in kept]
 
 
 class Thought:
@@ -512,11 +486,14 @@ class Thought:
 
 
 def think(state, seat, request=None, seed=0, iterations=None, level="strong", cards=None, deck=None, config=None,
-          budget=None):
+          budget=None, turns_left=None):
     """Search the decision ``request`` of ``seat`` (default: the seat's pending one) and
     return a ``Thought``. ``state`` is a GameState (only its ``seat_view`` is read) or such a
     view (then ``cards``, the game's card table, is needed). ``iterations`` overrides the
     level's budget; ``deck`` is the opponent's deck list if the table published it.
+    ``turns_left``: at a table with a clock, the turns still to play before the at-time
+    decision of ruling R-time, the turn in progress included (engine/bots/ending.py); None
+    at a table without one.
 
     Raises Unseen where the view cannot be searched (a setup; a step the view does not
     rebuild): the caller then answers with ``evaluate.default_answer``."""
@@ -534,7 +511,7 @@ def think(state, seat, request=None, seed=0, iterations=None, level="strong", ca
     mine = [r for r in rebuilt.base.pending if r["player"] == seat]
     if request is not None and request["kind"] != mine[0]["kind"]:
         raise ValueError("the request %r is not what %s is asked now (%r)" % (request["kind"], seat, mine[0]["kind"]))
-    s = Search(rebuilt, mine[0], cfg, seed)
+    s = Search(rebuilt, mine[0], cfg, seed, turns_left)
     if isinstance(s.root, SeqNode) and s.root.player != seat:
         raise Unseen("the next decision is not %s's" % seat)
     # a sequential decision's tree is a few options deep before the horizon: a quarter of the
@@ -550,18 +527,22 @@ def think(state, seat, request=None, seed=0, iterations=None, level="strong", ca
     return s.thought()
 
 
-def search_answer(state, req, seed, level="strong", iterations=None, deck=None, budget=None):
+def search_answer(state, req, seed, level="strong", iterations=None, deck=None, budget=None, turns_left=None,
+                  config=None):
     """(kind, value, Thought or None) for request ``req`` of a search bot: the search where
     the seat's view can be searched, else the greedy default (a setup, a one-option ready, a
     step the view does not rebuild). Reads only the seat's view of ``state``."""
     seat = req["player"]
-    return answer_view(seat_view(state, seat), seat, state.cards, seed, level, iterations, deck, budget, req["kind"])
+    return answer_view(seat_view(state, seat), seat, state.cards, seed, level, iterations, deck, budget, req["kind"],
+                       turns_left, config)
 
 
-def answer_view(view, seat, cards, seed, level="strong", iterations=None, deck=None, budget=None, kind=None):
+def answer_view(view, seat, cards, seed, level="strong", iterations=None, deck=None, budget=None, kind=None,
+                turns_left=None, config=None):
     """``search_answer`` from the seat's view alone (``seat_view``, or that view read back
     from JSON: what the hub's bot process is given) and the game's card table: the answer to
-    the seat's pending request (of ``kind`` if given)."""
+    the seat's pending request (of ``kind`` if given). ``turns_left``: see ``think``;
+    ``config``: a ``Config`` instead of the level's (the benches' variants)."""
     own = [r for r in view["pending"] if r["player"] == seat and (kind is None or r["kind"] == kind)]
     if not own:
         raise ValueError("%s is asked nothing%s in this view" % (seat, "" if kind is None else " of kind %s" % kind))
@@ -571,7 +552,7 @@ def answer_view(view, seat, cards, seed, level="strong", iterations=None, deck=N
     if req["kind"] != "setup":
         try:
             t = think(view, seat, req, seed=seed, level=level, iterations=iterations, cards=cards, deck=deck,
-                      budget=budget)
+                      budget=budget, turns_left=turns_left, config=None if config is None else config.copy())
             k, value = t.answer()
             return k, value, t
         except Unseen:

@@ -21,7 +21,7 @@ import logging
 
 from engine.bots import seat_view
 
-from hub.bot.questions import job_seed, question_key
+from hub.bot.questions import job_seed, question_key, turns_left
 from hub.bot.meta import bot_of
 from hub.bot.worker import ThinkWorker, WorkerGone, card_table
 
@@ -49,6 +49,7 @@ class Coach:
         self.reveals = 0              # reveals in the game so far
         self.thinking = []            # seats whose analysis of the last reveal is still running
         self.asked = {}               # seat -> (question key, view JSON, battle number) of its ready as asked
+        self.missed = set()           # seats that did not respond in this ready phase (guide 3.10)
         self.held = {}                # seat -> a bot's entry for its ready, shown at the reveal
         self.analysed = 0             # analyses shown (a person's readies)
         self.own = set()              # seats whose thoughts are handed in (the demo's search-played pods)
@@ -94,13 +95,18 @@ class Coach:
         if self._game != s.game_id:
             self._game = s.game_id
             self.entries, self.turn, self.battle, self.thinking, self.asked, self.held = [], None, None, [], {}, {}
+            self.missed = set()
             # a resumed game: its reveals so far (the published events come on top of these)
             self.reveals = sum(1 for e in s.log_tail(1 << 30) if e.get("e") == "reveal")
             if t == "state":
                 self.reveals -= sum(1 for e in msg.get("events") or () if e.get("e") == "reveal")
         if t != "state" or not self.seats():
             return
-        reveal = next((e for e in msg.get("events") or () if e.get("e") == "reveal"), None)
+        events = msg.get("events") or ()
+        # a non-response (guide 3.10) comes before its reveal, perhaps in an earlier message (the
+        # opponent's pick is asked in between): the card revealed for that seat is not its choice
+        self.missed.update(e.get("p") for e in events if e.get("e") == "non_response")
+        reveal = next((e for e in events if e.get("e") == "reveal"), None)
         if reveal is not None:
             self._revealed(s, reveal)
         self._keep_asked(s)
@@ -131,8 +137,10 @@ class Coach:
             except RuntimeError:
                 pass
         bots = self._bots()
+        missed, self.missed = self.missed, set()
         for seat in self.seats():
             chosen = reveal.get("%s_card" % seat)
+            picked = seat in missed
             if seat in bots:
                 entry = self.held.pop(seat, None)
                 if entry is not None and entry["battle"] == self.battle:
@@ -146,10 +154,11 @@ class Coach:
                 continue                  # asked before another battle (a ready phase cut short): stale
             self.thinking.append(seat)
             job = {"op": "coach", "view": view, "seat": seat, "kind": "ready", "seed": job_seed(key, seat),
-                   "level": self.level, "budget": self.budget, "iterations": self.iterations, "chosen": chosen}
+                   "level": self.level, "budget": self.budget, "iterations": self.iterations, "chosen": chosen,
+                   "picked": picked, "turns_left": turns_left(self.table)}
             fut = self.worker.submit(job, self._card_table(s))
-            fut.add_done_callback(lambda f, seat=seat, gid=s.game_id, battle=battle, chosen=chosen:
-                                  self._call_soon(self._analysed, f, seat, gid, battle, chosen))
+            fut.add_done_callback(lambda f, seat=seat, gid=s.game_id, battle=battle, chosen=chosen, picked=picked:
+                                  self._call_soon(self._analysed, f, seat, gid, battle, chosen, picked))
         self.table.announce({"t": "coach", "turn": self.turn, "battle": self.battle})
 
     def _card_table(self, s):
@@ -169,7 +178,7 @@ class Coach:
         except RuntimeError:            # the loop closed (the hub is stopping): nobody will show it
             pass
 
-    def _analysed(self, fut, seat, gid, battle, chosen):
+    def _analysed(self, fut, seat, gid, battle, chosen, picked=False):
         """A person's analysis is back (on the table's loop)."""
         s = self.table.session
         if s is None or s.game_id != gid or battle != self.battle:
@@ -181,7 +190,8 @@ class Coach:
         except WorkerGone as e:
             res = {"ok": False, "error": str(e)}
         if res.get("ok") and res.get("thought"):
-            self.entries.append(_entry(seat, "player", self.turn, battle, res["thought"], res.get("coach"), chosen))
+            who = "picked" if picked else "player"
+            self.entries.append(_entry(seat, who, self.turn, battle, res["thought"], res.get("coach"), chosen))
             self.analysed += 1
         else:
             log.info("no coach line for %s at battle %s: %s", seat, battle, res.get("why") or res.get("error"))
@@ -210,9 +220,10 @@ class Coach:
 
 
 def _entry(seat, who, turn, battle, thought, line, chosen):
-    """One coach entry (JSON): the options by value with the search's mix, the choice, the
-    best one and the sentence. ``line`` is ``explain_choice``'s (a person's), else the
-    thought's own explanation (a bot's)."""
+    """One coach entry (JSON): the options by value with the mix, the choice, the best one and
+    the sentence. ``who``: "player" (a person's ready, graded), "picked" (the opponent picked the
+    card after the person's non-response, guide 3.10: not graded) or "bot". ``line`` is
+    ``explain_choice``'s (a person's), else the thought's own explanation (a bot's)."""
     ex = line or thought.get("explanation") or {}
     opts = thought["options"]
     rows = [{"option": o, "mix": m, "value": v} for o, m, v in zip(opts, thought["mix"], thought["values"])]

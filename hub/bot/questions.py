@@ -36,6 +36,24 @@ class Question:
         self.failed = None            # why the worker gave no answer
 
 
+def turns_left(table):
+    """What the bot is told of the table's end of round (engine/bots/ending.py): the turns still
+    to play before the at-time decision of ruling R-time, the turn in progress included, or None
+    while the table's clock has not called time (or there is none, or the round has ended). After
+    "time" (hub/sessions/timer.py) that is the turn in progress while it is being finished plus the
+    extra turns left; the extra minutes may end them sooner (the bot then plans on one turn too
+    many, as a player reading the clock would). The table may give its own count instead
+    (``table.bot_turns_left()``: e.g. an estimate from the time left and the table's pace)."""
+    own = getattr(table, "bot_turns_left", None)
+    if callable(own):
+        return own()
+    timer = getattr(table, "timer", None)
+    if timer is None or getattr(timer, "state", None) != "time" or timer.turns_left is None or timer.finished:
+        return None
+    left = timer.turns_left + (1 if getattr(timer, "finishing", False) else 0)
+    return left if left >= 1 else None
+
+
 def question_key(session, seat, req):
     return (session.game_id, session.answered[seat], req["kind"])
 
@@ -71,10 +89,11 @@ class Questions:
                 return r
         return None
 
-    def look(self, session, seat, now_ms, on_done, level=None, skip=("setup",)):
+    def look(self, session, seat, now_ms, on_done, level=None, skip=("setup",), turns_left=None):
         """The seat's current Question (a new one sent to the worker when the question
         changed), or None when the seat is asked nothing. ``on_done()`` is called (from the
-        worker's reader thread) when its answer or failure arrives."""
+        worker's reader thread) when its answer or failure arrives. ``turns_left``: see
+        ``turns_left(table)``."""
         req = self.pending(session, seat, skip)
         if req is None:
             self.current.pop(seat, None)
@@ -87,7 +106,8 @@ class Questions:
         q = Question(key, seat, req["kind"], view, now_ms, job_seed(key, seat), bool(req.get("hidden")))
         self.current[seat] = q
         job = {"op": "decide", "view": view, "seat": seat, "kind": req["kind"], "seed": q.seed,
-               "level": level or self.level, "iterations": self.iterations, "budget": self.budget}
+               "level": level or self.level, "iterations": self.iterations, "budget": self.budget,
+               "turns_left": turns_left}
         q.future = self.worker.submit(job, self.cards(session))
         q.future.add_done_callback(lambda f, q=q: self._done(q, f, on_done))
         return q

@@ -22,7 +22,7 @@ import logging
 from engine import IllegalDecision
 
 from hub.bot.meta import bot_of
-from hub.bot.questions import Questions
+from hub.bot.questions import Questions, turns_left
 from hub.bot.worker import ThinkWorker
 from hub.sessions.base import SessionError
 
@@ -104,7 +104,8 @@ class BotSeat:
         seat, level = who
         s = self.table.session
         now = self.table.clock.now_ms()
-        q = self.questions.look(s, seat, now, self.wake, level=level, skip=() if not self.table.auto_setup else ("setup",))
+        q = self.questions.look(s, seat, now, self.wake, level=level, skip=() if not self.table.auto_setup else ("setup",),
+                                turns_left=turns_left(self.table))
         if q is None or q.failed == "refused":
             return None
         due = q.asked_ms + (self.pace_ms if q.kind == "ready" else self.step_ms)

@@ -3,12 +3,15 @@ that seat may see: ``engine.bots.knowledge.seat_view``) in, an answer and the se
 
 A job is a dict (pickled over the worker's pipe, hub/bot/worker.py):
 
-- ``op``: ``"decide"`` (answer the seat's pending request) or ``"coach"`` (what the search
-  thinks of the seat's ready in that view, and of ``chosen``, the card the player readied:
-  ``engine.bots.coach.explain_choice``);
+- ``op``: ``"decide"`` (answer the seat's pending request) or ``"coach"`` (the one-battle game
+  of the seat's ready in that view, solved, and the coach's line on ``chosen``, the card the
+  player readied: ``engine.bots.coach_ready``; ``picked``: the opponent picked it after the
+  player's non-response, guide 3.10, so it is not graded as theirs);
 - ``view`` (JSON text), ``seat``, ``kind`` (the request answered), ``seed``;
 - ``level`` (``easy``, ``normal``, ``strong``) and optionally ``iterations`` or ``budget``
-  (estimated instructions: a time budget the hub turned into one);
+  (estimated instructions: a time budget the hub turned into one); ``turns_left``: at a table
+  with a clock, the turns still to play before the at-time decision (ruling R-time, the turn in
+  progress included; engine/bots/ending.py), absent or None without one;
 - ``cards``: ``{"key": ..., "json": [card JSON, ...] or None}``; the card table of the game
   (public: every card's text is known), sent once per process and key, then kept here.
 
@@ -18,8 +21,7 @@ its seat could not see. Pure apart from that cache: the same job gives the same 
 
 import json
 
-from engine.bots import explain_choice
-from engine.bots import Unseen, answer_view, fallback_answer, think
+from engine.bots import Unseen, answer_view, coach_ready, fallback_answer, thought_json
 from engine.cards import parse_card, raise_if
 
 _CARDS: dict[str, dict] = {}       # card-table key -> {card id: Card}, for this process's life
@@ -68,19 +70,18 @@ def _decide(job, view, cards):
         k, value = fallback_answer(view, seat, cards, job["seed"], kind)
         return {"kind": k, "value": value, "thought": None}
     k, value, t = answer_view(view, seat, cards, job["seed"], level, job.get("iterations"), None, job.get("budget"),
-                              kind)
+                              kind, job.get("turns_left"))
     return {"kind": k, "value": value, "thought": None if t is None else t.to_json()}
 
 
 def _coach(job, view, cards):
-    """The search's thought about the seat's ready in ``view`` and the coach's line on the card
-    the player chose (``chosen``; None after a non-response: the thought alone)."""
-    seat, level = job["seat"], job.get("level", "strong")
+    """The one-battle analysis of the seat's ready in ``view`` (what the seat saw when asked) and
+    the coach's line on the card the player chose (``chosen``; None: the analysis alone). The
+    analysis is the same at every level: exact, not a search (engine/bots/onebattle.py)."""
+    seat = job["seat"]
     try:
-        t = think(view, seat, seed=job["seed"], level=level if level != "easy" else "normal", cards=cards,
-                  iterations=job.get("iterations"), budget=job.get("budget"))
+        an, line = coach_ready(view, seat, cards, job.get("chosen"), seed=job["seed"], picked=bool(job.get("picked")),
+                               turns_left=job.get("turns_left"))
     except Unseen as e:
         return {"thought": None, "coach": None, "why": str(e)}
-    chosen = job.get("chosen")
-    line = explain_choice(t, chosen, cards) if chosen is not None and chosen in t.options else None
-    return {"thought": t.to_json(), "coach": line}
+    return {"thought": thought_json(an), "coach": line}

@@ -21,6 +21,19 @@ from engine.cards.decks import load_sample  # noqa: E402
 from engine.api.game import apply, new_game  # noqa: E402
 
 
+@pytest.mark.parametrize("serialize", [False, True])
+def test_openspiel_own_random_simulation_test(serialize):
+    """OpenSpiel's own first check of any game (``pyspiel.random_sim_test``): its C++ side plays
+    random games, cloning, and (serialize on) writing the game and state to strings and reading
+    them back. It makes its own game objects from the parameters, so an adapter that kept its
+    parameters in attributes failed here (issue 35: 'LumenGame' object has no attribute
+    'max_turns'); a game started from a state must survive the round trip too."""
+    game = pyspiel.load_game("python_lumen_condenser", {"seed": 4, "max_turns": 12})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=serialize, verbose=False)
+    sub = openspiel_game.LumenGame.from_state(_ready_state(), horizon=0, max_turns=4)
+    pyspiel.random_sim_test(sub, num_sims=1, serialize=serialize, verbose=False)
+
+
 def test_random_games_through_pyspiel():
     game = pyspiel.load_game("python_lumen_condenser", {"seed": 4})
     assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS

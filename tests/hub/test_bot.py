@@ -158,6 +158,64 @@ def test_a_whole_game_against_the_bot_is_recorded_like_a_pods():
     assert any(m.get("t") == "coach" for _, m in public)
 
 
+def test_after_a_non_response_the_coach_does_not_grade_the_picked_card():
+    """Guide 3.10: 1P does not ready in time, the bot (2P) picks the card treated as 1P's ready.
+    The coach's line on that battle says the card was picked, not chosen, and grades nothing (it
+    showed "1P의 선택" and a verdict before, issue 35)."""
+    table = Table(Store(":memory:"))
+    table.auto_setup = True
+    coach = Coach(table)
+    bot = BotSeat(table, iterations=8, pace_ms=0, step_ms=0, coach=coach)
+
+    async def main():
+        tasks = [asyncio.create_task(bot.run()), asyncio.create_task(coach.run())]
+        try:
+            table.start("referee", seed=11, meta=practice_meta("b", "normal", ["a"]))
+            s = table.session
+            for _ in range(3000):
+                if any(r["player"] == "a" and r["kind"] == "ready" for r in s.engine_state.pending):
+                    break
+                await asyncio.sleep(0.01)
+            table.submit("a", "timeout", True, source="hub")
+            for _ in range(6000):
+                if coach.analysed and not coach.thinking:
+                    return
+                await asyncio.sleep(0.01)
+            raise AssertionError("the coach said nothing of the battle")
+        finally:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+    asyncio.run(main())
+    assert any(e["e"] == "non_response" and e["p"] == "a" for e in table.session.log)
+    entry = next(e for e in coach.view()["entries"] if e["seat"] == "a")
+    assert entry["who"] == "picked"
+    assert entry["loss"] is None and "3.10" in entry["text"]["ko"] and "3.10" in entry["text"]["en"]
+    assert "not chosen by 1P" in entry["text"]["en"] and "1P의 선택이 아니라" in entry["text"]["ko"]
+
+
+def test_the_bot_is_told_the_turns_left_before_the_at_time_decision():
+    """Ruling R-time at a table: after "time" the turn in progress, then the extra turns; what the
+    bot plans on (engine/bots/ending.py) is the turns still to play, the current one included."""
+    from types import SimpleNamespace
+
+    from hub.bot.questions import turns_left
+    from hub.sessions.timer import MatchTimer
+    timer = MatchTimer(60_000, extra_turns=3)
+    table = SimpleNamespace(timer=timer)
+    assert turns_left(table) is None                       # no time called: no clock to plan on
+    timer.round_start(0)
+    assert turns_left(table) is None
+    timer.call_time(1_000)
+    assert turns_left(table) == 4                          # this turn, then 3 extra
+    left = []
+    while not timer.finished:
+        timer.turn_ended(2_000)
+        left.append(turns_left(table))
+    assert left == [3, 2, 1, None]
+    assert turns_left(SimpleNamespace(timer=timer, bot_turns_left=lambda: 7)) == 7
+
+
 def test_a_restarted_hub_resumes_the_bot_with_its_game(tmp_path):
     db = str(tmp_path / "games.sqlite3")
     table = Table(Store(db))

@@ -24,7 +24,11 @@ from hub.web.app import create_app
 from hub.web.display_delta import apply, content
 from tests.web.conftest import AUTH, TOKEN, aid, make_table, on_loop
 
-PUBLIC_CARD_KEYS = {"hand", "list", "break_zone", "lumen_zone", "ultimate", "ultimate_card", "ultimates", "options"}
+# "side_deck": a seat's own view lists its own side deck, which may hold another copy of a neutral
+# card the opponent readied (both sample decks have 잡아 던지기 "throw"); the readied copy itself
+# is in a battle zone, never in a side deck (and another seat's side deck is only a count)
+PUBLIC_CARD_KEYS = {"hand", "list", "side_deck", "break_zone", "lumen_zone", "ultimate", "ultimate_card", "ultimates",
+                    "options"}
 WS_TYPES = {"state", "delta", "clock", "pong"}
 
 

@@ -9,13 +9,13 @@
   const L = window.Lumen, h = L.h;
   const $ = L.$;
   const T = {
-    ko: { title: "코치", turn: "{n}턴", player: "{seat}의 선택", bot: "{seat} 봇의 생각", thinking: "{seat}의 레디를 분석하는 중…",
+    ko: { title: "코치", turn: "{n}턴", player: "{seat}의 선택", picked: "{seat}: 대응하지 않음 (상대가 고른 카드)", bot: "{seat} 봇의 생각", thinking: "{seat}의 레디를 분석하는 중…",
       card: "카드", mix: "고르는 비율", value: "이길 확률", chosen: "고른 카드", best: "가장 좋은 카드", loss: "이길 확률 {p} 낮음",
       mix_help: "고르는 비율: 같은 순간을 여러 번 맞는다면 봇이 각 카드를 내는 비율입니다. 한 장만 고집하면 상대가 읽기 때문에 섞어서 냅니다.",
       none: "분석할 수 없는 레디입니다",
       practice: "봇과 연습", bot_seat: "봇 자리", no_bot: "봇 없음", level: "수준", coach_on: "코치 켜기", start: "연습 시작",
       level_easy: "쉬움", level_normal: "보통", level_strong: "강함", started: "연습 게임을 시작했습니다" },
-    en: { title: "Coach", turn: "turn {n}", player: "{seat}'s choice", bot: "what the {seat} bot thought", thinking: "analysing {seat}'s ready…",
+    en: { title: "Coach", turn: "turn {n}", player: "{seat}'s choice", picked: "{seat}: no response (the card the opponent picked)", bot: "what the {seat} bot thought", thinking: "analysing {seat}'s ready…",
       card: "card", mix: "how often", value: "chance to win", chosen: "chosen", best: "best", loss: "{p} less likely to win",
       mix_help: "How often: if the bot met this moment many times, how often it would play each card. It mixes them, because an opponent reads a player who always plays the same one.",
       none: "this ready could not be analysed",
@@ -40,7 +40,8 @@
   const sentence = (text) => String(text || "").split(/\[([^\]]+)\]/).map((part, i) => (i % 2 ? L.ruleBadge(part) : part));
 
   function entry(S, e) {
-    const who = e.who === "bot" ? t("bot", { seat: seatLabel(e.seat) }) : t("player", { seat: seatLabel(e.seat) });
+    // after a non-response (guide 3.10) the card was the opponent's pick: named so, never graded as a choice
+    const who = t(e.who === "bot" ? "bot" : e.who === "picked" ? "picked" : "player", { seat: seatLabel(e.seat) });
     const rows = (e.options || []).filter((r) => r.mix >= 0.01 || r.option === e.chosen || r.option === e.best).slice(0, 6);
     return h("div", { class: "coach-entry", "data-seat": e.seat, "data-who": e.who, "data-kind": e.kind },
       h("div", { class: "coach-head", "data-pin": "" }, h("span", { class: "badge s-" + e.seat, text: seatLabel(e.seat) }), " ", h("b", { text: who }),
