@@ -151,7 +151,8 @@ class ThinkWorker:
                 return
             try:
                 conn.send(job)
-            except (BrokenPipeError, OSError, ValueError):    # the process went (killed, restarted)
+            # the process went (killed, restarted); TypeError: its pipe was closed under the send
+            except (BrokenPipeError, OSError, ValueError, TypeError):
                 with self._lock:
                     if self._conn is conn:
                         self._stop_locked("the thinking process can't be written to")

@@ -119,7 +119,10 @@ def test_a_whole_game_goes_on_with_the_bots_process_killed_and_the_coachs_hung()
     assert table.session.winner is not None
     assert set(done) == {"coach hung", "bot killed", "bot hung"}, done
     assert coach.worker.overdue >= 1 and coach.worker.started >= 2, "the hung coach was restarted"
-    assert bot.worker.started >= 3 and bot.fallbacks >= 2, (bot.worker.started, bot.fallbacks)
+    # the killed process is restarted (by the next job if it was killed between jobs, with the
+    # greedy answer if a job was in flight: which one depends on the moment, so it is not counted);
+    # the stopped one always holds the next job past its deadline: at least that answer is greedy
+    assert bot.worker.started >= 3 and bot.fallbacks >= 1, (bot.worker.started, bot.fallbacks)
     after = [n for n, at in analysed_at.items() if at > 2]
     assert after and max(after) > min(after), "the coach explained battles after its restart: %s" % analysed_at
     print("whole game: bot %d answers (%d greedy), bot process started %d times (%d past a deadline), coach %d "
