@@ -2,6 +2,13 @@
 # The whole test suite, set-up included, on a fresh machine (the README's test command).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# a virtual environment (Debian's Python refuses pip outside one): the one that is active, else
+# the README's .venv, made here when it is missing
+if [ -z "${VIRTUAL_ENV:-}" ]; then
+    [ -x .venv/bin/python3 ] || python3 -m venv .venv
+    # shellcheck disable=SC1091
+    . .venv/bin/activate
+fi
 python3 -m pip install -q -e '.[test,openspiel]'   # openspiel: the search player's checker (~20 s)
 # rp2 stubs go in a project folder, not site-packages, so the CPython side never imports them
 if [ ! -d .stubs/machine ] && [ ! -f .stubs/machine.pyi ] && [ ! -d .stubs/rp2 ]; then

@@ -158,7 +158,8 @@ class PodPlayer:
 
 class TableDemo:
     def __init__(self, seed=1, lang="ko", games=1, mode="referee", port=8000, serve=True, quiet=False,
-                 play=None, pace=None, forever=False, db=None, out=print, host="127.0.0.1", level="easy"):
+                 play=None, pace=None, forever=False, db=None, out=print, host="127.0.0.1", level="easy",
+                 round_minutes=None, wall=None):
         from hub.record.store import Store
         from hub.sessions.table import Table
         self.seed = seed
@@ -171,13 +172,18 @@ class TableDemo:
         self.quiet = quiet
         self.play = play
         self.forever = forever
+        # every game runs on a round clock and ends, by the rules or by the end-of-round procedure
+        # (hub/sessions/end_of_round.py, ruling R-time): bots that keep 철벽 against 잔영난무 hold
+        # the stall count at 0 (guide 5.1.1) and never end by the rules (issue 34.2)
+        self.round_ms = int(round((round_minutes if round_minutes is not None
+                                   else DEMO_ROUND_MIN if play is None else PLAYER_ROUND_MIN) * 60_000))
         self.pace = (0.6 if serve and (forever or games == 1) else 0.0) if pace is None else pace
         self.out = out
         self.tmp = None
         if db is None:
             self.tmp = tempfile.TemporaryDirectory(prefix="lumen-demo-")
             db = os.path.join(self.tmp.name, "games.sqlite3")
-        self.table = Table(Store(db))
+        self.table = Table(Store(db), wall=wall)     # wall: the match clock's (a test's own clock)
         self.results = []
         self.done = threading.Event()
         self.error = None
@@ -188,62 +194,23 @@ class TableDemo:
         from hub.sessions.table import SESSIONS
         self.level = "easy" if SESSIONS[mode].takes_actions else level     # players who enter results: no engine to search
         self.worker = self.coach = None
+        self.terminal = None            # the person's seat at the terminal (--play)
 
     # -- printing
     def _on_table(self, audience, msg):
-        if audience == self.play and msg.get("t") in ("you", "opponent_ready"):
-            self._show_own_prompt(msg)
+        if self.terminal is not None and audience == self.play and msg.get("t") in ("you", "opponent_ready"):
+            self.terminal.on_own(msg)
             return
-        if audience != "public" or self.quiet:
+        if audience != "public":
+            return
+        if self.terminal is not None and msg.get("t") == "coach":
+            self.terminal.on_coach()
+        if self.quiet:
             return
         s = self.table.session
         if s is not None:
             for line in s.narrate(msg, self.lang):
                 self.out(line)
-
-    # -- a person at the terminal plays one pod (their own terminal: their own choices only)
-    def _show_own_prompt(self, msg):
-        if msg.get("t") == "opponent_ready":
-            self.out("   >> %s" % ("상대가 레디했습니다: 10초 안에 고르세요" if self.lang == "ko"
-                                   else "your opponent readied: choose within 10 seconds"))
-            return
-        if self.hub is None:
-            return
-        pr, flags, _ = self.hub.current(self.play)
-        if pr.kind == "none" or flags & 2 or getattr(self, "_shown", None) == pr.id:
-            return
-        self._shown = pr.id
-        names = self.table.session.labels(pr.options)
-        opts = "  ".join("%d) %s" % (i, n) for i, n in enumerate(names, 1))
-        if pr.pass_value:
-            opts += "  0) %s" % pr.pass_value
-        self.out("   >> %s [%s] %s" % ("당신의 선택" if self.lang == "ko" else "your choice", pr.kind, opts or "READY"))
-        self.out("      %s" % ("번호+Enter, 또는 n/p/r/b (다음/이전/READY/뒤로)" if self.lang == "ko"
-                              else "number+Enter, or n/p/r/b (next/prev/READY/back)"))
-
-    def _stdin_loop(self):
-        keys = {"n": "next", "p": "prev", "r": "ready", "b": "back"}
-        player = self.players[self.play]
-        for line in sys.stdin:
-            line = line.strip().lower()
-            if self.done.is_set():
-                return
-            if line in keys:
-                buttons = [keys[line]]
-            elif line.isdigit():
-                slot = int(line)
-                pr, _, _ = self.hub.current(self.play)
-                if slot == 0:
-                    buttons = ["prev", "ready"]
-                elif 1 <= slot <= len(pr.options):
-                    buttons = ["next"] * (slot - 1) + ["ready"]
-                else:
-                    self.out("   ?")
-                    continue
-            else:
-                continue
-            for b in buttons:
-                player.sim.press(b)
 
     # -- the run
     def run(self):
@@ -269,16 +236,21 @@ class TableDemo:
         self.players = {seat: PodPlayer(seat, self.sims[seat], self.hub, self.table, self.seed * 10 + i, self.pace,
                                         executor, questions, self.coach) for i, seat in enumerate(("a", "b"))}
         if self.play:
+            from hub.cli.terminal_seat import TerminalSeat
             self.players[self.play].human = True
-            threading.Thread(target=self._stdin_loop, daemon=True).start()
+            self.terminal = TerminalSeat(self, self.play)
+            threading.Thread(target=self.terminal.read, args=(sys.stdin,), daemon=True).start()
+        interrupted = False
         try:
             if self.serve:
                 from hub.web import server as web
                 try:
                     handle = web.start_in_thread(self.table, port=self.port, host=self.host,
                                                  tasks=(self._pods_task, self._driver_task))
-                except (RuntimeError, OSError):
-                    # the port is taken: any free one will do for a demo
+                except web.PortBusy as e:
+                    if not e.busy:
+                        raise
+                    # bound before anything starts (issue 34): any free port will do for a demo
                     self.out("포트 %d 사용 중: 빈 포트로 엽니다 / port %d is busy, using a free one" % (self.port, self.port))
                     handle = web.start_in_thread(self.table, port=0, host=self.host,
                                                  tasks=(self._pods_task, self._driver_task))
@@ -288,6 +260,7 @@ class TableDemo:
                         pass
                 except KeyboardInterrupt:
                     self.out("\n중단 / stopped")
+                    interrupted = True
                 handle.stop()
             else:
                 asyncio.run(self._standalone())
@@ -302,7 +275,25 @@ class TableDemo:
                 self.tmp.cleanup()
         if self.error:
             raise self.error
+        if self.results:
+            self.out(self._record_line())
+        if interrupted:
+            return 130
+        if not self.forever and len(self.results) < self.games:
+            # never a silent success without the games asked for (issue 34.1)
+            self.out("데모가 게임 %d개 중 %d개만 마쳤습니다 / the demo finished %d of %d games"
+                     % (self.games, len(self.results), len(self.results), self.games))
+            return 1
         return 0
+
+    def _record_line(self):
+        """Where the games went: a temporary record is gone with the demo (``lumen games`` shows
+        nothing of it); ``--db`` keeps one."""
+        if self.tmp is not None:
+            return ("기록: 임시 파일이라 데모와 함께 지워졌습니다 (--db FILE 로 남기고 lumen games --db FILE 로 봅니다) / "
+                    "record: temporary, gone with the demo (keep it with --db FILE, then lumen games --db FILE)")
+        path = self.table.store.path
+        return "기록 / record: %s (lumen games --db %s)" % (path, path)
 
     def _log(self, text):
         if not self.quiet:
@@ -337,6 +328,11 @@ class TableDemo:
                 raise TimeoutError("demo: timed out waiting for %s" % what)
             await asyncio.sleep(0.01)
 
+    @staticmethod
+    async def _until(cond):
+        while not cond():
+            await asyncio.sleep(0.05)
+
     async def _drive(self):
         hub = self.hub
         await self._wait(lambda: all(c.board_id for c in hub.conns), 20, "both pods to say hello")
@@ -347,6 +343,10 @@ class TableDemo:
                              % ("1P" if seat == "a" else "2P", seat))
                 await self.players[seat].press(["ready"])
                 await self._wait(lambda: hub.seated(seat) is not None, 10, "seat %s" % seat)
+        if self.terminal is not None:
+            # the first ready waits for the person: its 10 seconds never run out while the banner is read
+            self.terminal.banner()
+            await self._until(self.terminal.started.is_set)
         n = 0
         sides = DEMO_SIDES[self.mode]
         while self.forever or n < self.games:
@@ -356,24 +356,32 @@ class TableDemo:
                 self.out("== %s %d: %s (seed %d) ==" % ("게임" if self.lang == "ko" else "game", n,
                                                        _title(self.mode, sides), gseed))
             meta = {"coach": ["a", "b"]} if self.coach is not None else None
+            if not self.quiet:
+                self.out(round_line(self.round_ms, self.lang))
             self.table.start(self.mode, *sides, seed=gseed, **({"meta": meta} if meta else {}))
+            self.table.timer_action("round_start", by="demo", duration_ms=self.round_ms)
             for p in self.players.values():
                 p.acted = None
-            await self._play_game()
+            await self._play_game(n)
             self._report(n)
             if self.forever:
                 await asyncio.sleep(5)
 
-    async def _play_game(self):
+    async def _play_game(self, n=1):
         """Play the game on the table to its end: every seat's prompt answered on its pod
         (the bots press the buttons); where the players enter results themselves (a tracker
         game: the session takes actions), one of them enters the battle's result on their
-        pod after each reveal, and the display's "next turn" opens the next ready."""
+        pod after each reveal, and the display's "next turn" opens the next ready.
+        ``--quiet`` says a progress line every PROGRESS_TURNS turns of a long game."""
         turns = 0
+        said = 0
         while True:
             s = self.table.session
-            if s.winner is not None:
-                return
+            if s.winner is not None or self.table.round_end.decided is not None:
+                return              # by the rules, or at time by the end-of-round procedure
+            if self.quiet and s.turn >= said + PROGRESS_TURNS:
+                said = s.turn - s.turn % PROGRESS_TURNS
+                self.out(self._progress_line(n, s))
             if s.takes_actions:
                 await self._entered_turn()
                 turns += 1
@@ -382,6 +390,10 @@ class TableDemo:
             else:
                 for p in self.players.values():
                     p.step()
+            if self.terminal is not None:
+                self.terminal.tick()
+            if self.table.next_due_in_ms() == 0:
+                self.table.tick()           # the round clock's time (without the display's loop, nobody else looks)
             await asyncio.sleep(0.01)
 
     async def _entered_turn(self):
@@ -406,12 +418,43 @@ class TableDemo:
         if s.winner is None:
             self.table.submit(None, "action", {"action": "next_turn"}, source="display")
 
+    def _progress_line(self, n, s):
+        status = {p: s.seat_status(p) for p in "ab"}
+        left = self.table.timer.left(self.table.wall.now_ms()) // 1000
+        if self.lang == "ko":
+            return "게임 %d: %d턴 진행 중 (1P 체력 %d, 2P 체력 %d, 라운드 시계 %d:%02d)" % (
+                n, s.turn, status["a"].health, status["b"].health, left // 60, left % 60)
+        return "game %d: turn %d (1P health %d, 2P health %d, round clock %d:%02d)" % (
+            n, s.turn, status["a"].health, status["b"].health, left // 60, left % 60)
+
     def _report(self, n):
+        from hub.sessions.end_of_round import describe
         s = self.table.session
         status = {p: s.seat_status(p) for p in "ab"}
-        self.out(result_line(n, s.winner, s.turn, {p: status[p].health for p in "ab"},
+        decided = self.table.round_end.decided
+        winner = s.winner if s.winner is not None else decided["winner"]
+        self.out(result_line(n, winner, s.turn, {p: status[p].health for p in "ab"},
                              {p: status[p].character for p in "ab"}, self.lang))
-        self.results.append(s.winner)
+        if s.winner is None:
+            self.out("   " + describe(decided, self.lang))
+        self.results.append(winner)
+
+
+#: the round clock of a demo game (minutes): bots on both pods, or a person playing one
+DEMO_ROUND_MIN = 3
+PLAYER_ROUND_MIN = 30
+#: ``--quiet``: a progress line every this many turns of a game
+PROGRESS_TURNS = 25
+
+
+def round_line(ms, lang):
+    m = ms / 60_000
+    m = "%d" % m if m == int(m) else "%.1f" % m
+    if lang == "ko":
+        return ("   라운드 시계 %s분: 시간이 되면 진행 중인 턴을 마치고 3턴 또는 5분 더 (먼저 오는 쪽), 그래도 끝나지 "
+                "않으면 시작 체력 대비 남은 체력으로 판정합니다 (규정 R-time)" % m)
+    return ("   round clock %s min: at time the turn in progress is finished, then 3 more turns or 5 minutes "
+            "(whichever first); a game still undecided goes to the larger share of starting health (ruling R-time)" % m)
 
 
 #: what each mode's demo game is played with: sample decks, or two roster characters
@@ -433,9 +476,12 @@ def run(args):
     if args.bots and args.play:
         print("--bots and --play cannot go together: --bots means bots play both pods", file=sys.stderr)
         return 2
+    if args.round_minutes is not None and not 1 / 60 <= args.round_minutes <= 600:
+        print("--round-minutes: from 1/60 (a second) to 600, got %g" % args.round_minutes, file=sys.stderr)
+        return 2
     forever = args.bots and args.games is None and args.port is not None
     level = getattr(args, "level", None) or ("strong" if args.bots or args.play else "easy")
     return run_table_demo(seed=args.seed, lang=args.lang, games=args.games or 1, mode=args.mode,
                           port=args.port if args.port is not None else 8000, serve=not args.no_serve,
                           quiet=args.quiet, play=args.play, pace=args.pace, forever=forever, db=args.db,
-                          host=args.host, level=level)
+                          host=args.host, level=level, round_minutes=args.round_minutes)

@@ -5,9 +5,15 @@ import sys
 import time
 
 
+NO_RECORD = ("기록이 없습니다 / no record at %s: %s is not a file (lumen hub keeps its record in "
+             "~/.local/share/lumen/games.sqlite3, or --db; lumen demo keeps one only with --db)")
+
+
 def _open_store(path):
+    """The record, opened read-only: a reading command never writes, and a path that holds no
+    record (a typo, a folder that isn't there) is an error, not a new empty record (issue 34.6)."""
     from hub.record.store import Store
-    return Store(path, probe=False)      # reading: a read-only record is fine
+    return Store(path, probe=False, readonly=True)
 
 
 def games(args):
@@ -16,7 +22,10 @@ def games(args):
     try:
         store = _open_store(args.db)
         rows = store.games(args.limit)
-    except (StoreError, sqlite3.DatabaseError, ValueError) as e:
+    except FileNotFoundError:
+        print(NO_RECORD % (args.db, args.db), file=sys.stderr)
+        return 1
+    except (StoreError, sqlite3.DatabaseError, ValueError, OSError) as e:
         print("기록을 읽을 수 없습니다 / the record can't be read: %s: %s (lumen doctor --db %s)" % (args.db, e, args.db),
               file=sys.stderr)
         return 1
@@ -40,7 +49,11 @@ def export(args):
     (issue 28.12); a game it can't read is named with what is wrong."""
     try:
         from hub.sessions.table import Table
-        store = _open_store(args.db)
+        try:
+            store = _open_store(args.db)
+        except FileNotFoundError:
+            print(NO_RECORD % (args.db, args.db), file=sys.stderr)
+            return 1
         try:
             if store.game(args.game) is None:
                 print("기록에 게임 #%d이(가) 없습니다 / no game #%d in %s" % (args.game, args.game, args.db), file=sys.stderr)

@@ -215,6 +215,15 @@ def run_hub(args, out=None):
         if SESSIONS[args.mode].takes_actions:       # the players enter results: no engine for a bot to play
             out("--bot plays referee games (the engine must know the cards): leave out --mode tracker")
             return 2
+    from hub.web import server as web
+    try:
+        # the port first (issue 34.6): a busy one is said before the record is touched, a game
+        # started or any address or token shown (they would lead to whatever holds the port)
+        sock = web.listen_socket(args.host, args.port)
+    except web.PortBusy as e:
+        out("%s%s" % (e.strerror, " (다른 lumen hub 또는 서비스? --port 로 다른 포트를 고르세요 / another lumen hub or "
+                                  "the service? choose another with --port)" if e.busy else ""))
+        return 2
     lock = RecordLock(args.db)
     durable = not getattr(args, "fast", False)
     try:
@@ -224,6 +233,7 @@ def run_hub(args, out=None):
     except StoreError as e:          # another hub holds the record, or it can't be written
         out(str(e))
         lock.release()
+        sock.close()
         return 2
     tokens = TokenKeeper(token_path(args.db, args.table), override=args.token)
     if getattr(args, "rotate_token", False):
@@ -234,6 +244,7 @@ def run_hub(args, out=None):
     except (SessionError, CardError, StoreError) as e:
         out("게임을 시작할 수 없습니다 / cannot start a game: %s" % e)
         lock.release()
+        sock.close()
         return 2
     out(said)
     hub = PodHub(table, mode=args.mode, out=out)
@@ -287,11 +298,10 @@ def run_hub(args, out=None):
     checker = record_check(table, args, out, lock, durable, hub)
     tasks = ((collect_once_serving, pods, notifier, checker, bot.run, coach.run) + ((upkeep,) if light is not None else ())
              + ((tournament,) if bridge else ()))
-    from hub.web import server as web
     try:
         from hub.library.sets import CardLibrary
         web.serve(table, host=args.host, port=args.port, tasks=tasks, out=out, routers=routers,
-                  mdns=not args.no_mdns, library=CardLibrary(args.cards))
+                  mdns=not args.no_mdns, library=CardLibrary(args.cards), sock=sock)
     finally:
         if bridge:
             bridge.link.stop()

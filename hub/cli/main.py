@@ -87,7 +87,11 @@ def build_parser():
     dp.add_argument("--play", choices=("a", "b"), help="play this seat yourself from the terminal")
     dp.add_argument("--pace", type=float, default=None, help="seconds scale of the bots' button presses (0 = flat out)")
     dp.add_argument("--db", default=None, help="keep the game record in this SQLite file (default: a temporary one)")
-    dp.add_argument("--quiet", action="store_true", help="print only each game's result")
+    dp.add_argument("--round-minutes", type=float, default=None, metavar="MIN",
+                    help="each game's round clock: at time the end-of-round procedure ends an undecided game "
+                         "(ruling R-time; default 3 with bots on both pods, 30 when you play)")
+    dp.add_argument("--quiet", action="store_true", help="print only each game's result (and a line every 25 turns "
+                                                         "of a long game)")
     dp.add_argument("--text", action="store_true", help="engine only: no pods, no display (fast)")
     dp.set_defaults(func=_command("hub.cli.demo", "run"))
 

@@ -29,11 +29,23 @@ class SchemaTooNew(sqlite3.DatabaseError):
     """The file was written by a newer version of this program."""
 
 
-def connect(path: str, durable: bool = False, foreign_keys: bool = False) -> sqlite3.Connection:
+def connect(path: str, durable: bool = False, foreign_keys: bool = False, readonly: bool = False) -> sqlite3.Connection:
     """Open (creating its folder) an SQLite file in autocommit mode for explicit
     transactions, shared across threads, in WAL mode. ``durable``: ``synchronous=FULL``
     (each commit reaches the disk: survives a power cut); else ``NORMAL`` (survives any
-    process crash, the commit may be lost with the power)."""
+    process crash, the commit may be lost with the power). ``readonly``: the file must
+    exist and is never written (the reading commands: ``lumen games``, ``export``)."""
+    if readonly:
+        if not os.path.isfile(path):
+            raise FileNotFoundError("no record at %s" % path)
+        from urllib.parse import quote
+        # no -wal file: nobody is writing it, and immutable=1 reads it without making -wal/-shm files beside it
+        live = os.path.exists(path + "-wal")
+        db = sqlite3.connect("file:%s?mode=ro%s" % (quote(os.path.abspath(path)), "" if live else "&immutable=1"),
+                             uri=True, isolation_level=None, check_same_thread=False)
+        if foreign_keys:
+            db.execute("PRAGMA foreign_keys=ON")
+        return db
     if path != ":memory:":
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         create_private(path)

@@ -24,6 +24,7 @@ must restore the lock. It is marked ``hidden`` and only the hub reads it;
 """
 
 import json
+import os
 import sqlite3
 import time
 import zlib
@@ -146,7 +147,7 @@ class Store(CardTables):
     what ``kill -9`` tests, at a fraction of the cost.
     """
 
-    def __init__(self, path, durable=False, probe=True):
+    def __init__(self, path, durable=False, probe=True, readonly=False):
         self.path = path
         self.write_error = None      # the last write the record refused (RecordUnwritable), until one succeeds
         self._pending_action = None  # (table, action id) to keep with the next write (see spending)
@@ -154,8 +155,11 @@ class Store(CardTables):
         self._next = {}              # game id -> next seq, as of this store's last committed append
         self.repaired = []           # what the opening put back (a dropped trigger), for the hub to say
         self.db = None
+        if readonly and not os.path.isfile(path):
+            raise FileNotFoundError("no record at %s" % path)      # a reader never makes one
         try:
-            self.db = sqlite.connect(path, durable=durable, foreign_keys=True)
+            self.db = sqlite.connect(path, durable=durable, foreign_keys=True, readonly=readonly)
+            probe = probe and not readonly
             try:
                 sqlite.migrate(self.db, MIGRATIONS, "game record")
             except sqlite3.OperationalError:

@@ -1,6 +1,8 @@
 """Running the app: the URLs to show, serving until stopped, or a server in a thread."""
 
+import errno
 import logging
+import socket
 import threading
 import time
 
@@ -9,6 +11,37 @@ from hub.web.uvserver import Server
 from hub.web.app import create_app
 
 log = logging.getLogger("lumen.web")
+
+class PortBusy(OSError):
+    """The address can't be listened on (another hub, the packaged service, any program): said
+    before anything is announced or started, so nobody is shown URLs or a token that lead nowhere."""
+
+    def __init__(self, host, port, err):
+        self.host, self.port = host, port
+        busy = err.errno == errno.EADDRINUSE
+        super().__init__(err.errno, "%s %s:%d: %s" % (
+            "포트 사용 중 / port busy" if busy else "열 수 없는 주소 / can't listen on", host, port, err.strerror or err))
+        self.busy = busy
+
+
+def listen_socket(host, port):
+    """The server's listening socket, bound now (the server only listens on it): a busy port is
+    known before the tasks start and the URLs are said. Port 0: a free one."""
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                                         flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as e:
+        raise PortBusy(host, port, OSError(errno.EADDRNOTAVAIL, str(e))) from e
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)     # as uvicorn does: TIME_WAIT is not busy
+        sock.bind(addr)
+    except OSError as e:
+        sock.close()
+        raise PortBusy(host, port, e) from e
+    sock.set_inheritable(True)
+    return sock
+
 
 def urls(table, host, port):
     """The display URL(s) and the admin URL (the token in the fragment never reaches a server log).
@@ -61,11 +94,13 @@ def announce(table, host, port, out=print, mdns=None, terminal=None):
 
 
 def serve(table, host="127.0.0.1", port=8000, *, bots=False, tick_interval=0.1, tasks=(), log_level="warning",
-          out=print, routers=(), mdns=True, library=None):
+          out=print, routers=(), mdns=True, library=None, sock=None):
     """Serve the display for ``table`` until stopped (Ctrl-C). Blocks. ``out=None`` prints nothing.
     On every interface (``host`` 0.0.0.0) the hub also announces ``lumen-<table>.local`` by mDNS
     unless ``mdns`` is false. ``library``: the card library (hub.library.sets.CardLibrary) the
     card editor and the table's decks use."""
+    if sock is None:
+        sock = listen_socket(host, port)    # PortBusy before anything is said or started
     app = create_app(table, tick_interval=tick_interval, bots=bots, tasks=tasks, routers=routers, library=library)
     app.state.listen = (host, port)
     announcer = None
@@ -82,10 +117,11 @@ def serve(table, host="127.0.0.1", port=8000, *, bots=False, tick_interval=0.1, 
     try:
         try:
             server = app.state.hub.server = Server(guard.server_config(app, host, port, log_level=log_level))
-            server.run()
+            server.run(sockets=[sock])
         except KeyboardInterrupt:
             pass
     finally:
+        sock.close()
         if announcer is not None:
             announcer.stop()
 
@@ -118,21 +154,19 @@ def start_in_thread(table, port=0, host="127.0.0.1", *, tick_interval=0.1, bots=
                     **kw):
     """Start the server in a daemon thread; port 0 picks a free port. Returns a ServerHandle.
     ``conn_guard``: the front guard's caps (hub.web.guard.ConnectionGuard), for tests."""
+    sock = listen_socket(host, port)        # PortBusy before any task starts
+    actual = sock.getsockname()[1]
     app = create_app(table, tick_interval=tick_interval, bots=bots, **kw)
-    config = guard.server_config(app, host, port, lifespan="on", guard=conn_guard)
+    config = guard.server_config(app, host, actual, lifespan="on", guard=conn_guard)
     server = app.state.hub.server = Server(config)
-    thread = threading.Thread(target=server.run, name="lumen-web", daemon=True)
+    app.state.listen = (host, actual)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="lumen-web", daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
             server.should_exit = True
+            sock.close()
             raise RuntimeError("the web server did not start")
         time.sleep(0.02)
-    actual = port
-    for srv in getattr(server, "servers", []):
-        for sock in srv.sockets:
-            actual = sock.getsockname()[1]
-            break
-    app.state.listen = (host, actual)
     return ServerHandle(server, thread, app, host, actual)
