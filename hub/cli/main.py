@@ -67,7 +67,9 @@ def build_parser():
 
     dp = sub.add_parser("demo", help="the whole table simulated on this machine: hub, two pods running the real "
                                      "firmware under MicroPython, and the display on localhost")
-    dp.add_argument("--seed", type=int, default=1, help="seed of the first game (the same seed plays the same game)")
+    dp.add_argument("--seed", type=int, default=1,
+                    help="seed of the first game: the same seed and options deal the same game (--text, the engine "
+                         "alone, plays its own game of that seed)")
     dp.add_argument("--lang", choices=("ko", "en"), default="ko", help="language of the printed game (default ko)")
     dp.add_argument("--games", type=int, default=None, help="games to play (default 1; with --bots --port and no "
                                                              "--games: keep playing until stopped)")
@@ -100,7 +102,7 @@ def build_parser():
     hp.add_argument("--config", metavar="FILE", default=os.environ.get("LUMEN_CONFIG"),
                     help="read the settings from this TOML file's [hub] table (keys: these options' long names, "
                          "dashes as underscores); options given here win ($LUMEN_CONFIG)")
-    hp.add_argument("--db", default=DEFAULT_DB, help="the game record (SQLite, append-only)")
+    hp.add_argument("--db", default=DEFAULT_DB, help="the game record (SQLite, append-only; default %(default)s, or $LUMEN_DB)")
     power = hp.add_mutually_exclusive_group()
     power.add_argument("--durable", action="store_true",
                        help="fsync every decision before it is shown (the default: a power cut loses nothing shown)")
@@ -108,8 +110,9 @@ def build_parser():
                        help="no fsync a decision (synchronous=NORMAL): survives any crash of the hub, but a power cut "
                             "may lose the last decisions shown; for a hub on a UPS or a desk, never an SD card on a "
                             "wall plug")
-    hp.add_argument("--host", default="127.0.0.1", help="display address (0.0.0.0 for phones on the network)")
-    hp.add_argument("--port", type=int, default=8000, help="display port")
+    hp.add_argument("--host", default="127.0.0.1", help="display address (0.0.0.0 for phones on the network; "
+                                                        "default %(default)s)")
+    hp.add_argument("--port", type=int, default=8000, help="display port (default %(default)s; a busy one is an error)")
     hp.add_argument("--serial", action="append", metavar="DEV", help="a pod's serial port (repeat); default: auto-detect")
     hp.add_argument("--mode", choices=("referee", "tracker", "profile"), default=None,
                     help="mode of new games (referee needs both decks; profile: another game, --profile; "

@@ -16,6 +16,7 @@ the TD and the demo's own Mosquitto: nothing of it keeps running.
 """
 
 import os
+import shutil
 import signal
 import tempfile
 import threading
@@ -97,7 +98,7 @@ def run_demo(args, out=print):
     # what was started, the Mosquitto last
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, stop_on_sigterm) if main else None
-    broker = td = server = None
+    broker = td = server = folder = None
     sims = []
     try:
         folder = args.dir or tempfile.mkdtemp(prefix="lumen-event-")
@@ -133,6 +134,7 @@ def run_demo(args, out=print):
                     out("%2d. %s  %d pts" % (row["rank"], row["name"], row["points"]))
                 if args.exit:
                     break
+                out("TD 화면은 계속 열려 있습니다: Ctrl+C 로 끝냅니다 / the TD page stays up: Ctrl+C to stop")
                 while True:
                     time.sleep(3600)
             for i, s in enumerate(sims):
@@ -146,8 +148,12 @@ def run_demo(args, out=print):
         if main:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
         try:
-            for s in sims:
-                s.stop()
+            # the tables stop side by side (one after another took 8-13 s: each waits for its link)
+            stoppers = [threading.Thread(target=s.stop, name="lumen-demo-stop") for s in sims]
+            for t in stoppers:
+                t.start()
+            for t in stoppers:
+                t.join()
             if server is not None:
                 server.should_exit = True
             if td is not None:
@@ -157,4 +163,8 @@ def run_demo(args, out=print):
                 broker.stop()       # whatever else failed to stop, the demo's Mosquitto does
             if main:
                 signal.signal(signal.SIGTERM, previous)
+            if not args.dir and folder is not None:
+                # a temporary event folder goes with the demo (--dir keeps one)
+                shutil.rmtree(folder, ignore_errors=True)
+                out("임시 대회 폴더를 지웠습니다 (--dir 로 남깁니다) / the temporary event folder is removed (keep one with --dir)")
     return 0

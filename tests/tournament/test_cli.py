@@ -187,3 +187,33 @@ def test_the_demos_autopilot_holds_a_round_and_says_until_when(tmp_path):
     manual = Autopilot(td, out=lambda *a: None, pause_s=0, manual=True)
     assert manual.step(200.0) == "running"
     td.record.close()
+
+
+def test_the_demo_over_says_how_to_stop_and_takes_its_temporary_folder_with_it(tmp_path):
+    """Issue 34.8: the event over, the demo said nothing while it kept the TD page up, and a
+    temporary event folder (records, broker) stayed behind after Ctrl+C."""
+    need_mosquitto()
+    port = free_port()
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    p = subprocess.Popen([sys.executable, "-m", "hub.cli", "tournament", "demo", "--no-browser", "--players", "2",
+                          "--rounds", "1", "--cut", "0", "--port", str(port), "--hold", "0", "--pace", "0"],
+                         cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT, TMPDIR=str(tmp)), stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)
+    said = []
+    try:
+        for line in p.stdout:
+            said.append(line)
+            if "Ctrl+C" in line:
+                break
+        assert any("the event is over" in line for line in said), said[-10:]
+        assert [d.name for d in tmp.iterdir() if d.name.startswith("lumen-event-")], "the demo's event folder"
+        p.send_signal(signal.SIGINT)
+        rest, _ = p.communicate(timeout=120)
+        assert p.returncode == 0, rest
+        assert "the temporary event folder is removed" in rest
+        assert not [d.name for d in tmp.iterdir() if d.name.startswith("lumen-event-")]
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
