@@ -38,7 +38,7 @@ from hub.web.limits import RequestLimits, WrongTokens
 from hub.library.sets import CardLibrary
 from hub.web.broadcast import DisplayHub
 from hub.web.common import HTTP_CODES, STATIC_DIR, ApiError, Controls, error_response, make_bearer
-from hub.web.routers import admin, bot, cards, display, games, profile, rules, timer, tracker
+from hub.web.routers import admin, bot, cards, display, games, profile, rules, seat, timer, tracker
 
 log = logging.getLogger("lumen.web")
 
@@ -132,6 +132,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
     app.include_router(profile.router(ctl))
     app.include_router(timer.router(ctl))
     app.include_router(bot.router(ctl))
+    app.include_router(seat.router(ctl))
     cards.install(app, ctl, library if library is not None else CardLibrary())
     for router in routers:     # e.g. the tournament's (hub/tournament/hubroutes.py)
         app.include_router(router)

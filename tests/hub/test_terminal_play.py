@@ -11,7 +11,8 @@ import pexpect
 import pytest
 
 from engine.cards import load_sample
-from hub.cli.terminal_seat import bad_answer, choice_texts
+from hub.cli.terminal_seat import bad_answer
+from hub.sessions.asking import choice_texts
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WAIT_S = 300            # a bound for a broken run only: every step waits for a line, not for time

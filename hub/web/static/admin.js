@@ -6,6 +6,7 @@ window.LumenAdmin = (function () {
   const L = window.Lumen, h = L.h, t = L.t;
   const $ = L.$;
   let games = [], gamesFor = null, judgeQr = null, reach = "";
+  let seatLinks = [], seatQr = {};      // the phones' seat links (issue 40): secret, shown here only
 
   const num = (id, label, min, max, value) => h("label", null,
     h("input", { type: "number", id: id, min: min, max: max, value: value, "data-user": "1", "aria-label": label }), " ", label);
@@ -83,6 +84,16 @@ window.LumenAdmin = (function () {
           h("figure", null, h("img", { id: "qr-spectator", src: "/api/reach/qr.svg", alt: t("qr_spectator"), width: 180, height: 180 }),
             h("figcaption", { text: t("qr_spectator") }))),
         h("p", { class: "muted", id: "reach-urls", text: reach })),
+      seatLinks.length ? h("fieldset", { id: "seat-links" }, h("legend", { text: t("seat_links") }),
+        h("div", { class: "qrs" }, seatLinks.map((s) => h("figure", { "data-key": "seat-qr-" + s.seat },
+          h("img", { alt: t("seat_open", { seat: s.label }), width: 160, height: 160, src: seatQr[s.seat] || null,
+            "data-user": seatQr[s.seat] || "" }),
+          h("figcaption", null, h("a", { href: s.link, target: "_blank", rel: "noopener", id: "seat-link-" + s.seat,
+            text: t("seat_open", { seat: s.label }) }), h("br"),
+            h("small", { text: s.phone ? t("seat_held", { seat: s.label, ms: s.rtt_ms === null ? "?" : s.rtt_ms })
+              : t("seat_free", { seat: s.label }) }),
+            s.phone ? btn({ "data-release": s.seat },
+              t("seat_release", { seat: s.label })) : null))))) : null,
       h("fieldset", null, h("legend", { text: t("token_title") }),
         h("input", { id: "new-token", type: "text", autocomplete: "off", spellcheck: "false", placeholder: t("new_token"),
           "aria-label": t("new_token"), "data-user": "1" }),
@@ -91,7 +102,7 @@ window.LumenAdmin = (function () {
       LumenAdmin.extra.map((fn) => fn(S)));
     if (!judgeQr) loadJudgeQr();
     const gkey = S.game_id + "/" + S.winner + "/" + S.turn;
-    if (gamesFor !== gkey) { gamesFor = gkey; loadGames(); }
+    if (gamesFor !== gkey) { gamesFor = gkey; loadGames(); loadSeatLinks(); }
   }
 
   async function loadJudgeQr() {
@@ -105,6 +116,20 @@ window.LumenAdmin = (function () {
       reach = u.phones ? [].concat(u.lan || [], u.mdns ? [u.mdns] : []).join(" · ") : t("qr_local_only");
       L.redraw("admin");
     } catch (e) { judgeQr = null; /* offline: the banner says so */ }
+  }
+  async function loadSeatLinks() {
+    // each seat's link and QR code carry its secret: fetched with the admin token, shown only here
+    try {
+      const auth = { "Authorization": "Bearer " + L.token };
+      const r = await fetch("/api/admin/seats", { headers: auth, cache: "no-store" });
+      if (!r.ok) return;
+      seatLinks = (await r.json()).seats || [];
+      for (const s of seatLinks) {
+        const q = await fetch("/api/admin/seats/" + s.seat + "/qr.svg", { headers: auth, cache: "no-store" });
+        if (q.ok) { if (seatQr[s.seat]) URL.revokeObjectURL(seatQr[s.seat]); seatQr[s.seat] = URL.createObjectURL(await q.blob()); }
+      }
+      L.redraw("admin");
+    } catch (e) { /* offline: the banner says so */ }
   }
   async function loadGames() {
     try { const r = await fetch("/api/games?limit=10", { cache: "no-store" }); games = (await r.json()).games || []; } catch (e) { return; }
@@ -171,5 +196,5 @@ window.LumenAdmin = (function () {
     b.textContent = u ? t("undo_what", { what: t(u) }) : t("undo");
   }, () => L.admin);
   return { seatControls: seatControls, openBoth: openBoth, extra: [], redraw: () => L.redraw("admin"),
-           reloadGames: () => { gamesFor = null; L.redraw("admin"); } };
+           reloadGames: () => { gamesFor = null; L.redraw("admin"); }, reloadSeats: () => loadSeatLinks() };
 })();

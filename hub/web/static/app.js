@@ -198,6 +198,7 @@
       return;
     }
     if (b.dataset.both) { LumenAdmin.openBoth(); return; }
+    if (b.dataset.release) { await L.control("/api/control/seats/release", { seat: b.dataset.release }); LumenAdmin.reloadSeats(); return; }
     if (b.dataset.timerUndo) { if (rest("clock_undo", 600)) await L.timerAct("undo"); return; }
     if (b.dataset.hand) {
       const s = b.dataset.seat, p = S.seats[s];
