@@ -115,4 +115,42 @@ def question(session, seat, kind, options, pass_value, bare, lang):
         said = choice_texts(cards, str(req["about"].get("effect") or ""), lang)
         labels = [said.get(str(o), label) for o, label in zip(options, labels)]
     passing = option_label(cards, pass_value, lang, False) if pass_value else None
+    profile = getattr(session, "profile", None)
+    if profile is not None and getattr(profile, "picks", None):
+        # another game (a profile): its pick's part and options are named in the profile
+        named, part = profile_words(profile, lang)
+        if req is not None and req.get("part") in named:
+            head = "%s 고르기" % named[req["part"]] if lang == "ko" else "choose your %s" % named[req["part"]]
+            ask = head + (" (상대에게는 공개 전까지 보이지 않습니다)" if lang == "ko" else " (hidden until the reveal)")
+        elif kind in named:
+            ask = named[kind]
+        said = session.labels(list(options))       # the profile's own words (a seat: "1P 리더")
+        labels = [part.get(str(o)) or (said[i] if said[i] != str(o) else label) for i, (o, label) in enumerate(zip(options, labels))]
+        if pass_value:
+            passing = part.get(str(pass_value), passing)
     return ask, labels, passing
+
+
+def profile_words(profile, lang):
+    """A profile's words in ``lang``: (parts and steps by id -> name, option id -> name)."""
+    picks = profile.picks or {}
+    named, options = {}, {}
+    parts = list(picks.get("parts") or [])
+    if picks.get("alternative"):
+        parts.append(dict(picks["alternative"], id=picks["alternative"].get("part")))
+    for part in parts:
+        named[part.get("id")] = _pick(part.get("name"), lang)
+        for o in part.get("options") or []:
+            options[o["id"]] = _pick(o.get("name"), lang)
+    for step in ("ante", "clash", "priority"):
+        if isinstance(picks.get(step), dict) and picks[step].get("name"):
+            named[step] = options[step] = _pick(picks[step]["name"], lang)
+    for word in ("pass", "done"):
+        options[word] = _pick(profile.word(word), lang)
+    return named, options
+
+
+def _pick(name, lang):
+    if isinstance(name, dict):
+        return name.get(lang) or name.get("ko") or ""
+    return str(name or "")

@@ -163,3 +163,46 @@ def test_a_tracker_seat_readies_bare_from_the_phone():
         assert r.status_code == 200, r.text
         b = _state(client, "b", links["b"]["token"], PHONE_B).json()
         assert b["ready"]["a"]["locked"] is True and b["ready"]["b"]["ms_left"] is not None
+
+
+def _battlecon_beats(pick_a, steps=24):
+    """A BattleCON game (no card data) on two phones: each answers what its page asks (1P's
+    first style ``pick_a``, then the last option or pass; a priority answered "clash" each time,
+    so the tie's base re-pick comes). Returns (2P's page before 1P's first reveal, parts asked)."""
+    table = make_table()
+    with TestClient(create_app(table, tick_interval=None)) as client:
+        on_loop(client, table.start, "profile", profile="battlecon", seed=3)
+        links = {s: v["token"] for s, v in _links(client).items()}
+        phone = {"a": PHONE_A, "b": PHONE_B}
+        b_before, asked = None, []
+        for step in range(steps):
+            for seat in "ab":
+                st = _state(client, seat, links[seat], phone[seat]).json()
+                p = st["prompt"]
+                if p["kind"] == "none" or p["locked"]:
+                    continue
+                asked.append((seat, p["kind"], p["ask"]))
+                if step == 0 and seat == "a":
+                    value = p["options"][pick_a]["value"]
+                elif p["pass"]:
+                    value = p["pass"]["value"]
+                else:
+                    value = p["options"][-1]["value"]
+                r = _decide(client, seat, links[seat], phone[seat], p["kind"], value)
+                assert r.status_code == 200, r.text
+                if step == 0 and seat == "a":
+                    b_before = _state(client, "b", links["b"], PHONE_B).json()
+        return b_before, asked
+
+
+def test_battlecon_plays_on_two_phones_with_the_clash_re_pick_and_no_leak():
+    """BattleCON (docs/games.md): style and base picked hidden on each phone, the ante passed, the
+    priority's clash re-picks a base (C-3-1); 2P's page reads the same whichever style 1P picked."""
+    seen0, asked = _battlecon_beats(0)
+    seen2, _ = _battlecon_beats(2)
+    assert seen0 == seen2, "2P's phone read something of 1P's hidden style"
+    asks = [a for _, _, a in asked]
+    assert any(a.startswith("스타일 고르기") for a in asks) and any(a.startswith("기본기 고르기") for a in asks)
+    bases = [i for i, (seat, kind, a) in enumerate(asked) if seat == "a" and a.startswith("기본기 고르기")]
+    assert len(bases) >= 3, "the clash re-picks (a base again after a tie): %s" % asks[:20]
+    assert not [a for a in asks if a is None or "_" in a], asks
