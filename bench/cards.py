@@ -41,7 +41,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cards", type=int, default=200, help="generated cards added to the sample set")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--smoke", action="store_true", help="every part, small: CI's check that it runs (figures meaningless)")
     args = ap.parse_args()
+    if args.smoke:
+        args.cards, args.repeat = 10, 1
     data = plain(load_yaml(SAMPLE_CARDS))
     for i in range(args.cards):
         data["cards"].append({"id": "gen-%03d" % i, "name": "생성 %d" % i, "kind": "attack", "mark": "serin", "speed": 3 + i % 10,

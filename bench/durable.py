@@ -116,7 +116,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--worker", nargs=2, metavar=("N", "DURABLE"))
     ap.add_argument("--decisions", type=int, default=300)
+    ap.add_argument("--smoke", action="store_true", help="every part, small: CI's check that it runs (figures meaningless)")
     args = ap.parse_args()
+    if args.smoke:
+        args.decisions = 20
     if args.worker:
         work(int(args.worker[0]), args.worker[1] == "1")
         return

@@ -164,7 +164,10 @@ def main():
     ap.add_argument("--battles", type=int, default=20000)
     ap.add_argument("--decks", choices=("vanilla", "effects", "both"), default="both")
     ap.add_argument("--count-games", type=int, default=20)
+    ap.add_argument("--smoke", action="store_true", help="every part, small: CI's check that it runs (figures meaningless)")
     args = ap.parse_args()
+    if args.smoke:
+        args.games, args.battles, args.count_games = 20, 200, 1
     for kind in (("vanilla", "effects") if args.decks == "both" else (args.decks,)):
         cs, da, db = setup(kind)
         print("engine benchmark, %s sample decks (single core, %s vs %s, random legal players)"

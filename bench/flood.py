@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from hub.cli.demo import BOARD_IDS  # noqa: E402
 from hub.pods.pod_hub import PodHub  # noqa: E402
 from hub.pods.ports import SimPort  # noqa: E402
-from hub.pods.protocol import PROMPT_KINDS, STATE_FLAG_LOCKED  # noqa: E402
+from hub.pods.protocol import PROMPT_KINDS, SCHEMA, STATE_FLAG_LOCKED  # noqa: E402
 from hub.pods.sim import SimPod, build  # noqa: E402
 from hub.record.store import Store  # noqa: E402
 from hub.sessions.table import Table  # noqa: E402
@@ -72,6 +72,10 @@ def flood_client(url, clients, seconds):
     print("%d %d" % tuple(counts), flush=True)
 
 
+#: a pod's ready frame: stamped by the pod since firmware 0.5 (ready_at), plain before
+READY_KINDS = ("ready", "ready_at")
+
+
 def rounds(hub, table, server, sims, n):
     delays = []
     for _ in range(n):
@@ -79,9 +83,9 @@ def rounds(hub, table, server, sims, n):
             before = len(hub.links.stamped)
             t0 = ms()
             sims[seat].press("ready")
-            wait(lambda: any(b == BOARD_IDS[seat] and k == "ready" for b, k, _ in list(hub.links.stamped)[before:]),
+            wait(lambda: any(b == BOARD_IDS[seat] and k in READY_KINDS for b, k, _ in list(hub.links.stamped)[before:]),
                  "the stamp")
-            stamp = [st for b, k, st in list(hub.links.stamped)[before:] if b == BOARD_IDS[seat] and k == "ready"][0]
+            stamp = [st for b, k, st in list(hub.links.stamped)[before:] if b == BOARD_IDS[seat] and k in READY_KINDS][0]
             delays.append(stamp - t0)
         wait(lambda: server.call(lambda: table.session.phase) == "battle", "the reveal")
         # two "next turn"s within a second are one double tap (hub/sessions/tracker.py): space them
@@ -98,7 +102,7 @@ def asked_to_ready(hub, seat):
     c = hub.seated(seat)
     if not settled(hub, seat):
         return False
-    f = dict(c.sent_state)
+    f = dict(zip(SCHEMA["state"][2], c.sent_state))       # the state frame's fields in their order
     return f["kind"] == PROMPT_KINDS["ready"] and not f["flags"] & STATE_FLAG_LOCKED
 
 
@@ -121,7 +125,10 @@ def main():
     ap.add_argument("--clients", type=int, default=300)
     ap.add_argument("--flood-s", type=float, default=60.0, help="how long the flood lasts (it must outlast the rounds)")
     ap.add_argument("--flood-client", nargs=3, metavar=("URL", "N", "S"), help=argparse.SUPPRESS)
+    ap.add_argument("--smoke", action="store_true", help="every part, small: CI's check that it runs (figures meaningless)")
     args = ap.parse_args()
+    if args.smoke:
+        args.rounds, args.clients, args.flood_s = 3, 10, 8.0
     if args.flood_client:
         url, n, secs = args.flood_client
         return flood_client(url, int(n), float(secs))

@@ -73,7 +73,7 @@ def press_to_countdown(n):
     orig = hub._on_pod
 
     def spy(c, m, t, *stamp):
-        if m.type == "ready":
+        if m.type in ("ready", "ready_at"):      # the pod stamps its ready since firmware 0.5 (ready_at)
             ready_rx[0] = time.perf_counter()
         return orig(c, m, t, *stamp)
     hub._on_pod = spy
@@ -183,7 +183,10 @@ def main():
     ap.add_argument("--battles", type=int, default=500)
     ap.add_argument("--skip-game", action="store_true")
     ap.add_argument("--no-counts", action="store_true")
+    ap.add_argument("--smoke", action="store_true", help="every part, small: CI's check that it runs (figures meaningless)")
     args = ap.parse_args()
+    if args.smoke:      # the whole game at table pace and the counts are benches of their own (hub_counts.py)
+        args.presses, args.battles, args.skip_game, args.no_counts = 5, 5, True, True
     print("hub benchmark (this machine; simulated pods run the real firmware under MicroPython)")
     lat = press_to_countdown(args.presses)
     for i, what in enumerate(("press on pod A -> countdown frame on pod B's line",

@@ -581,7 +581,10 @@ def main():
     ap.add_argument("--actions", type=int, default=200)
     ap.add_argument("--only", default=",".join(FIGURES),
                     help="comma-separated figures to measure (default all: %s)" % ",".join(FIGURES))
+    ap.add_argument("--smoke", action="store_true", help="every part, small: CI's check that it runs (figures meaningless)")
     args = ap.parse_args()
+    if args.smoke:
+        args.idle, args.games, args.actions = 1.0, 1, 10
     if args.worker:
         name, rest = args.worker[0], args.worker[1:]
         if name == "idle":

@@ -22,7 +22,10 @@ from hub.record.store import Store  # noqa: E402
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=5000, help="games in the record (default 5000)")
+    ap.add_argument("--smoke", action="store_true", help="every part, small: CI's check that it runs (figures meaningless)")
     args = ap.parse_args()
+    if args.smoke:
+        args.games = 50
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(os.path.join(tmp, "games.sqlite3"))
         start = {"format": "lumen-tracker/1", "tracker": {"a": "generic", "b": "generic", "seed": 0, "priority": None}}
