@@ -115,7 +115,7 @@ def explain_thought(t, search):
         ko_b, en_b = _name(cards, t.options[best], "ko"), _name(cards, t.options[best], "en")
         alt_ko = "" if alt is None else ", 차선 %s (%s)" % (_name(cards, t.options[alt], "ko"), _pct(vals[alt]))
         alt_en = "" if alt is None else "; next best %s (%s)" % (_name(cards, t.options[alt], "en"), _pct(vals[alt]))
-        ex["ko"] = "%s: %s이(가) 최선 (승률 %s)%s. [%s]" % (ko_k, ko_b, _pct(vals[best]), alt_ko, _rule_ko(rule))
+        ex["ko"] = josa("%s: %s이(가) 최선 (승률 %s)%s. [%s]" % (ko_k, ko_b, _pct(vals[best]), alt_ko, _rule_ko(rule)))
         ex["en"] = "%s: %s is best (%s to win)%s. [%s]" % (en_k, en_b, _pct(vals[best]), alt_en, rule)
     t.explanation = ex
 

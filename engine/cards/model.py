@@ -172,6 +172,16 @@ class Card:
     def result(self, key: str | None) -> tuple[int, bool]:
         return self.results.get(key, NO_RESULT) if key is not None else NO_RESULT
 
+    def option_text(self, option: str, lang: str = "ko") -> str | None:
+        """What an option of this card's ``choice`` does, in ``lang`` ("1 faster"): the option's
+        name in the card file is an identifier, not words for a person."""
+        from engine.cards.text import entry_text
+        for entry in self.effects:
+            options = entry.get("options") if entry.get("do") == "choice" else None
+            if isinstance(options, dict) and option in options:
+                return ", ".join(entry_text(e, lang) for e in options[option])
+        return None
+
     def label(self, lang: str = "ko") -> str:
         if lang == "en" and self.name_en:
             return "%s (%s)" % (self.name, self.name_en)

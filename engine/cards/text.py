@@ -11,21 +11,12 @@ change in this module to be shown.
 """
 
 import json
+from typing import Any
 
 from engine.cards.effects import REGISTRY, TIMING_KO
-from engine.core.events import OUTCOME_EN, OUTCOME_KO
+from engine.core.events import OUTCOME_EN, OUTCOME_KO, TIMING_EN, josa
 
 POS = {"ko": {"high": "상단", "mid": "중단", "low": "하단"}, "en": {"high": "high", "mid": "mid", "low": "low"}}
-TIMING_EN = {
-    "lumen": "In the lumen phase", "on_use": "On use", "before_judgment": "Before judgment",
-    "on_evade": "On evade", "on_opponent_evade": "When evaded", "on_guard": "On guard",
-    "on_opponent_guard": "When guarded", "on_hit": "On hit", "on_counter": "On counter",
-    "on_opponent_hit": "When hit", "on_opponent_counter": "When countered", "on_offset": "On offset",
-    "on_opponent_offset": "When offset", "on_combo": "On combo", "on_opponent_combo": "When the opponent combos",
-    "on_catch": "On catch", "on_opponent_catch": "When the opponent catches", "after_judgment": "After judgment",
-    "after_use": "After use", "get_entry": "On entering the get phase", "turn_end": "At turn end",
-    "on_break": "When broken", "on_opponent_break": "When an opponent's card is broken",
-}
 RESULT = {
     "ko": {"hit": "히트 시", "counter": "카운터 시", "guarded": "방어됨 시", "evaded": "회피됨 시",
            "countered": "카운터당함 시", "guard": "방어 시", "evade": "회피 시", "offset": "상쇄 시",
@@ -293,11 +284,12 @@ def _conditions(cond, lang, names=None):
     return out
 
 
-def entry_text(e, lang="ko", cap=True, names=None):
+def entry_text(e: Any, lang: str = "ko", cap: bool = True, names: Any = None) -> str:
     """One effect entry as a line of card text. The editor shows text for data being typed,
     valid or not: an entry this cannot read comes back as its data, marked with "?"."""
     try:
-        return _entry_text(e, lang, cap, names)
+        text = _entry_text(e, lang, cap, names)
+        return josa(text) if lang == "ko" else text
     except (TypeError, AttributeError, KeyError, ValueError):
         return "? " + json.dumps(e, ensure_ascii=False, default=str)
 

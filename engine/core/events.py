@@ -139,7 +139,7 @@ TEMPLATES = {
                    "Grab nullified: the remaining judgment effects, FP and damage, after-judgment, after-use, combo "
                    "and catch are not processed; this battle ends."),
     # card effects (engine/cards/effects.py, engine/play/windows.py, engine/play/primitives.py)
-    "effect": ("{p}: {by}의 {timing_ko} 효과를 처리합니다.", "{p}: {by}'s effect at {timing} resolves."),
+    "effect": ("{p}: {by}의 {timing_ko} 효과를 처리합니다.", "{p}: {by}'s effect ({timing_en}) resolves."),
     "effect_pass": ("{p}이(가) {by}의 임의 효과를 사용하지 않았습니다: 이 타이밍에 다시 사용할 수 없습니다.",
                     "{p} passes {by}'s optional effect: it cannot be used again at this timing."),
     "effect_pass_hidden": ("{p}이(가) 비공개 유발 효과를 사용하지 않았습니다.", "{p} passes a hidden triggered effect."),
@@ -186,7 +186,7 @@ TEMPLATES = {
                       "{p}'s {card} no longer links legally after the previous combo card: back to the hand, combo time ends."),
     "token": ("{p}: {by}의 효과로 {name} 토큰 {delta:+d} → {count}.", "{p}: {by}'s effect, {name} tokens {delta:+d} -> {count}."),
     "token_short": ("{p}: {name} 토큰이 {have}개라 {need}개를 소모할 수 없습니다.", "{p} has {have} {name} token(s) and cannot spend {need}."),
-    "choice": ("{p}이(가) {by}의 효과에서 {option}을(를) 골랐습니다.", "{p} chooses {option} for {by}'s effect."),
+    "choice": ("{p}이(가) {by}의 효과에서 '{option}'을(를) 골랐습니다.", "{p} chooses \"{option}\" for {by}'s effect."),
     "special_use": ("{p}이(가) 특수 기술 {card}을(를) 공개하고 사용합니다: {dst}에 놓습니다.",
                     "{p} reveals and uses the special skill {card}: it goes to the {dst}."),
     "prohibited": ("{p}: {action_ko} (금지 효과가 우선합니다).", "{p} cannot {action_en} (a prohibition wins)."),
@@ -238,6 +238,20 @@ def ev(kind: str, rule: str, **params: Any) -> Event:
     return params
 
 
+#: the timings' English names (their Korean ones are the card texts' words: engine/cards/effects.py TIMINGS,
+#: carried by the events as timing_ko); one table here, where events and card texts both read it
+TIMING_EN = {
+    "lumen": "In the lumen phase", "on_use": "On use", "before_judgment": "Before judgment",
+    "on_evade": "On evade", "on_opponent_evade": "When evaded", "on_guard": "On guard",
+    "on_opponent_guard": "When guarded", "on_hit": "On hit", "on_counter": "On counter",
+    "on_opponent_hit": "When hit", "on_opponent_counter": "When countered", "on_offset": "On offset",
+    "on_opponent_offset": "When offset", "on_combo": "On combo", "on_opponent_combo": "When the opponent combos",
+    "on_catch": "On catch", "on_opponent_catch": "When the opponent catches", "after_judgment": "After judgment",
+    "after_use": "After use", "get_entry": "On entering the get phase", "turn_end": "At turn end",
+    "on_break": "When broken", "on_opponent_break": "When an opponent's card is broken",
+}
+
+
 def _name(cards: Cards | None, cid: str | None, lang: str) -> str:
     if cid is None:
         return "표준 가상 기술" if lang == "ko" else "the virtual skill"
@@ -261,8 +275,12 @@ def josa(text: str) -> str:
     """Pick the right Korean particle after each word: '세린이(가)' -> '세린이', '1P이(가)' -> '1P가'."""
     def fix(m: re.Match[str]) -> str:
         ch, tag = m.group(1), m.group(2)
+        at = m.start(1)
+        while ch in "'\"’”" and at > 0:     # "'1 빨라진다'을(를)": the particle follows the quoted word
+            at -= 1
+            ch = m.string[at]
         if ch == ")":   # '잽(속도 4)이(가)': the particle follows the word before the parenthesis
-            open_at = m.string.rfind("(", 0, m.start(1))
+            open_at = m.string.rfind("(", 0, at)
             if open_at > 0:
                 ch = m.string[open_at - 1]
         code = ord(ch) - 0xAC00
@@ -313,6 +331,24 @@ def _by(event: Event, cards: Cards | None, lang: str) -> Any:
     return _name(cards, event["by"], lang) if "by" in event else _MISSING
 
 
+def _timing_en(event: Event, cards: Cards | None, lang: str) -> Any:
+    t = event.get("timing")
+    if t is None:
+        return _MISSING
+    name = TIMING_EN.get(t)
+    return name[0].lower() + name[1:] if name else str(t).replace("_", " ")
+
+
+def _option(event: Event, cards: Cards | None, lang: str) -> Any:
+    """A choice's option as the card says what it does ("1 faster"), not its name in the card file."""
+    opt = event.get("option", _MISSING)
+    by = event.get("by")
+    card = cards.get(by) if cards and isinstance(by, str) and opt is not _MISSING else None
+    said = getattr(card, "option_text", None)
+    text = said(opt, lang) if said is not None else None
+    return text or opt
+
+
 def _token_name(event: Event, cards: Cards | None, lang: str) -> Any:
     if "token_name" in event:
         return event["token_name"].get(lang) or event["token_name"].get("ko")
@@ -358,6 +394,7 @@ _FIELD: dict[str, _Getter] = {
     "p": _seat("p"), "picker": _seat("picker"), "winner": _seat("winner"), "tp": _seat("tp"),
     "card": _card_name("card"), "target": _card_name("target"), "a_card": _card_name("a_card"),
     "b_card": _card_name("b_card"), "by": _by, "name": _token_name, "cards": _cards,
+    "timing_en": _timing_en, "option": _option,
     "key": _mapped("key", OUTCOME_KO, OUTCOME_EN), "src": _mapped("src", ZONE_KO, ZONE_EN),
     "dst": _mapped("dst", ZONE_KO, ZONE_EN),
     "action_ko": _pair("action", ACTION_TEXT, 0, "action_ko"), "action_en": _pair("action", ACTION_TEXT, 1, "action_en"),

@@ -1,5 +1,6 @@
 """``lumen games``, ``lumen export`` and ``lumen replay``: the game record from the command line."""
 
+from engine import josa
 import json
 import sys
 import time
@@ -56,7 +57,7 @@ def export(args):
             return 1
         try:
             if store.game(args.game) is None:
-                print("기록에 게임 #%d이(가) 없습니다 / no game #%d in %s" % (args.game, args.game, args.db), file=sys.stderr)
+                print(josa("기록에 게임 #%d이(가) 없습니다 / no game #%d in %s" % (args.game, args.game, args.db)), file=sys.stderr)
                 return 1
             data = Table(store).export(args.game)
             text = json.dumps(data, ensure_ascii=False, indent=1)

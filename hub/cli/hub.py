@@ -6,6 +6,7 @@ pod is unplugged) and the optional status light, all on one asyncio loop. A game
 ends into a new one by itself: a new game is a judge's action on the display.
 """
 
+from engine import josa
 import asyncio
 import gc
 import os
@@ -81,7 +82,7 @@ def _first_game(table, args, out):
     """Resume the table's game (``--resume``) or open a new one: the line that says which."""
     if args.resume and _resume(table, out) is not None:
         g = table.session
-        return "게임 #%d을(를) 이어서 진행합니다 / resuming game #%d (%s)" % (g.game_id, g.game_id, g.mode)
+        return josa("게임 #%d을(를) 이어서 진행합니다 / resuming game #%d (%s)" % (g.game_id, g.game_id, g.mode))
     new_game(table, args)
     return "새 게임 #%d (%s)" % (table.session.game_id, table.session.mode)
 
@@ -180,7 +181,7 @@ def _resume(table, out):
         try:
             return fn()
         except Exception as e:        # the replay says what is wrong; the hub keeps serving
-            out("게임 #%s을(를) 이어갈 수 없습니다 / game #%s can't be resumed: %s" % (gid, gid, e))
+            out(josa("게임 #%s을(를) 이어갈 수 없습니다 / game #%s can't be resumed: %s" % (gid, gid, e)))
             return None
     current = attempt(lambda: table.store.current_game(table.name), "?")
     s = attempt(table.resume_current, current)

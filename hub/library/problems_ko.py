@@ -6,6 +6,7 @@ message forms to Korean by pattern; a message without a pattern here is shown in
 so a new linter message is never lost, only untranslated.
 """
 
+from engine import josa
 import functools
 import re
 
@@ -89,5 +90,5 @@ def ko(message):
     for rx, out in patterns():
         m = rx.match(message)
         if m:
-            return m.expand(out)
+            return josa(m.expand(out))
     return None

@@ -12,6 +12,7 @@ place (an atomic rename), so a refused edit changes nothing on disk and a crash 
 leaves the old file.
 """
 
+from engine import josa
 import copy
 import hashlib
 import json
@@ -41,7 +42,7 @@ class LibraryError(Exception):
 
     def __init__(self, code, en, ko, problems=()):
         super().__init__(en)
-        self.code, self.en, self.ko = code, en, ko
+        self.code, self.en, self.ko = code, en, josa(ko)
         self.problems = list(problems)
 
 

@@ -34,6 +34,7 @@ own order (the first non-special cards form the hand, the next nine the list;
 ``Table.attach_pods``, ``RefereeSession.auto_setup``; docs/referee.md).
 """
 
+from engine import josa
 import asyncio
 import logging
 import os
@@ -440,7 +441,7 @@ class PodHub(SeatPrompts, PodClaims):
         self.table.store.remember_seat(self.table.name, c.board_id, seat)
         c.seat = seat
         c.link.send("setup", t, seat=SEAT_NUM[seat], mode=self._mode_code(), brightness=self.brightness)
-        self.out("%s이(가) %dP 좌석에 앉았습니다 / %s took seat %dP" % (c.name, SEAT_NUM[seat], c.name, SEAT_NUM[seat]))
+        self.out(josa("%s이(가) %dP 좌석에 앉았습니다 / %s took seat %dP" % (c.name, SEAT_NUM[seat], c.name, SEAT_NUM[seat])))
         self.push(seat, force=True, resume=True)
 
     def _played_by_another(self, seat, board_id):

@@ -3,6 +3,7 @@ also carries ``message: {"ko": ..., "en": ...}``, a sentence that says what happ
 what to do, never "422 reason: String should have at least 3 characters". ``detail`` stays
 for developers. The same idea as the table's hub/web/human.py, for the event's words."""
 
+from engine import josa
 import re
 
 #: request fields the TD fills in: what to enter, in Korean and in English
@@ -86,7 +87,7 @@ def validation(errors):
             "en": "The request was not valid. Reload the page and try again."}
 
 
-def message(status, error, detail, errors=None):
+def _message(status, error, detail, errors=None):
     """{"ko", "en"}: what the TD should read for this error."""
     detail = str(detail or "")
     if status == 401:
@@ -102,3 +103,9 @@ def message(status, error, detail, errors=None):
         if m:
             return {"ko": m.expand(ko), "en": m.expand(en)}
     return {"ko": "대회 운영 서버가 이 동작을 받지 않았습니다: " + detail, "en": "The TD did not accept this: " + detail}
+
+
+def message(status, error, detail, errors=None):
+    """The error in words ({ko, en}), the Korean particles chosen by each word's last sound."""
+    out = _message(status, error, detail, errors)
+    return dict(out, ko=josa(out["ko"]))

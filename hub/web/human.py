@@ -5,6 +5,7 @@ the page shows only ``message`` (issue 12, point 10: never a pydantic path such 
 "body.duration_ms: Input should be ..." or an engine phrase such as "a cannot ready now").
 """
 
+from engine import josa
 import re
 
 SEATS = {"a": "1P", "b": "2P"}
@@ -129,7 +130,7 @@ def validation(errors):
             "en": "The request was not valid. Reload the page and try again."}
 
 
-def message(status, error, detail, errors=None):
+def _message(status, error, detail, errors=None):
     """{"ko", "en"}: what a person should read for this error."""
     detail = str(detail or "")
     if status == 401:
@@ -162,3 +163,9 @@ def message(status, error, detail, errors=None):
         return validation(errors or [])
     return {"ko": "허브가 이 동작을 받지 않았습니다. 화면의 상태를 확인한 뒤 다시 시도하세요.",
             "en": "The hub did not accept this. Check the table on screen and try again."}
+
+
+def message(status, error, detail, errors=None):
+    """The error in words ({ko, en}), the Korean particles chosen by each word's last sound."""
+    out = _message(status, error, detail, errors)
+    return dict(out, ko=josa(out["ko"]))

@@ -47,9 +47,9 @@ GAMES = {
 }
 
 DIGESTS = {
-    "referee": "157784b7cd76efd16c8a96ccf523a22e6bd6dec2593bca868d21d90e78425892",
-    "random": "b0d60e8436ad555c3734d7b45f4e661656509be62885128cd2d3d2c76a448c2d",
-    "swapped": "b341a245d9abc8d6367e7684aa2b0a0eaf944c29f49849ba4087b80cd9225e96",
+    "referee": "5f1fa66a6fb8fe1e096d61faf5f0ebf583b03528e69194c9ae0ff1579f8e87e8",
+    "random": "20ae4f79101a45b61ed1ef513f5c4fea06b1ac498ddd18349bf7d3d288b97281",
+    "swapped": "e273d1cc4bf213a5fc1c46e388adefa99d4a7f83dd78675e8f3ddf2bc28ad5e4",
     "vanilla": "baad746c223c6f9a222f98854d52eeb4542a4f523317615f71dfdb4cd66d6607",
     "greedy-vanilla": "80c6d0574075e20ee6752f2c3aa8053c9330d0a2b447e3d235bfc5735d60c499",
 }
