@@ -45,6 +45,10 @@ log = logging.getLogger("lumen.pods")
 
 RESCAN_MS = 1000
 PROBE_MS = 1000         # a pod that went away without a readable fd is noticed within this
+#: with device events (hub/pods/hotplug.py) a tty that went away says so: the probe is a backstop
+HOTPLUG_PROBE_MS = 10_000
+NEVER = 1 << 62
+HOTPLUG = object()      # the poller's data for the device events' socket
 IDLE_MS = 5000          # the longest select() with nothing due (the wake pipe interrupts it)
 
 
@@ -148,6 +152,9 @@ class LinkThread:
         self._next_probe = 0
         self.wakes = 0                      # passes of the thread's loop (for the benches)
         self.dropped = False                # a connection was closed: the list drops it
+        self.hotplug = None                 # the device events while the thread looks for pods (None: it scans)
+        self._scans_left = 0                # scans still to make for the last device event
+        self.scans = 0                      # scans made (for the benches and tests)
 
     # ------------------------------------------------------------ lifetime
     def start(self, loop, serial_devices=(), rescan=False):
@@ -158,6 +165,12 @@ class LinkThread:
         self.changed = True
         self._sel = Poller()
         self._sel.register(self._wake_r, None)
+        if rescan:
+            from hub.pods.hotplug import open_monitor
+            self.hotplug = open_monitor()
+            if self.hotplug is not None:
+                self._sel.register(self.hotplug.fileno(), HOTPLUG)
+                self._next_scan, self._scans_left = 0, 1       # one look at start, then on events only
         self._reader = False
         try:
             if asyncio.get_running_loop() is loop:      # add_reader only from the loop's own thread
@@ -177,6 +190,9 @@ class LinkThread:
         if self._sel is not None:
             self._sel.close()
             self._sel = None
+        if self.hotplug is not None:
+            self.hotplug.close()
+            self.hotplug = None
         self._registered = {}
         if self._reader:
             self._reader = False
@@ -243,11 +259,17 @@ class LinkThread:
                 self._register(live)
         readable = []
         woken = False
+        hotplug = False
         for c in self._sel.select(self._timeout(live)):
             if c is None:
                 woken = True
+            elif c is HOTPLUG:
+                hotplug = True
             else:
                 readable.append(c)
+        if hotplug and self.hotplug is not None and self.hotplug.drain():
+            # a tty came or went: look now, and once more when its node has its permissions
+            self._next_scan, self._scans_left, self._next_probe = 0, 2, 0
         if woken:                       # the wake-up pipe
             self._woken = False         # before the output is looked at below: no wake-up is lost
             try:
@@ -255,10 +277,10 @@ class LinkThread:
             except (BlockingIOError, OSError):
                 pass
         t = _mono() // 1_000_000
-        if t >= self._next_probe or not (woken or readable):
+        if t >= self._next_probe or not (woken or readable or hotplug):
             # woken by a timer: also read the others, so a pod that went away (its process
             # ended, its USB port vanished) is noticed even though its fd never became readable
-            self._next_probe = t + PROBE_MS
+            self._next_probe = t + (HOTPLUG_PROBE_MS if self.hotplug is not None else PROBE_MS)
             self.changed = True         # and register again what changed its fd meanwhile
             readable = live
         deadlines = hub.deadlines()
@@ -297,7 +319,12 @@ class LinkThread:
         self._due = due
         if self.rescan and t >= self._next_scan:
             with self.lock:
-                self._next_scan = t + RESCAN_MS
+                if self.hotplug is None:
+                    self._next_scan = t + RESCAN_MS
+                else:           # device events: no look without one (the second look of an event aside)
+                    self._scans_left -= 1
+                    self._next_scan = t + RESCAN_MS if self._scans_left > 0 else NEVER
+                self.scans += 1
                 hub.scan(auto)
         if self.dropped:
             with self.lock:
