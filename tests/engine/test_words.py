@@ -76,6 +76,13 @@ def test_korean_particles_follow_the_last_sound(word, subject, obj, topic, with_
     assert josa(word + "(으)로") == to
 
 
+def test_a_particle_after_a_parenthesis_follows_the_word_before_it():
+    """"허공 도약(상단)과 일치해": the judgment's offset line wrote a fixed 와 after the position."""
+    assert josa("허공 도약(상단)와(과) 일치해") == "허공 도약(상단)과 일치해"
+    assert josa("잡아 던지기(중단)와(과) 일치해") == "잡아 던지기(중단)와 일치해"
+    assert josa("잽(속도 4)(으)로 캐치") == "잽(속도 4)으로 캐치"
+
+
 def test_card_texts_resolve_their_particles():
     cards, _ = load_sample()
     for c in cards.cards.values():
