@@ -502,8 +502,8 @@ FIGURES = ("idle", "battle", "pods", "parts", "tracker")
 def report(idle_s=20, games=1, actions=200, out=print, only=FIGURES):
     kind = icount.counter()
     me = os.path.abspath(__file__)
-    out("instruction counts (%s; hub process only: pods and the display's client are other processes)"
-        % (kind or "no counter here: wall and CPU only"))
+    out("instruction counts (%s; %s; hub process only: pods and the display's client are other processes)"
+        % (kind or "no counter here: wall and CPU only", icount.interpreter()))
     if "idle" in only:
         report_idle(me, idle_s, out)
     if "battle" in only:

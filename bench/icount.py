@@ -33,7 +33,25 @@ import time
 # what makes Python find the venv (its pyvenv.cfg), so it must not be resolved (realpath gave
 # the base interpreter: "No module named fastapi" from a venv). sys.executable is never a
 # pyenv shim (the shim is a shell script that exec'd this binary), so valgrind counts Python.
-PYTHON = sys.executable or shutil.which("python3") or "python3"
+PYTHON = os.environ.get("LUMEN_BENCH_PYTHON") or sys.executable or shutil.which("python3") or "python3"
+
+
+def interpreter():
+    """Which Python the workers run, said plainly: the counts differ between builds (issue 36:
+    Debian's python3, PGO and LTO, what Raspberry Pi OS ships, does the same work in 8.5-12 %
+    fewer instructions than a pyenv build). A venv is named by its base interpreter."""
+    try:
+        out = subprocess.run([PYTHON, "-c", "import sys, platform; print(sys.base_prefix); print(platform.python_version())"],
+                             capture_output=True, text=True, timeout=60).stdout.split()
+        base, version = out[0], out[1]
+    except (OSError, subprocess.SubprocessError, IndexError):
+        return "Python %s (%s)" % (sys.version.split()[0], PYTHON)
+    venv = " in a venv" if os.path.exists(os.path.join(os.path.dirname(os.path.dirname(PYTHON)), "pyvenv.cfg")) else ""
+    if base == "/usr":
+        return "Debian's python3 %s%s (as on Raspberry Pi OS)" % (version, venv)
+    if "pyenv" in base:
+        return "pyenv's CPython %s%s (not the Pi's build: LUMEN_BENCH_PYTHON=.venv/bin/python3 for Debian's)" % (version, venv)
+    return "CPython %s from %s%s" % (version, base, venv)
 
 
 def counter():

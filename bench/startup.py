@@ -193,7 +193,7 @@ def main():
     if args.smoke:
         args.games = "0"
     kind = icount.counter()
-    print("start-up counts (%s; host CPython %s)" % (kind or "no counter here: wall only", sys.version.split()[0]))
+    print("start-up counts (%s; %s)" % (kind or "no counter here: wall only", icount.interpreter()))
     compile_tree()
     base, wall = bare_fastapi()
     print("bare python -c 'import fastapi': %s (%.2f s as run)" % (icount.fmt(base), wall))
