@@ -134,6 +134,9 @@ def test_a_whole_game_on_one_pod_against_the_bot_never_shows_its_locked_card(tmp
             poll()
             assert time.monotonic() < end, "the game did not finish; hub said: %s" % rig.lines[-5:]
             await asyncio.sleep(0.01)
+        # the coach thinks in its own process, after each reveal: its last battle's lines come after
+        # the game's end on a busy machine (an earlier battle's, once a later reveal came, are stale)
+        await rig.wait(lambda: rig.coach.analysed >= 1, 600, "the coach's first analysis")
         return s
 
     try:

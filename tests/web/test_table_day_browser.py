@@ -333,9 +333,22 @@ def test_qr_codes_spectators_on_the_tv_judges_only_on_the_admin_screen(server, b
     reach = json.loads(urllib.request.urlopen(handle.url + "/api/reach", timeout=10).read())
     assert reach["spectator"].startswith("http://")
     js(browser, "document.getElementById('qr-judge').scrollIntoView()")
+    wait_for(lambda: js(browser, "return document.querySelectorAll('#seat-links img[src^=\"blob\"]').length") == 2,
+             what="the seat codes")
+    js(browser, "document.getElementById('qr-judge').scrollIntoView({block: 'center'})")     # clear of the sticky bar
     shot(browser, "admin-qr-ko.png")
-    # read back as a phone would: the judge's code logs in (the token), the spectators' does not
-    assert qr_texts(ARTIFACTS / "admin-qr-ko.png") == {reach["spectator"], reach["spectator"] + "#admin=" + TOKEN}
+    # read back as a phone would: the judge's code logs in (the token), the spectators' does not;
+    # each seat's code (issue 40) opens that seat's page on its player's phone, nothing more
+    seats = json.loads(urllib.request.urlopen(urllib.request.Request(
+        handle.url + "/api/admin/seats", headers={"Authorization": "Bearer " + TOKEN}), timeout=10).read())["seats"]
+    links = {reach["spectator"].rstrip("/") + s["link"] for s in seats}
+    assert len(links) == 2 and all("/seat#seat=" in x and TOKEN not in x for x in links)
+    wait_for(lambda: js(browser, "return document.querySelectorAll('#seat-links img[src^=\"blob\"]').length") == 2,
+             what="the seat codes")
+    js(browser, "document.getElementById('seat-links').scrollIntoView({block: 'center'})")
+    shot(browser, "admin-qr-seats-ko.png")
+    seen = qr_texts(ARTIFACTS / "admin-qr-ko.png") | qr_texts(ARTIFACTS / "admin-qr-seats-ko.png")
+    assert seen == {reach["spectator"], reach["spectator"] + "#admin=" + TOKEN} | links
 
 
 def test_sounds_mute_wake_lock_fullscreen_and_the_manifest(server, browser):
