@@ -328,11 +328,6 @@ class TableDemo:
                 raise TimeoutError("demo: timed out waiting for %s" % what)
             await asyncio.sleep(0.01)
 
-    @staticmethod
-    async def _until(cond):
-        while not cond():
-            await asyncio.sleep(0.05)
-
     async def _drive(self):
         hub = self.hub
         await self._wait(lambda: all(c.board_id for c in hub.conns), 20, "both pods to say hello")
@@ -346,7 +341,7 @@ class TableDemo:
         if self.terminal is not None:
             # the first ready waits for the person: its 10 seconds never run out while the banner is read
             self.terminal.banner()
-            await self._until(self.terminal.started.is_set)
+            await self._wait(self.terminal.started.is_set, float("inf"), "Enter")
         n = 0
         sides = DEMO_SIDES[self.mode]
         while self.forever or n < self.games:

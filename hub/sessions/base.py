@@ -375,3 +375,8 @@ class SessionBase(ABC):
 
     def display_log(self) -> list[Any]:
         return []
+
+    def display_tail(self, n: int) -> list[Any]:
+        """The last ``n`` lines of ``display_log`` (a phone's seat page reads them at every change:
+        a mode whose log grows long renders only these)."""
+        return self.display_log()[-n:]

@@ -301,6 +301,9 @@ class ProfileSession(SessionBase):
     def display_log(self):
         return [log_line(e) for e in self.game.log]
 
+    def display_tail(self, n):
+        return [log_line(e) for e in self.game.log[-n:]]
+
 
 def start_characters(card_set, sides):
     """seat -> the card set's character (its cards, plain data) for ``sides`` (seat -> id or

@@ -351,3 +351,6 @@ class TrackerSession(SessionBase):
     def display_log(self):
         return [tracker_line(e) for e in self.game.log]
 
+    def display_tail(self, n):
+        return [tracker_line(e) for e in self.game.log[-n:]]
+

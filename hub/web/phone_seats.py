@@ -60,17 +60,18 @@ class PhoneSeats:
         return "/seat#seat=%s&token=%s" % (seat, self.token(seat))
 
     def _game_id(self):
+        return self._session().game_id
+
+    def _session(self):
         s = self.table.session
         if s is None:
             raise SeatRefused(409, "no_game", "no game is running at this table / 진행 중인 게임이 없습니다")
-        return s.game_id
+        return s
 
     # -- who may act
     def check(self, seat, token, client):
         """The phone's right to the seat: raises SeatRefused naming what is wrong."""
-        s = self.table.session
-        if s is None:
-            raise SeatRefused(409, "no_game", "no game is running at this table / 진행 중인 게임이 없습니다")
+        s = self._session()
         if seat not in s.seats:
             raise SeatRefused(404, "no_seat", "this game has no seat %s / 이 게임에는 %s 좌석이 없습니다" % (seat, seat))
         if not isinstance(token, str) or not hmac.compare_digest(token.encode(), self.token(seat).encode()):

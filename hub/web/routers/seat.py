@@ -76,7 +76,7 @@ def seat_state(table, seat, lang):
     view = coach.view() if coach is not None else None
     coached = [{"turn": e["turn"], "text": (e.get("text") or {}).get(lang)} for e in (view or {}).get("entries", ())
                if e["seat"] == seat and (e.get("text") or {}).get(lang)]
-    log = [line["text"][lang] for line in s.display_log()[-LOG_LINES:] if isinstance(line.get("text"), dict)]
+    log = [line["text"][lang] for line in s.display_tail(LOG_LINES) if isinstance(line.get("text"), dict)]
     return {"game_id": s.game_id, "mode": s.mode, "seat": seat, "label": SEAT_LABEL.get(seat, seat),
             "seats": list(s.seats), "turn": s.turn, "priority": s.priority, "winner": s.winner,
             "at_time": describe(decided, lang) if decided is not None and s.winner is None else None,
