@@ -499,6 +499,19 @@ def work_tracker(actions):
 FIGURES = ("idle", "battle", "pods", "parts", "tracker")
 
 
+#: issue 36's goals, printed beside each figure (instructions)
+GOAL_IDLE_PER_S = 0.4e6
+GOAL_BATTLE = 5e6
+GOAL_PODS_PER_DECISION = 0.3e6      # our own target for the pods' share (issue 16)
+
+
+def against(value, goal):
+    """'(goal < 400 k: met)' for a counted figure; nothing without a counter."""
+    if value is None:
+        return ""
+    return " (goal < %s: %s)" % (icount.fmt(goal), "met" if value < goal else "NOT met")
+
+
 def report(idle_s=20, games=1, actions=200, out=print, only=FIGURES):
     kind = icount.counter()
     me = os.path.abspath(__file__)
@@ -520,8 +533,8 @@ def report_idle(me, idle_s, out):
     counts, infos = icount.run_worker(me, ["--worker", "idle", str(idle_s)])
     i = infos["idle"]
     rate = counts["idle"] / i["wall_s"] if counts["idle"] is not None else None
-    out("seated idle table: %s per second (%.1f s; hub CPU %.0f%% of a core meanwhile)"
-        % (icount.fmt(rate), i["wall_s"], 100 * i["cpu_s"] / i["wall_s"]))
+    out("seated idle table: %s per second%s (%.1f s; hub CPU %.0f%% of a core meanwhile)"
+        % (icount.fmt(rate), against(rate, GOAL_IDLE_PER_S), i["wall_s"], 100 * i["cpu_s"] / i["wall_s"]))
 
 
 def report_battle(me, games, out):
@@ -532,9 +545,10 @@ def report_battle(me, games, out):
         total = counts["game%d" % g]
         net = None if total is None else total - bg * r["wall_s"]
         out("referee game %d through the pods: %d battles, %d decisions, %.1f s: %s in all; background %s/s; "
-            "per battle %s (%s without the background)"
+            "per battle %s%s (%s without the background)"
             % (g, r["battles"], r["decisions"], r["wall_s"], icount.fmt(total), icount.fmt(bg),
                icount.fmt(None if total is None else total / r["battles"]),
+               against(None if total is None else total / r["battles"], GOAL_BATTLE),
                icount.fmt(None if net is None else net / r["battles"])))
         body = sum(b for _, b in r["record"].values())
         out("  record of that game: %.1f KB of record bodies (%s); the database file grew %.1f KB"
@@ -548,9 +562,10 @@ def report_pods(me, games, out):
     for g, r in enumerate(infos["pods"]):
         k = {name: v / r["decisions"] for name, v in r["counters"].items()}
         net = None if bg is None else counts["pods%d" % g] - bg * r["wall_s"] - counts["table%d" % g]
-        out("the pods' part of game %d (%d decisions): %s per decision; the links' thread woke %.1f times, "
+        per = None if net is None else net / r["decisions"]
+        out("the pods' part of game %d (%d decisions): %s per decision%s; the links' thread woke %.1f times, "
             "%.1f frames out (%.1f state), %.1f in, per decision (background %s/s)"
-            % (g, r["decisions"], icount.fmt(None if net is None else net / r["decisions"]), k["wakes"],
+            % (g, r["decisions"], icount.fmt(per), against(per, GOAL_PODS_PER_DECISION), k["wakes"],
                k["frames_out"], k["states"], k["frames_in"], icount.fmt(bg)))
 
 

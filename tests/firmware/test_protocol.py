@@ -343,3 +343,51 @@ def test_strip_vectors_are_the_hubs_rendering() -> None:
                   and f["message"]["slot"] == sv["slot"]]
         assert [p["data"].hex() for p in parts] == [f["message"]["data"] for f in frames]
         assert b"".join(p["data"] for p in parts) == data and all(len(p["data"]) <= 32 for p in parts)
+
+
+def test_a_busy_link_sends_no_heartbeat_and_an_idle_one_one_per_period() -> None:
+    """Issue 36 (quiet when idle): a heartbeat is a ping after HEARTBEAT_MS of the hub's own
+    silence on that link, never on a link carrying traffic. The clock is the test's: every
+    millisecond is polled, as the links' thread would if it woke that often."""
+    link = HubLink()
+    link.feed(_hello(), 0)
+    link.welcome(0, seat=1, mode="referee")
+    link.take_output()
+    frames: list[tuple[int, str]] = []
+    pod_seq = 0
+    for now in range(1, 6001):
+        if now % 300 == 0:      # the table sends every 300 ms (< HEARTBEAT_MS)
+            link.send("reveal", now, prompt=now // 300)
+        if now % 200 == 0:      # the pod acks everything and says something of its own
+            pod_seq = pod_seq % 255 + 1
+            link.feed(P.encode(P.Message("answer", {"prompt": 1, "slot": 1}, pod_seq, link._tx_seq - 1)), now)
+        out = link.poll(now)
+        frames += [(now, m.type) for m in P.Decoder().feed(out)]
+    assert link.up
+    sent = [t for _, t in frames]
+    assert sent.count("reveal") == 20
+    # the pod's frames are acked by the table's next one or a ping after ACK_DELAY_MS; none
+    # of those pings is a heartbeat (a heartbeat would come HEARTBEAT_MS after the last frame)
+    last = 0
+    for now, t in frames:
+        assert now - last < P.HEARTBEAT_MS, (now, t)
+        last = now
+    # an idle link: the table sends nothing; the pod only pings (a heartbeat of its own)
+    start = 6000
+    frames.clear()
+    for now in range(start + 1, start + 5001):
+        if now % P.HEARTBEAT_MS == 0:
+            link.feed(P.encode(P.Message("ping", {}, 0, link._tx_seq - 1)), now)
+        out = link.poll(now)
+        frames += [(now, m.type) for m in P.Decoder().feed(out)]
+    assert [t for _, t in frames] == ["ping"] * len(frames)
+    assert len(frames) == 5000 // P.HEARTBEAT_MS     # one per period of the hub's silence
+    gaps = [b - a for (a, _), (b, _) in zip(frames, frames[1:])]
+    assert set(gaps) == {P.HEARTBEAT_MS}
+    # and a pod that falls silent is dead after DEAD_MS, not before
+    quiet = start + 5000
+    for now in range(quiet + 1, quiet + P.DEAD_MS):
+        link.poll(now)
+    assert link.up
+    link.poll(quiet + P.DEAD_MS)
+    assert not link.up
