@@ -68,6 +68,13 @@ while True:
 
 # ---------------------------------------------------------------- the worker's table
 
+def _said(text):
+    """What the pods' links say (a pod lost, a pod back): on stderr, where a stalled game's
+    cause shows (under callgrind a hub runs ~50x slower; a link it could not serve in time
+    is dropped and greeted again, as at a table)."""
+    print("[pods] %s" % text, file=sys.stderr, flush=True)
+
+
 class Hub:
     """The hub process as ``lumen hub`` assembles it (hub/cli/hub.py), with simulated pods."""
 
@@ -87,7 +94,7 @@ class Hub:
             from hub.pods.ports import SimPort
             build()
             self.sims = {s: SimPod(board_id=BOARD_IDS[s]) for s in "ab"}
-            self.pods = PodHub(self.table, mode="referee", out=lambda text: None)
+            self.pods = PodHub(self.table, mode="referee", out=_said)
             for s in "ab":
                 self.pods.add(SimPort(self.sims[s]))
             tasks.append(self._pods_task)
@@ -194,6 +201,11 @@ def plan_games(seeds, bot_seeds):
     return plans
 
 
+#: a planned game with no press for this long has stalled (a press lost, a plan the pods left):
+#: it fails with what each pod shows instead of waiting out its hour
+STALL_S = float(os.environ.get("LUMEN_BENCH_STALL_S", "300"))
+
+
 class Presser:
     """Presses a planned game's buttons on the simulated pods, driven by the hub's own hook
     (PodHub.on_settled: a pod acked everything the hub sent it): when a seat's pod shows a new
@@ -217,10 +229,16 @@ class Presser:
             self.next = {"a": 0, "b": 0}
             self.answered = {"a": None, "b": None}      # the prompt id each seat last answered
             self.done.clear()
+        self.pressed_at = time.monotonic()
         for seat in "ab":       # the first questions are on the pods already
             self.settled(self.hub.pods.seated(seat))
-        if not self.done.wait(timeout):
-            raise RuntimeError("the game did not end within %d s" % timeout)
+        end = time.monotonic() + timeout
+        while not self.done.wait(5):
+            now = time.monotonic()
+            if now > end:
+                raise RuntimeError("the game did not end within %d s" % timeout)
+            if now - self.pressed_at > STALL_S:
+                raise RuntimeError("no button pressed for %d s: %s" % (STALL_S, self._where()))
         if self.error:
             raise RuntimeError(self.error)
 
@@ -260,9 +278,22 @@ class Presser:
                 return
             self.next[seat] = i + 1
             self.answered[seat] = st["prompt"]
+            self.pressed_at = time.monotonic()
             self.hub.sims[seat].queue_presses(steps[i][1])
         finally:
             lock.release()
+
+    def _where(self):
+        """What each pod shows and what the plan waits for (a stalled game's report)."""
+        out = []
+        for seat in "ab":
+            c = self.hub.pods.seated(seat)
+            link = c.link if c is not None else None
+            out.append("%s: link up %s, unacked %s, shows %r, next planned %r (question %d of %d)" % (
+                seat, link and link.up, link and link.unacked, link and link.last_state,
+                self.plan[seat][self.next[seat]][0] if self.next[seat] < len(self.plan[seat]) else None,
+                self.next[seat] + 1, len(self.plan[seat])))
+        return "; ".join(out)
 
     def _over(self):
         for seat in "ab":
@@ -323,7 +354,7 @@ class PodsOnly:
         self.table = Table(Store(os.path.join(self.tmp, "pods.sqlite3")))
         build()
         self.sims = {s: SimPod(board_id=BOARD_IDS[s]) for s in "ab"}
-        self.pods = PodHub(self.table, mode="referee", out=lambda text: None)
+        self.pods = PodHub(self.table, mode="referee", out=_said)
         for s in "ab":
             self.pods.add(SimPort(self.sims[s]))
         self.loop = asyncio.new_event_loop()
