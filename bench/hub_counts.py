@@ -293,6 +293,16 @@ class Presser:
                 seat, link and link.up, link and link.unacked, link and link.last_state,
                 self.plan[seat][self.next[seat]][0] if self.next[seat] < len(self.plan[seat]) else None,
                 self.next[seat] + 1, len(self.plan[seat])))
+        for seat in "ab":
+            sim = self.hub.sims[seat]
+            try:
+                sim._collect()
+                extra = "replies owed %d, unread %r, stats %r" % (sim._owed, sim._ctl_buf[-200:], sim.stats())
+            except Exception as e:       # noqa: BLE001  (a failed press says why here)
+                extra = "the pod's control channel: %s" % e
+            out.append("%s's simulator: %s" % (seat, extra))
+        s = self.hub.table.session
+        out.append("the game: %r" % ((None if s is None else self.hub.call(lambda: (s.version, s.ready_status(), s.deadline))),))
         return "; ".join(out)
 
     def _over(self):
