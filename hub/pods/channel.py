@@ -188,6 +188,18 @@ class HubLink:
         if not outbox:
             self.all_acked += 1
 
+    def rewelcome(self, boot: int, epoch: int, now_ms: int) -> bool:
+        """A hello of the handshake this link already welcomed (it waited in the inbox while
+        the hub was slow, or crossed our welcome): say the welcome again without restarting
+        the numbering, as ``feed`` does for one that arrives after it. The pod ignores a
+        second welcome while its link is up and goes on numbering; restarting ours would
+        make each side drop the other's frames as repeats. True if it was that."""
+        with self.lock:
+            if self._welcome is None or self._accepted != (boot, epoch):
+                return False
+            self._emit(self._welcome, now_ms)
+            return True
+
     # -- sending
     def welcome(self, now_ms: int, seat: int, mode: str | int, brightness: int = 0) -> None:
         """Accept the last hello: restart numbering, greet the pod."""

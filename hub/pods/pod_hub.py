@@ -378,6 +378,8 @@ class PodHub(SeatPrompts, PodClaims):
                 self.out(msg)
             c.incompatible = msg
             return
+        if m is not None and c.link.rewelcome(m.fields["boot"], m.fields["epoch"], t):
+            return      # a repeat of the hello already welcomed: the seat and numbering stand
         first = c.board_id is None
         again = c.board_id == info.board_id and c.seat is not None    # this very connection, seated: a reboot
         c.board_id = info.board_id
