@@ -585,12 +585,11 @@ def report_battle(me, games, out):
     for g, r in enumerate(infos["games"]):
         total = counts["game%d" % g]
         net = None if total is None else total - bg * r["wall_s"]
+        per = None if total is None else total / r["battles"]
         out("referee game %d through the pods: %d battles, %d decisions, %.1f s: %s in all; background %s/s; "
             "per battle %s%s (%s without the background)"
             % (g, r["battles"], r["decisions"], r["wall_s"], icount.fmt(total), icount.fmt(bg),
-               icount.fmt(None if total is None else total / r["battles"]),
-               against(None if total is None else total / r["battles"], GOAL_BATTLE),
-               icount.fmt(None if net is None else net / r["battles"])))
+               icount.fmt(per), against(per, GOAL_BATTLE), icount.fmt(None if net is None else net / r["battles"])))
         body = sum(b for _, b in r["record"].values())
         out("  record of that game: %.1f KB of record bodies (%s); the database file grew %.1f KB"
             % (body / 1024, ", ".join("%s %d x %.1f KB" % (k, n, b / 1024) for k, (n, b) in sorted(r["record"].items())),

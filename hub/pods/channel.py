@@ -156,11 +156,8 @@ class HubLink:
             pixels=f["pixels"],
             features=f["features"],
         )
-        if self._accepted == (f["boot"], f["epoch"]) and self._welcome is not None:
-            # the pod did not hear our welcome yet, or this hello crossed it:
-            # say it again without restarting the sequence numbers
-            self._emit(self._welcome, now_ms)
-            return []
+        if self.rewelcome(f["boot"], f["epoch"], now_ms):
+            return []       # the pod did not hear our welcome yet, or this hello crossed it
         self.up = False
         return [msg]
 
@@ -189,11 +186,11 @@ class HubLink:
             self.all_acked += 1
 
     def rewelcome(self, boot: int, epoch: int, now_ms: int) -> bool:
-        """A hello of the handshake this link already welcomed (it waited in the inbox while
-        the hub was slow, or crossed our welcome): say the welcome again without restarting
-        the numbering, as ``feed`` does for one that arrives after it. The pod ignores a
-        second welcome while its link is up and goes on numbering; restarting ours would
-        make each side drop the other's frames as repeats. True if it was that."""
+        """A hello of the handshake this link already welcomed (it crossed our welcome as
+        ``feed`` reads it, or waited in the table's inbox while the hub was slow): say the
+        welcome again without restarting the numbering. The pod ignores a second welcome
+        while its link is up and goes on numbering; restarting ours would make each side
+        drop the other's frames as repeats. True if it was that."""
         with self.lock:
             if self._welcome is None or self._accepted != (boot, epoch):
                 return False

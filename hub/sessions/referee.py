@@ -33,8 +33,7 @@ from hub.sessions.commit_reveal import commitment, lock_entry, new_nonce
 from hub.sessions.base import (LINK_ALLOWANCE_MS, LOCKED_READY, NO_PROMPT, PASS_WORDS, READY_MS, DecisionRefused,
                                SeatPrompt, SeatStatus, SessionBase, SessionError)
 from hub.sessions.lazy_message import LazyMessage
-from hub.sessions.display.common import QUIET_EVENTS as DISPLAY_QUIET, log_line
-from hub.sessions.display.referee import RefereeDisplay, all_lines
+from hub.sessions.display.referee import RefereeDisplay, all_lines, tail_lines
 
 #: decisions the table display (a judge's phone) may give in a referee game; the others are
 #: answered on the player's own pod
@@ -370,13 +369,7 @@ class RefereeSession(SessionBase):
         return all_lines(self.log)
 
     def display_tail(self, n):
-        out = []
-        for e in reversed(self.log):        # the newest lines only: never the whole game's
-            if e.get("e") not in DISPLAY_QUIET:     # as all_lines leaves them out
-                out.append(log_line(e))
-                if len(out) == n:
-                    break
-        return out[::-1]
+        return tail_lines(self.log, n)
 
     def _standings(self):
         return {seat: (pl.fp, pl.health) for seat, pl in self.state.players.items()}

@@ -21,10 +21,10 @@ from hub.web.display_feed import DisplayFeed
 
 log = logging.getLogger("lumen.web")
 
-#: Live-update limits (issue 11.1): spectators on the LAN can't flood the hub. The pods' links
-#: don't share this loop, but the table's CPU does.
 #: The longest the ticker sleeps with nothing due (a safety net for a change nobody announced).
 MAX_SLEEP_S = 10.0
+#: Live-update limits (issue 11.1): spectators on the LAN can't flood the hub. The pods' links
+#: don't share this loop, but the table's CPU does.
 WS_MAX_CLIENTS = 64          # open WebSocket connections from the network
 WS_LOCAL_SLOTS = 8           # beside those, for the hub's own screen (127.0.0.1, ::1: the table's TV)
 WS_MAX_PER_HOST = 8          # from one address

@@ -94,14 +94,14 @@ def collect_ids(value, out):
         out.discard(None)
 
 
-def tail_lines(log):
-    """The display log: the last DISPLAY_LOG shown events, read from the end (the whole
-    game's log is long; this runs on every change)."""
+def tail_lines(log, n=DISPLAY_LOG):
+    """The display log: the last ``n`` shown events, read from the end (the whole game's log
+    is long; this runs on every change: the display's, a phone's seat page)."""
     out = []
     for i in range(len(log) - 1, -1, -1):
         if log[i].get("e") not in QUIET_EVENTS:
             out.append(log_line(log[i]))
-            if len(out) == DISPLAY_LOG:
+            if len(out) == n:
                 break
     out.reverse()
     return out
