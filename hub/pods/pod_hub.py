@@ -6,9 +6,10 @@ pty, hub/pods/ports.py), each with its own ``HubLink`` (hub/pods/channel.py: ack
 heartbeat). The links run on their own thread (hub/pods/link_thread.py: event-driven,
 readies stamped when their bytes arrive), which asks this object only through its
 ``LinkOwner`` methods (connections, open_serial, scan, service, drop, deadlines, drain);
-what the pods say is applied on the table's thread (``drain``). ``PodHub`` is subscribed
-to the Table and reads the game only through the session interface
-(hub/sessions/base.py: ``prompt``, ``seat_status``, ``happenings``, ...), whatever its mode:
+what the pods say is applied on the table's thread (``drain``). ``PodHub`` takes the Table's
+changes, one change set a decision (hub/sessions/changes.py: its messages per seat and what it
+did for the pods, ``happenings``), and reads the game only through the session interface
+(hub/sessions/base.py: ``prompt``, ``seat_status``, ...), whatever its mode:
 
 * pod -> table: ``ready``/``answer`` (a slot of the current prompt) become
   ``table.submit``; ``expired`` asks the session to check its own deadline;
@@ -99,7 +100,6 @@ class PodHub(SeatPrompts, PodClaims):
         self.messages_to = {s: [] for s in SEAT_NUM}   # what each seat was sent (kept for tests)
         self.pushes = {s: 0 for s in SEAT_NUM}  # state frames sent per seat
         self._current = {}              # seat -> (what it depends on, the last current(seat))
-        self._fresh = ()                # seats pushed for the public state just relayed
         self.record = False
         self.links = LinkThread(self)
         self.lock = self.links.lock     # the connection list (each link has its own lock)
@@ -115,7 +115,7 @@ class PodHub(SeatPrompts, PodClaims):
         # sending meanwhile). For drivers that wait for a pod instead of polling it
         # (bench/hub_counts.py)
         self.on_settled = None
-        table.subscribe(self._on_table)
+        table.subscribe_changes(self._on_change)
 
     # ------------------------------------------------------------ connections
     def add(self, port):
@@ -349,8 +349,11 @@ class PodHub(SeatPrompts, PodClaims):
         c.hellos_held += 1
         if c.hellos_held == 1 or t - getattr(c, "flood_said", -1e18) >= 60_000:
             c.flood_said = t
-            self.out("포드 포트 %s가 hello를 너무 자주 보냅니다: %d개를 묶어 %.1f초마다 하나만 듣습니다 / port %s floods "
-                     "hellos: %d held back, the latest heard every %.1f s" % (
+            # the same line for a port that floods and for hellos that piled up while the hub was
+            # slow to read (a Pi starting under load): both are more hellos than it hears at once
+            self.out("포드 포트 %s의 hello가 한꺼번에 너무 많이 왔습니다(포드가 너무 자주 보내거나 허브가 늦게 읽음): %d개를 "
+                     "미루고 %.1f초마다 마지막 것만 듣습니다 / port %s sent hellos faster than they are heard (a pod "
+                     "flooding, or a hub slow to read): %d held back, the latest heard every %.1f s" % (
                          c.port.name, c.hellos_held, HELLO_EVERY_MS / 1000, c.port.name, c.hellos_held,
                          HELLO_EVERY_MS / 1000))
         loop = self.links.loop
@@ -501,25 +504,24 @@ class PodHub(SeatPrompts, PodClaims):
         self.table.submit(None, "action", s.adjust_command(seat, name, value), source="pod")
 
     # ------------------------------------------------------------ table -> pods
-    def _on_table(self, audience, msg):
-        self._table_message(audience, msg)
+    def _on_change(self, change):
+        """One change of the table (a decision, or a message of the table's own): each pod
+        hears what it did and its new state, each frame once, then the frames go out together."""
+        pushed = set()              # seats sent their state for this change
+        for audience, msg in change.messages:
+            self._table_message(audience, msg, change, pushed)
         if not self._draining and self.links.running:     # a drain flushes once, at its end
             self.flush()
 
-    def _table_message(self, audience, msg):
+    def _table_message(self, audience, msg, change, pushed):
         t = msg.get("t")
-        fresh = self._fresh
-        if fresh:
-            self._fresh = ()
         if audience in SEAT_NUM:
             if self.record:
                 self.messages_to[audience].append(msg)
             if t == "you":
-                # a session relays its public state, then each seat's "you" for the same
-                # change: the state push made for the public one already holds it
-                if audience in fresh:       # fresh: the seats pushed for it that have not heard their "you" yet
-                    self._fresh = fresh[1:] if fresh[0] == audience else tuple(x for x in fresh if x != audience)
-                else:
+                # the seat's own view: its state frame, unless the change's public state sent it
+                if audience not in pushed:
+                    pushed.add(audience)
                     self.push(audience)
             elif t == "opponent_ready":
                 self.countdown[audience] = now_ms() + msg["ms_left"]
@@ -534,21 +536,25 @@ class PodHub(SeatPrompts, PodClaims):
                 if c is not None and c.link.up:
                     c.link.send("setup", now_ms(), seat=SEAT_NUM[seat], mode=self._mode_code(), brightness=self.brightness)
         elif t == "state":
-            self._on_public_state(msg)
+            self._on_public_state(change.happenings, pushed)
 
-    def _on_public_state(self, msg):
-        """Each pod hears what the change did (the session's ``happenings``: the reveal, its
-        own result, a non-response, sudden death, the end), then its new state."""
+    def _on_public_state(self, happenings, pushed):
+        """Each pod hears what the change did (``happenings``: the reveal, its own result, a
+        non-response, sudden death, the end), then its new state."""
         s = self.table.session
         if s is None:
             return
         seats = s.seats
-        for h in s.happenings():
+        # a seat's result is its reveal too (the pod stops the countdown and shows the outcome:
+        # docs/protocol.md section 3): one frame, not two, at a judgment
+        judged = {h[1] for h in happenings if h[0] == "result"}
+        for h in happenings:
             what = h[0]
             if what == "reveal":
                 for seat in seats:
                     self.countdown.pop(seat, None)
-                    self._send(seat, "reveal", prompt=self.prompts[seat].id)
+                    if seat not in judged:
+                        self._send(seat, "reveal", prompt=self.prompts[seat].id)
             elif what == "non_response":
                 self._send(h[1], "notice", code=NOTICES["non_response"], arg=h[2])
             elif what == "result":
@@ -563,8 +569,8 @@ class PodHub(SeatPrompts, PodClaims):
                     code = "draw" if h[1] == "draw" else ("win" if h[1] == s.side_of(seat) else "lose")
                     self._send(seat, "notice", code=NOTICES[code], arg=0)
         for seat in seats:
+            pushed.add(seat)
             self.push(seat)
-        self._fresh = tuple(seats)
 
     def _send(self, seat, msg_type, text="", **fields):
         c = self.seated(seat)

@@ -1,7 +1,10 @@
 """One table: its current game (referee or tracker), the match clock, the admin
 token, recent games and match export. The web display, the pods and the CLI all
 talk to a Table; it fans every change out to subscribers as
-``(audience, message)`` with audience "public", "a" or "b".
+``(audience, message)`` with audience "public", "a" or "b" (``subscribe``), or as one
+:class:`hub.sessions.changes.ChangeSet` a change (``subscribe_changes``: a decision's
+messages together, what it did for the pods in ``happenings``; a message of the table's own,
+such as the clock's, is a change set of one).
 
 What a restart must bring back is in the record: which game is on the table (the
 store's table log, written whenever a game is started or resumed) and the match clock
@@ -24,6 +27,7 @@ from hub.sessions import roster
 from hub.profiles import cards as profile_cards
 from hub.profiles import profile as profiles
 from hub.sessions.base import LINK_ALLOWANCE_MS, MonotonicClock, NotFound, SessionError
+from hub.sessions.changes import ChangeSet
 from hub.sessions.end_of_round import RoundEnd, profile_of
 from hub.sessions.profile import ProfileSession, card_set_for, start_characters
 from hub.sessions.referee import RefereeSession
@@ -81,6 +85,7 @@ class Table:
         self.bot = None
         self.coach = None
         self.listeners = []
+        self.change_listeners = []
         self.pods = None                # the pods' links while they serve (hub.pods.pod_hub.PodHub): drain()
         # setups nobody can enter on a pod (game start, sudden-death rebuild) answered by the
         # table with the deck's order (or a registered opening): on while pods serve the table
@@ -103,15 +108,39 @@ class Table:
 
     # ------------------------------------------------------------ listeners
     def subscribe(self, fn):
+        """fn(audience, message): every message, in order."""
         self.listeners.append(fn)
 
-    def _relay(self, audience, msg):
+    def subscribe_changes(self, fn):
+        """fn(change): each change once, after its messages went to ``subscribe``'s listeners:
+        a session's decision as the session built it (its public state with the table's
+        clock, as every listener sees it), a message of the table's own as a change of one."""
+        self.change_listeners.append(fn)
+
+    def _with_timer(self, audience, msg):
         # the audience first: a seat's message may be lazy (its get is Python), a public one never
         if audience == "public" and msg.get("t") == "state":
-            msg = dict(msg, timer=self.timer_view())
+            return dict(msg, timer=self.timer_view())
+        return msg
+
+    def _relay(self, audience, msg):
+        """A message of the table's own (or outside a session's change): a change of one."""
+        self._deliver(ChangeSet(self.session.version if self.session is not None else 0,
+                                messages=[(audience, self._with_timer(audience, msg))]))
+
+    def _relay_change(self, change):
+        """A session's change set: its public state joined by the table's clock, once."""
+        if any(a == "public" and m.get("t") == "state" for a, m in change.messages):
+            change.messages = [(a, self._with_timer(a, m)) for a, m in change.messages]
+        self._deliver(change)
+
+    def _deliver(self, change):
         if self.listeners:
-            for fn in list(self.listeners):
-                fn(audience, msg)
+            for audience, msg in change.messages:
+                for fn in list(self.listeners):
+                    fn(audience, msg)
+        for fn in list(self.change_listeners):
+            fn(change)
 
     def announce(self, msg):
         """A public message from a part of the table (the pods' links: a refused pod claim)."""
@@ -166,9 +195,11 @@ class Table:
         if carry and (self._timer_undo or self.timer.to_json() != timer_for(session).to_json()):
             # the table's clock goes on with the table: the new game's record holds it from now
             self._record_timer("carry", None, history=True)
-        session.subscribe(self._relay)
-        self._relay("public", {"t": "game", "game_id": session.game_id, "mode": session.mode})
-        self._relay("public", {"t": "state", "view": session.public_view(), "events": []})
+        session.subscribe_changes(self._relay_change)
+        # the game on the table, and its state: one change (no decision: nothing happened for the pods)
+        self._deliver(ChangeSet(session.version, messages=[
+            ("public", {"t": "game", "game_id": session.game_id, "mode": session.mode}),
+            ("public", self._with_timer("public", {"t": "state", "view": session.public_view(), "events": []}))]))
         self._settle_setups()
         return session
 

@@ -203,3 +203,27 @@ def test_a_refused_decision_raises_before_anything_is_written(table):
     with pytest.raises(SessionError):
         table.submit("a", "combo", True, source="pod")
     assert table.store.next_seq(s.game_id) == seq
+
+
+def test_the_table_hands_on_each_change_once_as_its_messages_listeners_see_it(table):
+    """issue 36: a table's change listeners (the pods) get a decision's change set once, its
+    public state with the table's clock as the message listeners got it, in the same order; a
+    message of the table's own (the clock's) is a change of one; a game put on the table is one
+    change of its game and its state, with nothing in it for the pods to signal."""
+    changes, messages = [], []
+    table.subscribe_changes(changes.append)
+    table.subscribe(lambda audience, msg: messages.append((audience, msg)))
+    s = referee(table)
+    (start,) = changes
+    assert [m["t"] for _, m in start.messages] == ["game", "state"] and start.happenings == []
+    assert "timer" in start.messages[1][1]
+    changes.clear(), messages.clear()
+    play_referee(table, s, 1)
+    (change,) = changes
+    assert change.messages == messages and change.kind is not None
+    public_states = [m for a, m in change.messages if a == "public" and m["t"] == "state"]
+    assert public_states and all("timer" in m for m in public_states)
+    changes.clear(), messages.clear()
+    table.timer_action("round_start")
+    (clock,) = changes
+    assert [(a, m["t"]) for a, m in clock.messages] == [("public", "timer")] == [(a, m["t"]) for a, m in messages]
