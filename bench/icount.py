@@ -14,6 +14,9 @@ counted). Counters, the first that works here:
   hardware counters: most VMs have none);
 * none: the worker still runs and reports its wall times; counts are None.
 
+``LUMEN_BENCH_KEEP=DIR`` keeps each phase's callgrind dump as ``DIR/NAME.callgrind`` (read it
+with ``callgrind_annotate --inclusive=yes``: where a figure's instructions went).
+
 Worker protocol (stdout lines): ``@mark begin NAME`` / ``@mark end NAME`` (then the
 worker reads one line from stdin before going on), ``@info KEY JSON`` for figures the
 worker measured itself (units done, wall seconds, bytes).
@@ -105,12 +108,16 @@ class _Callgrind:
     def begin(self, pid):
         subprocess.run(["callgrind_control", "-z", str(pid)], check=True, capture_output=True, timeout=600)
 
-    def end(self, pid):
+    def end(self, pid, name):
         subprocess.run(["callgrind_control", "-d", str(pid)], check=True, capture_output=True, timeout=600)
         new = [f for f in glob.glob(os.path.join(self.dir, "cg.%d.*" % pid)) if f not in self.seen]
         if len(new) != 1:
             raise RuntimeError("expected one new callgrind dump, found %r" % new)
         self.seen.update(new)
+        keep = os.environ.get("LUMEN_BENCH_KEEP")
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            shutil.copy(new[0], os.path.join(keep, "%s.callgrind" % name))
         with open(new[0]) as f:
             for line in f:
                 if line.startswith("totals:") or line.startswith("summary:"):
@@ -135,7 +142,7 @@ class _Perf:
                                      stderr=subprocess.DEVNULL)
         time.sleep(0.2)     # perf attaches asynchronously
 
-    def end(self, pid):
+    def end(self, pid, name):
         self.proc.send_signal(signal.SIGINT)
         self.proc.wait(60)
         with open(self.out) as f:
@@ -177,7 +184,7 @@ def run_worker(script, args, count=True, timeout=4 * 3600):
                 if edge == "begin":
                     c.begin(proc.pid)
                 else:
-                    counts[name] = c.end(proc.pid)
+                    counts[name] = c.end(proc.pid, name)
             else:
                 counts[name] = None
             proc.stdin.write("\n")

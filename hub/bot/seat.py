@@ -57,7 +57,7 @@ class BotSeat:
         or a pace or deadline falls due."""
         self.loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
-        self.table.subscribe(self._on_table)
+        self.table.subscribe_changes(self._on_change)
         try:
             while True:
                 self._wake.clear()
@@ -73,8 +73,8 @@ class BotSeat:
         finally:
             self.worker.close()
 
-    def _on_table(self, audience, msg):
-        if audience == "public":
+    def _on_change(self, change):
+        if any(a == "public" for a, _ in change.messages):
             self.wake()
 
     def wake(self):

@@ -263,7 +263,7 @@ def run_hub(args, out=None):
         # asleep until the table changes otherwise (an idle table does no work here)
         changed = asyncio.Event()
         loop = asyncio.get_running_loop()
-        table.subscribe(lambda audience, msg: loop.call_soon_threadsafe(changed.set))
+        table.subscribe_changes(lambda change: loop.call_soon_threadsafe(changed.set))
         while True:
             changed.clear()
             s = table.session

@@ -73,7 +73,7 @@ class DisplayHub:
         self.server = None              # the uvicorn Server serving this hub (hub.web.server sets it)
         self.sent = 0
         self.feed = DisplayFeed(table)
-        table.subscribe(self.on_table)
+        table.subscribe_changes(self.on_change)
 
     # -- who may connect (issue 11.1: limits on connections and their rate; 28.8: room kept)
     def admit(self, host):
@@ -130,21 +130,30 @@ class DisplayHub:
             self.hosts.pop(slot.host, None)
 
     # -- table -> clients
+    def on_change(self, change):
+        """A table change: its public messages mark the display for one flush (one hop to the
+        loop a change, whatever its number of messages)."""
+        causes = [m.get("t") for a, m in change.messages if a == "public"]     # "a"/"b": the pods' own, never forwarded
+        if causes:
+            self._mark_soon(causes)
+
     def on_table(self, audience, msg):
-        if audience != "public":        # "a"/"b" are the pods' private channels: never forwarded
-            return
-        cause = msg.get("t")
+        """One message (outside a change: the record refusing a write)."""
+        if audience == "public":
+            self._mark_soon([msg.get("t")])
+
+    def _mark_soon(self, causes):
         loop = self.loop
         if loop is None or loop.is_closed():
             return
         if threading.get_ident() == self.loop_thread:
-            self._mark(cause)
+            self._mark(causes)
         else:
-            loop.call_soon_threadsafe(self._mark, cause)
+            loop.call_soon_threadsafe(self._mark, causes)
 
-    def _mark(self, cause):
+    def _mark(self, causes):
         self.poke()
-        self._causes.append(cause)
+        self._causes += causes
         if not self._flush_scheduled:
             self._flush_scheduled = True
             self.loop.call_soon(self.flush)

@@ -2,7 +2,9 @@
 only public messages; the clock message while a clock runs; the real server in a thread (uvicorn +
 a real WebSocket client); the demo bots keep games going."""
 
+import asyncio
 import json
+import threading
 import time
 
 import httpx
@@ -11,6 +13,7 @@ from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
 from hub.sessions.base import MonotonicClock
+from hub.sessions.changes import ChangeSet
 from hub.record.store import Store
 from hub.sessions.table import Table
 from hub.web.app import create_app
@@ -56,13 +59,22 @@ def test_pod_side_changes_reach_the_display_too(client, table):
 
 
 def test_private_pod_messages_are_never_forwarded(table):
+    """A change's seat messages (the pods' own channels) mark nothing for the display; its
+    public ones mark one flush for the change (issue 36: one hop to the loop a change)."""
     hub = DisplayHub(table, tick_interval=None)
     seen = []
     hub.broadcast = seen.append
-    hub.loop = None
-    hub.on_table("a", {"t": "you", "view": {"secret": 1}})
-    hub.on_table("b", {"t": "opponent_ready"})
-    assert hub._causes == [] and not seen
+    loop = asyncio.new_event_loop()
+    try:
+        hub.loop, hub.loop_thread = loop, threading.get_ident()
+        hub.on_change(ChangeSet(1, messages=[("a", {"t": "you", "view": {"secret": 1}}), ("b", {"t": "opponent_ready"})]))
+        hub.on_table("a", {"t": "you", "view": {"secret": 1}})
+        assert hub._causes == [] and not hub._flush_scheduled
+        hub.on_change(ChangeSet(2, messages=[("public", {"t": "state"}), ("a", {"t": "you"}), ("public", {"t": "timer"})]))
+        assert hub._causes == ["state", "timer"] and hub._flush_scheduled
+    finally:
+        loop.close()
+    assert not seen
 
 
 def test_clock_messages_while_a_clock_runs():
