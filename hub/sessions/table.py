@@ -14,6 +14,7 @@ the next game when the table moves on).
 
 import contextlib
 import logging
+from dataclasses import replace
 import secrets
 import time
 from operator import attrgetter
@@ -131,7 +132,8 @@ class Table:
     def _relay_change(self, change):
         """A session's change set: its public state joined by the table's clock, once."""
         if any(a == "public" and m.get("t") == "state" for a, m in change.messages):
-            change.messages = [(a, self._with_timer(a, m)) for a, m in change.messages]
+            # the table's copy: the session's own change set stays as the session built it
+            change = replace(change, messages=[(a, self._with_timer(a, m)) for a, m in change.messages])
         self._deliver(change)
 
     def _deliver(self, change):
