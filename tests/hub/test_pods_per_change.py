@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(os.system("command -v micropython >/dev/null") !
 def test_each_change_reaches_each_pod_once_and_a_result_is_its_reveal(tmp_path):
     rig = Rig(str(tmp_path / "g.sqlite3"), seed=5)
     per_change = []                 # (the change's happenings, {seat: [frame types]})
-    current = []                    # the frames of the change being delivered (None: outside one)
+    current = []                    # the frames of the change being delivered (empty: outside one)
 
     def spy(seat, link):
         send = link.send_fields
@@ -29,14 +29,14 @@ def test_each_change_reaches_each_pod_once_and_a_result_is_its_reveal(tmp_path):
 
     listeners = rig.table.change_listeners
     i = listeners.index(rig.hub._on_change)
+    pods_take = listeners[i]
 
-    def on_change(change):
+    def on_change(change):          # the pods' own listener, its frames told apart by change
         current.append({"a": [], "b": []})
         try:
-            listeners_orig(change)
+            pods_take(change)
         finally:
             per_change.append((change.happenings, current.pop()))
-    listeners_orig = listeners[i]
     listeners[i] = on_change
     try:
         async def go(rig):
