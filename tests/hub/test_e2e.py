@@ -5,18 +5,15 @@ import asyncio
 import json
 import os
 
-import pytest
-
 from engine.api.game import apply, new_game
 from hub.pods.protocol import Message, encode
 from hub.sessions.referee import RefereeSession, _rebuild
 from hub.record.store import Store
 from hub.sessions.tracker import TrackerSession
 
-from .rig import NoisyPort, Rig
+from .rig import needs_micropython, NoisyPort, Rig
 
-pytestmark = pytest.mark.skipif(os.system("command -v micropython >/dev/null") != 0,
-                                reason="the MicroPython unix port is not installed")
+pytestmark = needs_micropython
 
 
 def replay_engine(store, gid):

@@ -2,15 +2,11 @@
 frames for it once, and a judgment's result as its reveal (docs/protocol.md section 3). A whole
 referee game by button presses on two pods running the real firmware under MicroPython."""
 
-import os
 from collections import Counter
 
-import pytest
+from .rig import needs_micropython, Rig
 
-from .rig import Rig
-
-pytestmark = pytest.mark.skipif(os.system("command -v micropython >/dev/null") != 0,
-                                reason="the MicroPython unix port is not installed")
+pytestmark = needs_micropython
 
 
 def test_each_change_reaches_each_pod_once_and_a_result_is_its_reveal(tmp_path):

@@ -8,17 +8,15 @@ import select
 import threading
 import tty
 
-import pytest
-
 from hub.cli.demo import BOARD_IDS
 from hub.pods.sim import SimPod, build
 from hub.pods.pod_hub import PodHub
 from hub.pods.ports import SerialPort
 from hub.record.store import Store
 from hub.sessions.table import Table
+from tests.hub.rig import needs_micropython
 
-pytestmark = pytest.mark.skipif(os.system("command -v micropython >/dev/null") != 0,
-                                reason="the MicroPython unix port is not installed")
+pytestmark = needs_micropython
 
 
 def relay(a, b, stop):

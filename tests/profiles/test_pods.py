@@ -11,10 +11,7 @@ pseudo-terminals (hub/pods/sim.py), driven by button presses.
 """
 
 import asyncio
-import os
 import time
-
-import pytest
 
 from hub.pods.pod_hub import PodHub, while_serving
 from hub.pods.ports import SimPort
@@ -22,9 +19,9 @@ from hub.pods.protocol import NOTICES
 from hub.pods.sim import SimPod, build
 from hub.record.store import Store
 from hub.sessions.table import Table
+from tests.hub.rig import needs_micropython
 
-pytestmark = pytest.mark.skipif(os.system("command -v micropython >/dev/null") != 0,
-                                reason="the MicroPython unix port is not installed")
+pytestmark = needs_micropython
 
 BOARDS = {"a": "e660583883000011", "b": "e660583883000012", "c": "e660583883000013", "d": "e660583883000014"}
 
