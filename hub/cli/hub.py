@@ -300,15 +300,20 @@ def run_hub(args, out=None):
     tasks = ((collect_once_serving, pods, notifier, checker, bot.run, coach.run) + ((upkeep,) if light is not None else ())
              + ((tournament,) if bridge else ()))
     try:
-        from hub.library.sets import CardLibrary
         web.serve(table, host=args.host, port=args.port, tasks=tasks, out=out, routers=routers,
-                  mdns=not args.no_mdns, library=CardLibrary(args.cards), sock=sock)
+                  mdns=not args.no_mdns, library=lambda: _library(args.cards), sock=sock)
     finally:
         if bridge:
             bridge.link.stop()
         table.store.close()         # the salvaged record's, if the check made one
         lock.release()
     return 0
+
+
+def _library(root):
+    """The card library at ``root`` (--cards), made when the editor's routes are first declared."""
+    from hub.library.sets import CardLibrary
+    return CardLibrary(root)
 
 
 def _bot_and_coach(table, args):

@@ -12,7 +12,6 @@ place (an atomic rename), so a refused edit changes nothing on disk and a crash 
 leaves the old file.
 """
 
-from engine import josa
 import copy
 import hashlib
 import json
@@ -28,22 +27,13 @@ from engine import Problem
 from engine import load_yaml, load_yaml_text
 
 from . import problems_ko
+from .errors import LibraryError  # noqa: F401  (raised here; its home is light: the app's handler imports it at start)
 
 SET_FILE = "cards.yaml"
 DECKS = "decks"
 SAMPLE_ID = "sample"
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_\-]{0,47}$")
 DEFAULT_ROOT = os.environ.get("LUMEN_CARDS", os.path.join(os.path.expanduser("~"), ".local", "share", "lumen", "cards"))
-
-
-class LibraryError(Exception):
-    """A refused library action. ``code`` is the API error code (not_found, invalid, read_only,
-    conflict); ``problems`` lists the checker's findings as JSON; ``ko``/``en`` say it in words."""
-
-    def __init__(self, code, en, ko, problems=()):
-        super().__init__(en)
-        self.code, self.en, self.ko = code, en, josa(ko)
-        self.problems = list(problems)
 
 
 def _token_names(entries, path):

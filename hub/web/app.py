@@ -32,15 +32,31 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from hub.library.errors import LibraryError
 from hub.record.store import RecordUnwritable
 from hub.web import guard, reach
 from hub.web.limits import RequestLimits, WrongTokens
-from hub.library.sets import CardLibrary
 from hub.web.broadcast import DisplayHub
 from hub.web.common import HTTP_CODES, STATIC_DIR, ApiError, Controls, error_response, make_bearer
-from hub.web.routers import admin, bot, cards, display, games, profile, rules, seat, timer, tracker
+from hub.web import lazy_routes
+from hub.web.routers import admin, bot, display, games, profile, rules, seat, timer, tracker
 
 log = logging.getLogger("lumen.web")
+
+
+#: where the card editor's routes are (hub/web/routers/cards.py): declared at their first request
+CARDS_PATHS = ("/cards",)
+CARDS_PREFIXES = ("/api/cards/", "/api/admin/cards/", "/api/control/cards/")
+
+
+def _cards(app, ctl, library):
+    from hub.library.sets import CardLibrary
+    from hub.web.routers import cards
+    if library is None:
+        library = CardLibrary()
+    elif not isinstance(library, CardLibrary):
+        library = library()
+    cards.install(app, ctl, library)
 
 
 def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0, tasks=(), routers=(), library=None):
@@ -50,8 +66,9 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
     keeps bot referee games going (``lumen demo --bots``). ``tasks``: callables
     ``fn(hub) -> awaitable`` started with the server on its loop and cancelled when it stops
     (e.g. the serial links of the pods, which must call the table on this loop). ``library``:
-    the card library the editor and the table's decks use (hub.library.sets.CardLibrary; by
-    default the one under ~/.local/share/lumen/cards, or $LUMEN_CARDS)."""
+    the card library the editor and the table's decks use (hub.library.sets.CardLibrary, or a
+    function that makes one; by default the one under ~/.local/share/lumen/cards, or $LUMEN_CARDS).
+    The editor's routes, and so the library, are made at their first request (hub/web/lazy_routes.py)."""
     hub = DisplayHub(table, tick_interval=tick_interval, bots=bots, bot_seed=bot_seed, bot_pace=bot_pace, tasks=tasks)
 
     @asynccontextmanager
@@ -97,6 +114,11 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
         hub.on_table("public", {"t": "record_error"})      # the page shows it at once
         return error_response(503, "record_unwritable", str(exc))
 
+    @app.exception_handler(LibraryError)
+    async def _library(request, exc):
+        from hub.web.routers.cards import library_error     # raised only by those routes: declared by now
+        return library_error(exc)
+
     @app.exception_handler(Exception)
     async def _internal(request, exc):
         log.exception("request failed")
@@ -133,7 +155,7 @@ def create_app(table, *, tick_interval=0.1, bots=False, bot_seed=1, bot_pace=1.0
     app.include_router(timer.router(ctl))
     app.include_router(bot.router(ctl))
     app.include_router(seat.router(ctl))
-    cards.install(app, ctl, library if library is not None else CardLibrary())
+    lazy_routes.add(app, "cards", lambda: _cards(app, ctl, library), paths=CARDS_PATHS, prefixes=CARDS_PREFIXES)
     for router in routers:     # e.g. the tournament's (hub/tournament/hubroutes.py)
         app.include_router(router)
     return app

@@ -443,8 +443,6 @@ class LibraryWork:
 
 
 def install(app, ctl, library):
-    """Add the cards router and its error handler to ``app``."""
-    async def _library_error(request, exc):
-        return library_error(exc)
-    app.add_exception_handler(LibraryError, _library_error)
+    """Add the cards router to ``app`` (its error handler, :func:`library_error`, is the app's:
+    hub/web/app.py registers it at start, before these routes are declared)."""
     app.include_router(router(ctl, library))
