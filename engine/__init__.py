@@ -34,6 +34,7 @@ from engine.core.decisions import KINDS as DECISION_KINDS
 from engine.core.decisions import Request
 from engine.core.errors import CardError, IllegalDecision, LumenError, Problem, ScenarioError
 from engine.core.events import OUTCOME_EN, OUTCOME_KO, explain, josa
+from engine.core import kept
 from engine.core.rng import coin_toss, next_u64
 from engine.core.yamlio import line_of, load_yaml, load_yaml_text
 from engine.play.state import SEATS, GameState, PlayerState, other
@@ -44,5 +45,6 @@ __all__ = [
     "Views", "public_view", "public_views", "Rules", "DECISION_KINDS", "Request",
     "CardError", "IllegalDecision", "LumenError", "Problem", "ScenarioError",
     "OUTCOME_EN", "OUTCOME_KO", "explain", "josa", "coin_toss", "next_u64", "line_of", "load_yaml", "load_yaml_text",
+    "kept",
     "SEATS", "GameState", "PlayerState", "other",
 ]

@@ -11,12 +11,16 @@ from collections import Counter
 from functools import lru_cache
 
 from engine.cards.model import ProblemCollector, parse_card, parse_character
+from engine.core import kept
 from engine.core.errors import CardError, Problem
-from engine.core.yamlio import load_yaml
+from engine.core.yamlio import load_yaml, load_yaml_text
 
 SAMPLE_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "sample")   # engine/data/sample
 SAMPLE_CARDS = os.path.join(SAMPLE_DIR, "cards.yaml")
 SAMPLE_DECKS = os.path.join(SAMPLE_DIR, "decks")
+#: the bundled folders whose files are kept parsed (engine/core/kept.py): a referee game starts
+#: from the sample decks without PyYAML
+KEPT_FOLDERS = frozenset(os.path.abspath(f) for f in (SAMPLE_DIR, SAMPLE_DECKS))
 
 SET_KEYS = {"set", "characters", "cards"}
 SET_INFO_KEYS = {"id", "name", "name_en", "sample"}
@@ -52,7 +56,13 @@ class Deck:
 
 def _read(path, ck):
     try:
-        return load_yaml(path)
+        folder, name = os.path.split(os.path.abspath(path))
+        if folder not in KEPT_FOLDERS:
+            return load_yaml(path)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        found, data = kept.data_of(kept.read(folder), name, text)
+        return data if found else load_yaml_text(text)
     except OSError as exc:
         ck.problems.append(Problem("cannot read: %s" % exc.strerror, path))
     except Exception as exc:  # a YAML syntax error names its own line
@@ -235,7 +245,7 @@ def check_path(path):
     if os.path.isdir(path):
         for root, _dirs, names in os.walk(path):
             for n in sorted(names):
-                if n.endswith((".yaml", ".yml", ".json")):
+                if n.endswith((".yaml", ".yml", ".json")) and n != kept.NAME:    # not a bundled folder's kept form
                     files.append(os.path.join(root, n))
         files.sort()
     else:
@@ -263,7 +273,7 @@ def load_sample():
     """The bundled sample set and its two decks: (CardSet, {deck name: Deck}). Read once per
     version of the files (as card sets are): a referee game starts from them, and reading the
     deck files again was ~2 M instructions a game. Decks are shared: read them, don't change them."""
-    names = sorted(os.listdir(SAMPLE_DECKS))
+    names = [n for n in sorted(os.listdir(SAMPLE_DECKS)) if n.endswith(".yaml")]
     cs, decks = _cached_sample(tuple((n, _mtime(os.path.join(SAMPLE_DECKS, n))) for n in names)
                                + (_mtime(SAMPLE_CARDS),))
     return cs, dict(decks)

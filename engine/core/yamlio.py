@@ -1,13 +1,11 @@
-"""YAML loading that remembers line numbers, so errors can say file:line."""
+"""YAML loading that remembers line numbers, so errors can say file:line.
 
+PyYAML is imported at the first load, not with the engine: its import is ~73 M instructions,
+and a hub whose first game reads no YAML (hub/profiles/parsed.py) starts without it.
+"""
+
+import functools
 from typing import Any
-
-import yaml
-
-try:  # the C loader is much faster; fall back to pure Python where libyaml is missing
-    _Base = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _Base = yaml.SafeLoader
 
 
 class LineDict(dict[Any, Any]):
@@ -26,20 +24,31 @@ class LineDict(dict[Any, Any]):
 MAX_NODES = 1_000_000
 
 
-class _Loader(_Base):  # type: ignore[misc,valid-type]  # the C loader or the Python one
-    aliased = True          # whether the text may hold an alias (a "*"): if not, nothing to expand
+@functools.lru_cache(maxsize=1)
+def _loader() -> Any:
+    """The loader class, made at the first load."""
+    import yaml
+    # the C loader is much faster; fall back to pure Python where libyaml is missing
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-    def get_single_node(self) -> Any:
-        node = super().get_single_node()
-        if node is not None and self.aliased:
-            _check_expansion(node)
-        return node
+    class _Loader(base):  # type: ignore[misc,valid-type]  # the C loader or the Python one
+        aliased = True          # whether the text may hold an alias (a "*"): if not, nothing to expand
+
+        def get_single_node(self) -> Any:
+            node = super().get_single_node()
+            if node is not None and self.aliased:
+                _check_expansion(node)
+            return node
+
+    _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    return _Loader
 
 
 def _check_expansion(root: Any) -> None:
     """Refuse a document whose aliases expand it past MAX_NODES, or that refers to itself
     (every reader walks the data as a tree). Each node is counted once with the size of what
     it expands to, so the check costs the document's size, never its expansion."""
+    import yaml
     size: dict[int, int] = {}   # id(node) -> expanded size; -1 while the node is being counted
     stack = [(root, False)]
     while stack:
@@ -63,6 +72,7 @@ def _check_expansion(root: Any) -> None:
 
 
 def _children(node: Any) -> Any:
+    import yaml
     if isinstance(node, yaml.SequenceNode):
         return node.value
     if isinstance(node, yaml.MappingNode):
@@ -78,14 +88,13 @@ def _construct_mapping(loader: Any, node: Any) -> LineDict:
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
         if key in d:
+            import yaml
             raise yaml.constructor.ConstructorError(
                 None, None, "duplicate key %r" % (key,), key_node.start_mark)
         d[key] = loader.construct_object(value_node, deep=True)
         d.key_lines[key] = key_node.start_mark.line + 1
     return d
 
-
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def load_yaml(path: Any) -> Any:
@@ -99,7 +108,7 @@ def load_yaml(path: Any) -> Any:
 
 
 def load_yaml_text(text: str | bytes) -> Any:
-    loader = _Loader(text)
+    loader = _loader()(text)
     loader.aliased = not isinstance(text, str) or "*" in text
     try:
         return loader.get_single_data()

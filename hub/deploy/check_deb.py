@@ -46,6 +46,11 @@ NEEDED_FILES = [
     # the game profiles: the tracker reads Lumen's at import (hub/sessions/tracker.py)
     "./opt/lumen/venv/lib/python3.11/site-packages/hub/profiles/data/lumen.yaml",
     "./opt/lumen/venv/lib/python3.11/site-packages/hub/profiles/data/cards/battlecon-sample.yaml",
+    # and kept parsed (hub/profiles/parsed.py): without them the hub starts, but imports PyYAML to do it
+    "./opt/lumen/venv/lib/python3.11/site-packages/hub/profiles/data/parsed.json",
+    "./opt/lumen/venv/lib/python3.11/site-packages/hub/profiles/data/cards/parsed.json",
+    "./opt/lumen/venv/lib/python3.11/site-packages/engine/data/sample/parsed.json",
+    "./opt/lumen/venv/lib/python3.11/site-packages/engine/data/sample/decks/parsed.json",
 ]
 
 

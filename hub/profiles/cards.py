@@ -27,7 +27,7 @@ import os
 from engine import CardError, Problem
 from engine import line_of
 
-from hub.profiles.schema import MAX_CARDS_BYTES, by_id, read_file
+from hub.profiles.schema import MAX_CARDS_BYTES, read_file
 
 FORMAT_PREFIX = "lumen-profile-cards/"
 FORMAT = "lumen-profile-cards/1"
@@ -207,8 +207,10 @@ def load(path):
 
 @functools.lru_cache(maxsize=None)
 def bundled():
-    """The card sets shipped with the hub (sample cards, marked as such) by id."""
-    return by_id(DATA, load)
+    """The card sets shipped with the hub (sample cards, marked as such) by id (their data kept
+    parsed: hub/profiles/parsed.py)."""
+    from hub.profiles import parsed
+    return parsed.by_id(DATA, parse, CardSetError, MAX_CARDS_BYTES)
 
 
 def from_body(body):

@@ -16,7 +16,7 @@ import os
 from engine import CardError, Problem
 from engine import load_yaml_text
 
-from hub.profiles.schema import MEASURES, PROFILE, SEAT_IDS, Checker, by_id, read_file
+from hub.profiles.schema import MAX_PROFILE_BYTES, MEASURES, PROFILE, SEAT_IDS, Checker, read_file
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 FORMAT = "lumen-profile/1"
@@ -345,8 +345,10 @@ def from_body(body):
 
 @functools.lru_cache(maxsize=None)
 def bundled():
-    """The profiles shipped with the hub (hub/profiles/data/*.yaml) by id."""
-    return by_id(DATA, load)
+    """The profiles shipped with the hub (hub/profiles/data/*.yaml) by id (their data kept
+    parsed: hub/profiles/parsed.py)."""
+    from hub.profiles import parsed
+    return parsed.by_id(DATA, parse, ProfileError, MAX_PROFILE_BYTES)
 
 
 def get(pid):

@@ -385,17 +385,6 @@ def read_file(path, error, parse, limit=MAX_PROFILE_BYTES):
     return parse(parse_yaml(read_text(path, error, limit), path, error), path)
 
 
-def by_id(folder, load):
-    """Every ``*.yaml`` of a folder loaded, by the loaded thing's ``id``."""
-    import os
-    out = {}
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".yaml"):
-            x = load(os.path.join(folder, name))
-            out[x.id] = x
-    return out
-
-
 def _plain_default(d):
     if isinstance(d, (dict, list)):
         import copy

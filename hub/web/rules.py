@@ -9,8 +9,6 @@ import functools
 import re
 from pathlib import Path
 
-import yaml
-
 INDEX = Path(__file__).with_name("rules_index.yaml")
 BATTLE_ORDER = "4.4"        # its 18 steps ("guide 4.4 step N", a list under one heading) are 4.4.N in the index
 #: "가이드 3.6.2.2", "guide 4.4 step 7", "Guide 3.10": the section (steps of 4.4 are 4.4.N)
@@ -20,6 +18,7 @@ _REF = re.compile(r"(?:가이드|guide)\s*(\d+(?:\.\d+)*)(?:\s*(?:step|단계)\s
 @functools.lru_cache(maxsize=1)
 def index():
     """{section: {"title": {ko, en}, "ko": text, "en": text}} in the guide's order."""
+    import yaml         # at the first look-up: the hub starts without PyYAML (hub/profiles/parsed.py)
     data = yaml.safe_load(INDEX.read_text(encoding="utf-8"))
     return dict(data["sections"])
 
