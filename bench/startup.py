@@ -137,12 +137,12 @@ def bare_fastapi():
     return total, time.monotonic() - c.t0
 
 
-def hub_start(db, wait_check=True):
+def hub_start(db, wait_check=True, mode=None):
     """(instructions at the moment the display accepts, wall s, instructions once the record's
-    check has said its line)."""
+    check has said its line). ``mode``: the first game's (``--mode``; None: lumen hub's default)."""
     port = free_port()
     c = Counted([icount.PYTHON, "-m", "hub.cli", "hub", "--db", db, "--port", str(port), "--no-mdns",
-                 "--serial", db + ".no-pod"])
+                 "--serial", db + ".no-pod"] + (["--mode", mode] if mode else []))
     lines, checked = [], threading.Event()
 
     def read():
@@ -189,6 +189,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default="0,1000,10000", help="stored games per run, comma-separated")
     ap.add_argument("--keep", help="a folder to build (and reuse) the records in")
+    ap.add_argument("--mode", choices=("tracker", "referee", "profile"),
+                    help="the first game's mode when the record has none (default: lumen hub's own, tracker); "
+                         "a referee game reads the sample decks' YAML, so it imports PyYAML at start")
     ap.add_argument("--no-check", action="store_true",
                     help="don't wait for the record check's line (a hub from before issue 26 checks before it serves)")
     ap.add_argument("--smoke", action="store_true", help="every part, small: CI's check that it runs (figures meaningless)")
@@ -211,12 +214,12 @@ def main():
                 print("  built a record of %d games: %.1f MB in %.1f s" % (n, size / 1e6, time.monotonic() - t0))
             work = db + ".run.sqlite3"
             shutil.copy(db, work)
-            at, wall, after = hub_start(work, not args.no_check)
+            at, wall, after = hub_start(work, not args.no_check, args.mode)
             ratio = "" if at is None or base is None else " = %.2fx the bare import (goal <= %.1fx: %s)" % (
                 at / base, GOAL_RATIO, "met" if at / base <= GOAL_RATIO else "NOT met")
-            print("lumen hub, %d stored games (%.1f MB): %s until the display accepts%s (%.2f s as run); "
+            print("lumen hub%s, %d stored games (%.1f MB): %s until the display accepts%s (%.2f s as run); "
                   "the record's check once serving: %s more"
-                  % (n, os.path.getsize(db) / 1e6, icount.fmt(at), ratio, wall,
+                  % (" --mode " + args.mode if args.mode else "", n, os.path.getsize(db) / 1e6, icount.fmt(at), ratio, wall,
                      icount.fmt(None if after is None or at is None else after - at)))
             for suffix in ("", "-wal", "-shm", ".lock"):
                 if os.path.exists(work + suffix):
