@@ -7,7 +7,7 @@ bundled YAML: Lumen's profile, or the sample decks. A folder of bundled files ma
 from. A reader takes the data from there only while the file's text is that text, so the kept
 form can only be stale in speed, never in content: a file edited since is parsed as YAML. Data
 read from a kept form has no line numbers (plain dicts): the files kept are the bundled ones,
-which pass their checks. ``python -m hub.profiles.parsed`` writes every bundled folder's kept
+which pass their checks. ``python -m hub.profiles.keep`` writes every bundled folder's kept
 form again (engine's sample set included); tests fail while one is stale.
 """
 

@@ -96,7 +96,6 @@ def _construct_mapping(loader: Any, node: Any) -> LineDict:
     return d
 
 
-
 def load_yaml(path: Any) -> Any:
     """Load one YAML (or JSON) file; mappings come back as LineDict.
 

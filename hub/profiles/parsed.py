@@ -5,7 +5,7 @@ A bundled file is read as text as before (size and kind checked) and its data ta
 folder's ``parsed.json`` only while the text is the one it was parsed from; the profile or card
 checker (``parse``) runs on the data either way.
 
-``python -m hub.profiles.parsed`` writes every bundled folder's kept form again (these and the
+``python -m hub.profiles.keep`` writes every bundled folder's kept form again (these and the
 engine's sample set) after an edit; tests/profiles/test_parsed.py fails while one is stale.
 """
 
@@ -44,32 +44,3 @@ def stale(folder, error, limit):
 def write(folder, error, limit):
     """Write the folder's kept form from its YAML files."""
     return kept.write(folder, *_io(error, limit))
-
-
-def folders():
-    """The hub's bundled folders, each with its error and size limit."""
-    from hub.profiles import cards, profile
-    from hub.profiles.schema import MAX_CARDS_BYTES, MAX_PROFILE_BYTES
-    return [(profile.DATA, profile.ProfileError, MAX_PROFILE_BYTES), (cards.DATA, cards.CardSetError, MAX_CARDS_BYTES)]
-
-
-def engine_io():
-    """How the engine's sample folders' files are read and parsed (engine/cards/decks.py)."""
-    from engine import load_yaml_text
-
-    def read(path):
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    return (lambda text, path: plain(load_yaml_text(text))), read
-
-
-def main():
-    from engine.cards import KEPT_FOLDERS
-    for folder, error, limit in folders():
-        print("%s: %d files" % (os.path.join(folder, kept.NAME), write(folder, error, limit)))
-    for folder in sorted(KEPT_FOLDERS):
-        print("%s: %d files" % (os.path.join(folder, kept.NAME), kept.write(folder, *engine_io())))
-
-
-if __name__ == "__main__":
-    main()

@@ -13,22 +13,22 @@ import pytest
 
 from engine.cards import decks
 from engine.core import kept
-from hub.profiles import cards, parsed, profile
+from hub.profiles import cards, keep, parsed, profile
 from hub.profiles.schema import MAX_PROFILE_BYTES
 
 ROOT = __file__.rsplit("/tests/", 1)[0]
 
 
-@pytest.mark.parametrize("folder, error, limit", parsed.folders(), ids=["profiles", "card sets"])
+@pytest.mark.parametrize("folder, error, limit", keep.folders(), ids=["profiles", "card sets"])
 def test_the_kept_forms_are_the_data_of_today_s_files(folder, error, limit):
     assert parsed.stale(folder, error, limit) == [], (
-        "hub/profiles: a bundled YAML file changed: run `python -m hub.profiles.parsed` and commit parsed.json")
+        "hub/profiles: a bundled YAML file changed: run `python -m hub.profiles.keep` and commit parsed.json")
 
 
 @pytest.mark.parametrize("folder", sorted(decks.KEPT_FOLDERS), ids=["sample", "sample decks"])
 def test_the_engine_s_sample_set_kept_forms_are_fresh(folder):
-    assert kept.stale(folder, *parsed.engine_io()) == [], (
-        "engine/data/sample: a sample file changed: run `python -m hub.profiles.parsed` and commit parsed.json")
+    assert kept.stale(folder, *keep.engine_io()) == [], (
+        "engine/data/sample: a sample file changed: run `python -m hub.profiles.keep` and commit parsed.json")
 
 
 def test_the_sample_set_read_from_its_kept_form_is_the_one_read_from_yaml(monkeypatch):
