@@ -51,7 +51,7 @@ Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 
 
 class StrictModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Control(StrictModel):
