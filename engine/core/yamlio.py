@@ -72,10 +72,9 @@ def _check_expansion(root: Any) -> None:
 
 
 def _children(node: Any) -> Any:
-    import yaml
-    if isinstance(node, yaml.SequenceNode):
+    if node.id == "sequence":          # PyYAML's node kinds (yaml.SequenceNode.id, MappingNode.id)
         return node.value
-    if isinstance(node, yaml.MappingNode):
+    if node.id == "mapping":
         return [n for pair in node.value for n in pair]
     return ()
 

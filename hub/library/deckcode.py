@@ -14,7 +14,8 @@ import base64
 import json
 import zlib
 
-from .sets import LibraryError, content_hash
+from .errors import LibraryError
+from .sets import content_hash
 
 PREFIX = "LC1."
 MAX_CODE = 4000

@@ -27,7 +27,7 @@ from engine import Problem
 from engine import load_yaml, load_yaml_text
 
 from . import problems_ko
-from .errors import LibraryError  # noqa: F401  (raised here; its home is light: the app's handler imports it at start)
+from .errors import LibraryError
 
 SET_FILE = "cards.yaml"
 DECKS = "decks"

@@ -15,15 +15,13 @@ from engine import kept
 from engine.cards import plain
 from hub.profiles.schema import parse_yaml, read_text
 
-yaml_files = kept.yaml_files
-
 
 def by_id(folder, parse, error, limit):
     """Every ``*.yaml`` of a bundled folder as ``parse(data, path)``, by the parsed thing's ``id``:
     the data from the folder's kept form where the file's text is the one it was made from."""
     forms = kept.read(folder)
     out = {}
-    for name in yaml_files(folder):
+    for name in kept.yaml_files(folder):
         path = os.path.join(folder, name)
         text = read_text(path, error, limit)
         found, data = kept.data_of(forms, name, text)

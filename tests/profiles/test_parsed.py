@@ -13,6 +13,7 @@ import pytest
 
 from engine.cards import decks
 from engine.core import kept
+from engine.core.kept import yaml_files
 from hub.profiles import cards, keep, parsed, profile
 from hub.profiles.schema import MAX_PROFILE_BYTES
 
@@ -71,7 +72,7 @@ def test_lumen_cards_check_of_the_sample_folder_skips_its_kept_form():
 
 def test_the_bundled_profiles_read_from_the_kept_form_are_the_ones_read_from_yaml():
     kept = profile.bundled()
-    from_yaml = {p.id: p for p in (profile.load(os.path.join(profile.DATA, n)) for n in parsed.yaml_files(profile.DATA))}
+    from_yaml = {p.id: p for p in (profile.load(os.path.join(profile.DATA, n)) for n in yaml_files(profile.DATA))}
     assert sorted(kept) == sorted(from_yaml) == ["battlecon", "gundam", "lumen", "yojeong"]
     for pid in kept:
         # the same body in the same order: a profile's hash and the record read it so
@@ -80,7 +81,7 @@ def test_the_bundled_profiles_read_from_the_kept_form_are_the_ones_read_from_yam
 
 def test_the_bundled_card_sets_read_from_the_kept_form_are_the_ones_read_from_yaml():
     kept = cards.bundled()
-    from_yaml = {c.id: c for c in (cards.load(os.path.join(cards.DATA, n)) for n in parsed.yaml_files(cards.DATA))}
+    from_yaml = {c.id: c for c in (cards.load(os.path.join(cards.DATA, n)) for n in yaml_files(cards.DATA))}
     assert sorted(kept) == sorted(from_yaml)
     for sid in kept:
         assert json.dumps(kept[sid].body) == json.dumps(from_yaml[sid].body), sid

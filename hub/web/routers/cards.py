@@ -28,7 +28,7 @@ from engine.scenarios import TrialError, judge
 from hub.library import deckcode
 from hub.library.csvimport import CsvError, read_csv
 from hub.library.deckcheck import deck_status, opening_problems, ordered_cards
-from hub.library.sets import LibraryError
+from hub.library.errors import LibraryError
 from hub.library.vocabulary import vocabulary
 from hub.sessions.base import SessionError
 from hub.web.common import STATIC_DIR, ApiError, Control, Seat, StrictModel, error_response
