@@ -45,6 +45,7 @@ from engine import IllegalDecision
 
 from hub.pods.channel import HubLink
 from hub.pods.claims import PodClaims
+from hub.pods.hello_gate import HELLO_EVERY_MS, HelloGate
 from hub.pods.link_thread import LinkThread
 from hub.pods import podext
 from hub.pods.ports import SerialPort, find_pod_ports
@@ -58,12 +59,9 @@ ADJUST_NAMES = {code: name for name, code in ADJUST.items()}
 
 # ---------------------------------------------------------------- one pod
 
-HELLO_BURST = 4          # hellos a port is heard at once (a pod says one a second until welcomed)
-HELLO_EVERY_MS = 500     # past those, one every this long
-
-
-class PodConn:
+class PodConn(HelloGate):
     def __init__(self, port):
+        super().__init__()          # the port's hello allowance (hub/pods/hello_gate.py)
         self.port = port
         self.link = HubLink()       # fed on the links' thread, sent on from the table's (its own lock)
         self.board_id = None
@@ -74,10 +72,6 @@ class PodConn:
         self.was_up = False
         self.repl_resets = 0        # seen of link.repl_resets, to say so once each
         self.wlock = threading.Lock()   # held to take the link's output and write it: in order
-        self.hellos = (HELLO_BURST, None)   # the port's hello allowance: (left, at ms), see PodHub._hello
-        self.held_hello = None      # (the latest hello past the allowance, its ms): heard when it is back
-        self.hellos_held = 0
-        self.hellos_heard = 0
 
     @property
     def name(self):
@@ -332,23 +326,12 @@ class PodHub(SeatPrompts, PodClaims):
         if self.pushes[seat] == pushes:
             self.push(seat, force=True)
 
-    # issue 28.11: a port flooding hellos (20 MB in 5 s once delayed a seated pod's ready by
-    # 4.8 s and printed 3,922 lines) is heard HELLO_BURST times, then once per HELLO_EVERY_MS:
-    # the latest hello waiting is the one heard (each says all an older one did), and the
-    # flood is said once a minute
     def _hello(self, c, m, t):
-        left, at = c.hellos
-        left = HELLO_BURST if at is None else min(HELLO_BURST, left + (t - at) / HELLO_EVERY_MS)
-        if left >= 1 and c.held_hello is None:
-            c.hellos = (left - 1, t)
-            c.hellos_heard += 1
+        """A hello, heard within the port's allowance (hub/pods/hello_gate.py), else held."""
+        if c.allows(m, t):
             self._on_hello(c, m, t)
             return
-        c.hellos = (left, t)
-        c.held_hello = (m, t)
-        c.hellos_held += 1
-        if c.hellos_held == 1 or t - getattr(c, "flood_said", -1e18) >= 60_000:
-            c.flood_said = t
+        if c.say_flood(t):
             # the same line for a port that floods and for hellos that piled up while the hub was
             # slow to read (a Pi starting under load): both are more hellos than it hears at once
             self.out("포드 포트 %s의 hello가 한꺼번에 너무 많이 왔습니다(포드가 너무 자주 보내거나 허브가 늦게 읽음): %d개를 "
@@ -357,18 +340,17 @@ class PodHub(SeatPrompts, PodClaims):
                          c.port.name, c.hellos_held, HELLO_EVERY_MS / 1000, c.port.name, c.hellos_held,
                          HELLO_EVERY_MS / 1000))
         loop = self.links.loop
-        if loop is not None and not getattr(c, "hello_timer", None):
-            c.hello_timer = loop.call_later(max(0.0, (1 - left) * HELLO_EVERY_MS / 1000), self._held, c)
+        if loop is not None and c.hello_timer is None:
+            c.hello_timer = loop.call_later(c.until_allowed_s(), self._held, c)
 
     def _held(self, c):
         """On the table's loop: hear the hello a flooding port said last, if it may be heard now."""
         c.hello_timer = None
-        if c.closed or c.held_hello is None:
+        held = None if c.closed else c.take_held()
+        if held is None:
             return
-        m, _ = c.held_hello
-        c.held_hello = None
         with self.lock:
-            self._hello(c, m, now_ms())
+            self._hello(c, held[0], now_ms())
         self.flush()
 
     def _on_hello(self, c, m, t):

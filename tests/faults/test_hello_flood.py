@@ -11,7 +11,7 @@ from tests.faults.podtable import t10, wait  # noqa: F401  (t10 is a fixture)
 from tests.faults.test_rogue_device import RoguePort, hello
 
 FLOOD = 3000
-HELLO_BURST, HELLO_EVERY_MS = 4, 500     # what a port is heard (hub/pods/pod_hub.py)
+HELLO_BURST, HELLO_EVERY_MS = 4, 500     # what a port is heard (hub/pods/hello_gate.py)
 
 
 def test_a_hello_flood_is_heard_at_a_trickle_and_said_once(t10):

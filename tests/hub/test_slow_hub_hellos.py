@@ -6,7 +6,7 @@ while the pod, already up, ignored that welcome and went on with its own: each s
 dropped the other's frames as repeats, the pod never showed the game's first ready and its
 presses never reached the session (protocol: docs/protocol.md, hello/welcome)."""
 
-from hub.pods.pod_hub import HELLO_BURST
+from hub.pods.hello_gate import HELLO_BURST
 from hub.pods.ports import SimPort
 from hub.pods.protocol import Decoder
 
