@@ -94,32 +94,45 @@ def run_td(args, out=print, ready=None, stop=None):
     from .broker import BrokerError, LocalBroker, available, make_url, parse_url
     from .eventdir import load_credentials
     from .td import TD
+    from hub.web.listen import PortBusy, listen_socket
     creds = load_credentials(args.dir)
+    page = None
+    if not getattr(args, "no_web", False):
+        try:        # the page's port first: a busy one is said before the broker or the TD start
+            page = listen_socket(args.host, args.port)
+        except PortBusy as e:
+            out("%s (--port 로 다른 포트를 고르세요 / choose another with --port)" % e.strerror)
+            return 2
     broker = None
-    if args.broker:
-        host, port, _, _ = parse_url(args.broker)
-    else:
-        why = available()
-        if why:
-            raise BrokerError(why)
-        broker = LocalBroker(os.path.join(args.dir, "broker"), {k: v for k, v in creds.items() if k != "admin_token"},
-                             port=args.broker_port or _saved_port(args.dir), host=args.broker_host)
-        if broker.adopt():
-            out("the event's broker is still running (pid %d): using it" % broker.adopted)
+    try:
+        if args.broker:
+            host, port, _, _ = parse_url(args.broker)
         else:
-            broker.start()
-        _save_port(args.dir, broker.port)
-        host, port = "127.0.0.1", broker.port
-    td = TD(os.path.join(args.dir, "event.sqlite"), make_url(host, port, "td", creds["td"])).start()
+            why = available()
+            if why:
+                raise BrokerError(why)
+            broker = LocalBroker(os.path.join(args.dir, "broker"), {k: v for k, v in creds.items() if k != "admin_token"},
+                                 port=args.broker_port or _saved_port(args.dir), host=args.broker_host)
+            if broker.adopt():
+                out("the event's broker is still running (pid %d): using it" % broker.adopted)
+            else:
+                broker.start()
+            _save_port(args.dir, broker.port)
+            host, port = "127.0.0.1", broker.port
+        td = TD(os.path.join(args.dir, "event.sqlite"), make_url(host, port, "td", creds["td"])).start()
+    except BaseException:
+        if page is not None:
+            page.close()
+        raise
     out("TD %s: broker mqtt://%s:%d (pid %s)" % (td.name, host, port, broker.pid if broker else "external"))
     out("tables join with: LUMEN_BROKER_PASSWORD=PASSWORD lumen hub --broker mqtt://table-N@HOST:%d --event %s --table N "
         "(`lumen tournament tables --dir %s` prints each one)" % (port, _quote(td.name), args.dir))
     stop = stop or threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
     server = None
-    if not getattr(args, "no_web", False):
+    if page is not None:
         from .web import serve
-        server = serve(td, creds["admin_token"], host=args.host, port=args.port)
+        server = serve(td, creds["admin_token"], host=args.host, port=args.port, sock=page)
         out("TD page: http://%s:%d/  (admin token: \"admin_token\" in %s, 0600)"
             % (args.host, args.port, os.path.join(args.dir, "credentials.json")))
         from hub.system.logs import to_terminal

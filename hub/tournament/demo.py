@@ -91,6 +91,12 @@ def run_demo(args, out=print):
     why = available()
     if why:
         raise BrokerError(why)
+    from hub.web.listen import PortBusy, listen_socket
+    try:        # the page's port first: a busy one is said before the broker or the tables start
+        page = listen_socket("127.0.0.1", args.port)
+    except PortBusy as e:
+        out("%s (--port 로 다른 포트를 고르세요 / choose another with --port)" % e.strerror)
+        return 2
 
     def stop_on_sigterm(signum, frame):
         raise KeyboardInterrupt     # the same clean stop as Ctrl+C: the finally below runs
@@ -107,7 +113,7 @@ def run_demo(args, out=print):
         broker = LocalBroker(os.path.join(folder, "broker"), {k: v for k, v in creds.items() if k != "admin_token"})
         broker.start()
         td = TD(os.path.join(folder, "event.sqlite"), broker.url("td")).start()
-        server = serve(td, creds["admin_token"], port=args.port)
+        server = serve(td, creds["admin_token"], port=args.port, sock=page)
         url = "http://127.0.0.1:%d/" % args.port
         out("TD page / 운영 화면: %s   projector / 프로젝터: %sprojector" % (url, url))
         out("admin token / 관리자 토큰: \"admin_token\" in %s   (event folder %s, broker port %d)"
@@ -156,6 +162,8 @@ def run_demo(args, out=print):
                 t.join()
             if server is not None:
                 server.should_exit = True
+            else:
+                page.close()
             if td is not None:
                 td.stop()
         finally:

@@ -17,6 +17,13 @@ files". Here every connection passes :class:`ConnectionGuard`:
 * **deadlines**: the request headers within ``header_s`` of the connection (or of the last
   response, on a kept-alive connection), the body within ``body_s`` of the headers; an idle
   kept-alive connection is closed after uvicorn's ``timeout_keep_alive``;
+* **the listening socket accepts only while files are left** (hub/web/accept_gate.py): the
+  caps above count connections once the protocol sees them, which is an iteration or more
+  after asyncio accepted them, and a closed one gives its file back an iteration later
+  still; the gate counts every accepted socket until it is closed and holds the rest in
+  the kernel's queue at ``files - FILES_KEPT``;
+* a connection that is closing but still has a response to send to a client that does not
+  read it keeps its place (``closing``, waiting for its client) until it is gone;
 * the open-file limit is raised to its hard limit at start (systemd's default soft limit is
   1024), and errors the event loop reports (``socket.accept() out of system resource``) are
   logged once per kind per minute, with a count of those left out (:func:`quiet_loop_errors`).
@@ -29,6 +36,8 @@ import asyncio
 import logging
 import resource
 import time
+
+from hub.web.accept_gate import AcceptGate, gated
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -67,22 +76,35 @@ def limits(files=None):
     return max_open, max(2, min(PER_HOST, max_open // 4))
 
 
+def socket_limit(files=None, max_open=None):
+    """The accept gate's limit: open connection sockets (seen by the guard or not) for an
+    open-file limit of ``files``; never below ``max_open`` plus a backlog."""
+    if files is None:
+        files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if max_open is None:
+        max_open = limits(files)[0]
+    return max(max_open + BACKLOG, files - FILES_KEPT)
+
+
 class _Conn:
     __slots__ = ("proto", "host", "since", "state")
 
     def __init__(self, proto, host, since):
         self.proto, self.host, self.since = proto, host, since
-        self.state = "headers"        # headers | body | busy | stalled | ws
+        self.state = "headers"        # headers | body | busy | stalled | ws | closing
 
 
-WAITING = ("headers", "body", "stalled")      # waiting for the client: may be closed for a newcomer
+#: waiting for the client: may be closed for a newcomer
+WAITING = ("headers", "body", "stalled", "closing")
 
 
 class ConnectionGuard:
-    def __init__(self, max_open=None, per_host=None, header_s=HEADER_S, body_s=BODY_S, clock=time.monotonic):
+    def __init__(self, max_open=None, per_host=None, header_s=HEADER_S, body_s=BODY_S, clock=time.monotonic,
+                 max_sockets=None):
         m, p = limits()
         self.max_open = max_open or m
         self.per_host = per_host or p
+        self.gate = AcceptGate(max_sockets or socket_limit(max_open=self.max_open))
         self.header_s, self.body_s = header_s, body_s
         self.clock = clock
         self.conns = {}             # transport -> _Conn, oldest first
@@ -102,9 +124,20 @@ class ConnectionGuard:
         self.stats["accepted"] += 1
         return True
 
+    def listener(self, sock):
+        """``sock``, the bound socket the server will listen on, behind this guard's accept gate."""
+        return gated(sock, self.gate)
+
     def _prune(self):
-        for t in [t for t in self.conns if t.is_closing()]:
-            del self.conns[t]
+        """Closing connections out of the count, except one still sending to a client that does
+        not read (its file stays open until it is gone: ``closing``, so a newcomer may take it)."""
+        for t, c in list(self.conns.items()):
+            if not t.is_closing():
+                continue
+            if c.state != "ws" and t.get_write_buffer_size() > 0:
+                c.state = "closing"
+            else:
+                del self.conns[t]
 
     def _evict(self, among, why):
         for c in among:              # dicts keep insertion order: the oldest first
@@ -149,7 +182,8 @@ class ConnectionGuard:
         by = {}
         for c in self.conns.values():
             by[c.state] = by.get(c.state, 0) + 1
-        return dict(self.stats, open=len(self.conns), states=by, max_open=self.max_open, per_host=self.per_host)
+        return dict(self.stats, open=len(self.conns), states=by, max_open=self.max_open, per_host=self.per_host,
+                    **self.gate.view())
 
 
 def protocol_class(guard):
@@ -234,7 +268,9 @@ def server_config(app, host, port, log_level="warning", guard=None, **kw):
     raise_file_limit()
     guard = guard or ConnectionGuard()
     app.state.guard = guard
+    # loop "asyncio": the accept gate is a socket's accept, which uvloop would not call
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, http=protocol_class(guard), ws="auto",
+                          loop="asyncio",
                           timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024,
                           ws_max_size=64 * 1024, ws_per_message_deflate=False, backlog=BACKLOG, **kw)
     quiet_client_faults()        # after the Config: it sets up uvicorn's loggers

@@ -1,46 +1,15 @@
 """Running the app: the URLs to show, serving until stopped, or a server in a thread."""
 
-import errno
 import logging
-import socket
 import threading
 import time
 
 from hub.web import guard, lan
+from hub.web.listen import PortBusy, listen_socket  # noqa: F401 (hub.cli, tests: web.PortBusy)
 from hub.web.uvserver import Server
 from hub.web.app import create_app
 
 log = logging.getLogger("lumen.web")
-
-class PortBusy(OSError):
-    """The address can't be listened on (another hub, the packaged service, any program): said
-    before anything is announced or started, so nobody is shown URLs or a token that lead nowhere."""
-
-    def __init__(self, host, port, err):
-        self.host, self.port = host, port
-        busy = err.errno == errno.EADDRINUSE
-        super().__init__(err.errno, "%s %s:%d: %s" % (
-            "포트 사용 중 / port busy" if busy else "열 수 없는 주소 / can't listen on", host, port, err.strerror or err))
-        self.busy = busy
-
-
-def listen_socket(host, port):
-    """The server's listening socket, bound now (the server only listens on it): a busy port is
-    known before the tasks start and the URLs are said. Port 0: a free one."""
-    try:
-        family, kind, proto, _, addr = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
-                                                         flags=socket.AI_PASSIVE)[0]
-    except socket.gaierror as e:
-        raise PortBusy(host, port, OSError(errno.EADDRNOTAVAIL, str(e))) from e
-    sock = socket.socket(family, kind, proto)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)     # as uvicorn does: TIME_WAIT is not busy
-        sock.bind(addr)
-    except OSError as e:
-        sock.close()
-        raise PortBusy(host, port, e) from e
-    sock.set_inheritable(True)
-    return sock
 
 
 def urls(table, host, port):
@@ -117,6 +86,7 @@ def serve(table, host="127.0.0.1", port=8000, *, bots=False, tick_interval=0.1, 
     try:
         try:
             server = app.state.hub.server = Server(guard.server_config(app, host, port, log_level=log_level))
+            sock = app.state.guard.listener(sock)       # the accept gate (hub/web/accept_gate.py)
             server.run(sockets=[sock])
         except KeyboardInterrupt:
             pass
@@ -160,6 +130,7 @@ def start_in_thread(table, port=0, host="127.0.0.1", *, tick_interval=0.1, bots=
     config = guard.server_config(app, host, actual, lifespan="on", guard=conn_guard)
     server = app.state.hub.server = Server(config)
     app.state.listen = (host, actual)
+    sock = app.state.guard.listener(sock)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="lumen-web", daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout

@@ -131,3 +131,25 @@ def test_reading_commands_refuse_a_missing_record_and_never_write(tmp_path):
     assert r.returncode == 0, r.stderr
     assert db.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("kept")) == ["kept.sqlite3"]
+
+
+def test_the_tds_page_on_a_busy_port_is_said_before_the_broker_or_the_td_start(busy_port, tmp_path):
+    """`lumen tournament run --port` on a busy port: uvicorn used to bind in its thread and
+    exit it, leaving a TD with no page and no word of why. Now the page's socket is bound
+    first (hub/web/listen.py) and the refusal names the port, before a broker is started."""
+    from argparse import Namespace
+
+    from hub.tournament.cli import run_td
+    from hub.tournament.eventdir import new_event
+
+    from tests.tournament.conftest import players
+    folder = str(tmp_path / "event")
+    new_event(folder, "cup", players(4), rounds=2, round_minutes=30, best_of=1, seed=3)
+    lines = []
+    args = Namespace(dir=folder, broker=None, broker_port=None, broker_host="127.0.0.1", host="127.0.0.1",
+                     port=busy_port, no_web=False)
+    assert run_td(args, lines.append) == 2
+    assert len(lines) == 1 and "port busy" in lines[0] and str(busy_port) in lines[0], lines
+    assert "--port" in lines[0]
+    assert not os.path.exists(os.path.join(folder, "broker")), "a broker was started for a TD that cannot serve"
+    assert not os.path.exists(os.path.join(folder, "event.sqlite-wal"))
