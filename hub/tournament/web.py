@@ -18,6 +18,7 @@ from fastapi.security import HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
+from hub.web import v1_check
 from hub.web.common import STATIC_DIR as WEB_STATIC
 from hub.web.limits import RequestLimits, WrongTokens
 
@@ -25,6 +26,8 @@ from . import human
 from . import standings as st
 from .td import ConfirmNeeded, TDError
 from .views import ViewError, match_view, pairings_by_name, room_view
+
+v1_check.install()      # before any route is declared (hub/web/v1_check.py)
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 SHARED = WEB_STATIC

@@ -40,8 +40,10 @@ from hub.web.broadcast import DisplayHub
 from hub.web.common import HTTP_CODES, STATIC_DIR, ApiError, Controls, error_response, make_bearer
 from hub.web import lazy_routes
 from hub.web.routers import admin, bot, display, games, profile, rules, seat, timer, tracker
+from hub.web import v1_check
 
 log = logging.getLogger("lumen.web")
+v1_check.install()      # before any route is declared: no pydantic.v1 import to refuse its models
 
 
 #: where the card editor's routes are (hub/web/routers/cards.py): declared at their first request

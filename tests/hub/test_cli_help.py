@@ -53,3 +53,37 @@ def test_the_demo_prints_the_game_header_before_turn_1():
     header = next(i for i, ln in enumerate(lines) if ln.startswith("== 게임 1:"))
     turn1 = next(i for i, ln in enumerate(lines) if "1턴" in ln or "턴 1" in ln)
     assert header < turn1, lines[:header + 3]
+
+
+def _shape(parser):
+    """Every option and command under ``parser``, as (path, option, help)."""
+    return sorted((" ".join(p), what, str(help_text)) for p, what, help_text in walk(parser))
+
+
+def test_a_parser_built_for_one_command_parses_it_as_the_whole_one_does():
+    """Issue 36: ``main`` builds only its command's options (each option cost argparse a look at
+    the terminal: 15 M instructions of ``lumen hub``'s start). That command's options, defaults
+    and help are the whole parser's; the other commands are still listed with their help."""
+    whole = build_parser()
+    top = {" ".join(p): h for p, what, h in walk(whole) if what == "(the subcommand)" and len(p) == 2}
+    for command in top:
+        one = build_parser(command)
+        mine = [row for row in _shape(one) if row[0].split(" ")[1:2] == [command]]
+        assert mine == [row for row in _shape(whole) if row[0].split(" ")[1:2] == [command]], command
+        listed = {" ".join(p): h for p, what, h in walk(one) if what == "(the subcommand)" and len(p) == 2}
+        assert listed == top, command                  # `lumen -h` and a wrong command still list them all
+    args = build_parser("hub").parse_args(["hub", "--port", "0", "--mode", "referee"])
+    full = whole.parse_args(["hub", "--port", "0", "--mode", "referee"])
+    assert {k: v for k, v in vars(args).items() if k != "func"} == {k: v for k, v in vars(full).items() if k != "func"}
+
+
+def test_main_builds_only_the_command_it_runs(monkeypatch):
+    import importlib
+    cli = importlib.import_module("hub.cli.main")      # hub.cli's `main` is the function
+    built = []
+    real = cli.build_parser
+    monkeypatch.setattr(cli, "build_parser", lambda command=None: built.append(command) or real(command))
+    import hub.cli.games as games
+    monkeypatch.setattr(games, "games", lambda args: 0)
+    assert cli.main(["games", "--limit", "3"]) == 0
+    assert built == ["games"]
