@@ -94,14 +94,12 @@ def run_td(args, out=print, ready=None, stop=None):
     from .broker import BrokerError, LocalBroker, available, make_url, parse_url
     from .eventdir import load_credentials
     from .td import TD
-    from hub.web.listen import PortBusy, listen_socket
     creds = load_credentials(args.dir)
     page = None
     if not getattr(args, "no_web", False):
-        try:        # the page's port first: a busy one is said before the broker or the TD start
-            page = listen_socket(args.host, args.port)
-        except PortBusy as e:
-            out("%s (--port 로 다른 포트를 고르세요 / choose another with --port)" % e.strerror)
+        from .web import bind, serve
+        page = bind(args.host, args.port, out)      # a busy port is said before the broker or the TD start
+        if page is None:
             return 2
     broker = None
     try:
@@ -131,7 +129,6 @@ def run_td(args, out=print, ready=None, stop=None):
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
     server = None
     if page is not None:
-        from .web import serve
         server = serve(td, creds["admin_token"], host=args.host, port=args.port, sock=page)
         out("TD page: http://%s:%d/  (admin token: \"admin_token\" in %s, 0600)"
             % (args.host, args.port, os.path.join(args.dir, "credentials.json")))

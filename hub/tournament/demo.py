@@ -27,7 +27,7 @@ from .broker import LocalBroker, available, BrokerError, make_url
 from .eventdir import new_event
 from .simtable import SimTable
 from .td import TD, TDError
-from .web import serve
+from .web import bind, serve
 
 FAMILY = "김이박최정강조윤장임한오서신권황안송류홍"
 GIVEN = ["민준", "서연", "도윤", "하은", "시우", "지우", "주원", "서윤", "하준", "지민", "예준", "수아", "유준",
@@ -91,11 +91,8 @@ def run_demo(args, out=print):
     why = available()
     if why:
         raise BrokerError(why)
-    from hub.web.listen import PortBusy, listen_socket
-    try:        # the page's port first: a busy one is said before the broker or the tables start
-        page = listen_socket("127.0.0.1", args.port)
-    except PortBusy as e:
-        out("%s (--port 로 다른 포트를 고르세요 / choose another with --port)" % e.strerror)
+    page = bind("127.0.0.1", args.port, out)     # a busy port is said before the broker or the tables start
+    if page is None:
         return 2
 
     def stop_on_sigterm(signum, frame):

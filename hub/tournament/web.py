@@ -283,9 +283,20 @@ def create_app(td, admin_token):
     return app
 
 
+def bind(host, port, out):
+    """The page's socket, bound before the broker and the TD start (hub.web.listen); None
+    after saying why when the port is busy or the address can't be listened on."""
+    from hub.web.listen import PortBusy, listen_socket
+    try:
+        return listen_socket(host, port)
+    except PortBusy as e:
+        out("%s (--port 로 다른 포트를 고르세요 / choose another with --port)" % e.strerror)
+        return None
+
+
 def serve(td, admin_token, host="127.0.0.1", port=8100, sock=None):
     """Serve the page in a daemon thread; returns the uvicorn server (``should_exit`` stops it).
-    ``sock``: the socket bound already (hub.web.listen.listen_socket), else bound here."""
+    ``sock``: the socket bound already (``bind``), else bound here."""
     import uvicorn
 
     from hub.web.guard import server_config

@@ -79,16 +79,17 @@ class _CountedSocket(socket.socket):
     __slots__ = ("_gate",)
     _gate: AcceptGate | None
 
-    def _real_close(self, _ss: Any = _socket.socket) -> None:
+    def _give_back(self) -> None:
         gate, self._gate = getattr(self, "_gate", None), None
-        if gate is not None:
+        if gate is not None:        # once, however often it is closed
             gate.closed()
+
+    def _real_close(self, _ss: Any = _socket.socket) -> None:
+        self._give_back()
         _ss.close(self)
 
     def detach(self) -> int:
-        gate, self._gate = getattr(self, "_gate", None), None
-        if gate is not None:
-            gate.closed()
+        self._give_back()
         return super().detach()
 
 

@@ -76,13 +76,11 @@ def limits(files=None):
     return max_open, max(2, min(PER_HOST, max_open // 4))
 
 
-def socket_limit(files=None, max_open=None):
+def socket_limit(max_open, files=None):
     """The accept gate's limit: open connection sockets (seen by the guard or not) for an
-    open-file limit of ``files``; never below ``max_open`` plus a backlog."""
+    open-file limit of ``files`` (default: this process's); never below ``max_open`` plus a backlog."""
     if files is None:
         files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    if max_open is None:
-        max_open = limits(files)[0]
     return max(max_open + BACKLOG, files - FILES_KEPT)
 
 
@@ -104,7 +102,7 @@ class ConnectionGuard:
         m, p = limits()
         self.max_open = max_open or m
         self.per_host = per_host or p
-        self.gate = AcceptGate(max_sockets or socket_limit(max_open=self.max_open))
+        self.gate = AcceptGate(max_sockets or socket_limit(self.max_open))
         self.header_s, self.body_s = header_s, body_s
         self.clock = clock
         self.conns = {}             # transport -> _Conn, oldest first
