@@ -1,6 +1,6 @@
 """``lumen hub`` start-up against the number of stored games (issue 26). Prints figures.
 
-    python3 bench/startup.py [--games 0,1000,10000]
+    python3 bench/startup.py [--games 0,1000,10000] [--repeat 5]
 
 For each size a record is built (one real referee game played by random bots, then copied
 under new game ids by SQL, so 10,000 games take seconds to build), and the real ``lumen hub``
@@ -9,7 +9,9 @@ instructions are read (every thread, from exec) the moment its display accepts a
 connection, then the hub is stopped. Also counted: a bare ``python -c "import fastapi"``
 (the issue's yardstick: start-up within 1.5x of it with a new record), and what the record's
 whole-file check (hub/record/check.py, run once the display serves) costs at each size.
-Without callgrind only wall times are printed. Counts are x86-64 instructions of the host
+Each start is counted ``--repeat`` times (a fresh interpreter each time, its hash seed random as
+at any start: the same start varies by ~+-20 M instructions with the seed), and the median of
+each side is compared, with the spread printed. Without callgrind only wall times are printed. Counts are x86-64 instructions of the host
 CPython; the wall times under callgrind are not figures.
 """
 
@@ -18,6 +20,7 @@ import glob
 import os
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -185,6 +188,17 @@ def compile_tree():
                    stdout=subprocess.DEVNULL)
 
 
+def spread(counts):
+    """``median (min-max, n runs)`` of instruction counts; the median alone for one run."""
+    if not counts or None in counts:
+        return icount.fmt(None), None
+    med = statistics.median(counts)
+    if len(counts) == 1:
+        return icount.fmt(med), med
+    return "%.3f G instructions (%.3f-%.3f G over %d starts)" % (med / 1e9, min(counts) / 1e9, max(counts) / 1e9,
+                                                                 len(counts)), med
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default="0,1000,10000", help="stored games per run, comma-separated")
@@ -194,15 +208,17 @@ def main():
                          "a referee game reads the sample decks' YAML, so it imports PyYAML at start")
     ap.add_argument("--no-check", action="store_true",
                     help="don't wait for the record check's line (a hub from before issue 26 checks before it serves)")
+    ap.add_argument("--repeat", type=int, default=5, help="starts counted for each figure (the median is compared)")
     ap.add_argument("--smoke", action="store_true", help="every part, small: CI's check that it runs (figures meaningless)")
     args = ap.parse_args()
     if args.smoke:
-        args.games = "0"
+        args.games, args.repeat = "0", 1
     kind = icount.counter()
     print("start-up counts (%s; %s)" % (kind or "no counter here: wall only", icount.interpreter()))
     compile_tree()
-    base, wall = bare_fastapi()
-    print("bare python -c 'import fastapi': %s (%.2f s as run)" % (icount.fmt(base), wall))
+    bare = [bare_fastapi() for _ in range(args.repeat)]
+    text, base = spread([b[0] for b in bare])
+    print("bare python -c 'import fastapi': %s (%.2f s as run)" % (text, bare[-1][1]))
     folder = args.keep or tempfile.mkdtemp(prefix="lumen-startup-")
     os.makedirs(folder, exist_ok=True)
     try:
@@ -212,18 +228,22 @@ def main():
                 t0 = time.monotonic()
                 size = build_record(db, n)
                 print("  built a record of %d games: %.1f MB in %.1f s" % (n, size / 1e6, time.monotonic() - t0))
+            runs = []
             work = db + ".run.sqlite3"
-            shutil.copy(db, work)
-            at, wall, after = hub_start(work, not args.no_check, args.mode)
-            ratio = "" if at is None or base is None else " = %.2fx the bare import (goal <= %.1fx: %s)" % (
+            for _ in range(args.repeat):
+                shutil.copy(db, work)
+                runs.append(hub_start(work, not args.no_check, args.mode))
+                for suffix in ("", "-wal", "-shm", ".lock"):
+                    if os.path.exists(work + suffix):
+                        os.unlink(work + suffix)
+            text, at = spread([r[0] for r in runs])
+            ratio = "" if at is None or base is None else " = %.3fx the bare import (goal <= %.1fx: %s)" % (
                 at / base, GOAL_RATIO, "met" if at / base <= GOAL_RATIO else "NOT met")
+            checks = [None if r[2] is None or r[0] is None else r[2] - r[0] for r in runs]
             print("lumen hub%s, %d stored games (%.1f MB): %s until the display accepts%s (%.2f s as run); "
                   "the record's check once serving: %s more"
-                  % (" --mode " + args.mode if args.mode else "", n, os.path.getsize(db) / 1e6, icount.fmt(at), ratio, wall,
-                     icount.fmt(None if after is None or at is None else after - at)))
-            for suffix in ("", "-wal", "-shm", ".lock"):
-                if os.path.exists(work + suffix):
-                    os.unlink(work + suffix)
+                  % (" --mode " + args.mode if args.mode else "", n, os.path.getsize(db) / 1e6, text, ratio, runs[-1][1],
+                     icount.fmt(None if None in checks else statistics.median(checks))))
     finally:
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)

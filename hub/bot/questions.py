@@ -11,7 +11,7 @@ table's loop when the worker's result comes back (``done`` wakes whoever waits).
 import json
 import logging
 
-from engine.bots import fallback_answer
+from engine import bots      # its search (fallback_answer) imported at the first fallback, not at the hub's start
 from engine.bots import seat_view
 
 from hub.bot.worker import WorkerGone, card_table
@@ -129,4 +129,4 @@ class Questions:
     def fallback(self, session, q):
         """The instant greedy answer to ``q`` from its view (the search failed or ran late)."""
         view = json.loads(q.view)
-        return fallback_answer(view, q.seat, session.engine_state.cards, q.seed, q.kind)
+        return bots.fallback_answer(view, q.seat, session.engine_state.cards, q.seed, q.kind)

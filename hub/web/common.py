@@ -1,5 +1,6 @@
 """What every router shares: JSON errors, the request base models and the control helpers."""
 
+import warnings
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -7,6 +8,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import warnings as pydantic_warnings
 
 from engine import IllegalDecision
 
@@ -51,7 +53,24 @@ Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 
 
 class StrictModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    # defer_build: a body's validator is built at its route's first request, not at start (issue 36:
+    # the hub's ~40 request models cost ~32 M instructions, 2.4 % of the start; the first request
+    # of a route pays its own part once, docs/performance.md "Start-up, sixth pass")
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
+
+
+def _quiet_body_alias_warning():
+    """FastAPI builds a body's TypeAdapter from ``Annotated[Model, Field(alias=<parameter name>)]``
+    and silences pydantic's (>= 2.12) "the 'alias' attribute ... has no effect" while it does.
+    With a deferred model that build runs at the first request, outside FastAPI's silence: the
+    same warning, for that message only, is silenced here."""
+    category = getattr(pydantic_warnings, "UnsupportedFieldAttributeWarning", None)
+    if category is not None:
+        warnings.filterwarnings("ignore", message=r"The 'alias' attribute with value '\w+' was provided to the `Field\(\)`",
+                                category=category)
+
+
+_quiet_body_alias_warning()
 
 
 class Control(StrictModel):

@@ -18,11 +18,20 @@ class PortBusy(OSError):
         self.busy = busy
 
 
+def _host_arg(host: str) -> str | bytes | None:
+    """``host`` as getaddrinfo is given it: an ASCII name or address as bytes, since a str is
+    always run through the "idna" codec, whose import (stringprep, unicodedata) was ~1 ms of the
+    hub's start (issue 36); a name with other letters as a str, so it is IDNA-encoded as before."""
+    if not host:
+        return None
+    return host.encode("ascii") if host.isascii() else host
+
+
 def listen_socket(host: str, port: int) -> socket.socket:
     """The server's listening socket, bound now (the server only listens on it): a busy port is
     known before the tasks start and the URLs are said. Port 0: a free one."""
     try:
-        family, kind, proto, _, addr = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+        family, kind, proto, _, addr = socket.getaddrinfo(_host_arg(host), port, type=socket.SOCK_STREAM,
                                                          flags=socket.AI_PASSIVE)[0]
     except socket.gaierror as e:
         raise PortBusy(host, port, OSError(errno.EADDRNOTAVAIL, str(e))) from e
