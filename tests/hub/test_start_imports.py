@@ -3,22 +3,11 @@
 taken from their modules at first use) and the "idna" codec (hub/web/listen.py). Each case runs
 in a fresh interpreter: what is in ``sys.modules`` is what is asked."""
 
-import json
-import subprocess
-import sys
-
-ROOT = __file__.rsplit("/tests/", 1)[0]
-
-
-def _run(code):
-    out = subprocess.run([sys.executable, "-c", "import json, sys\n" + code], cwd=ROOT, capture_output=True,
-                         text=True, timeout=300)
-    assert out.returncode == 0, out.stderr[-3000:]
-    return json.loads(out.stdout.strip().splitlines()[-1])
+from tests.fresh import run_json
 
 
 def test_the_bots_namespace_is_whole_and_imports_a_module_at_its_first_name():
-    got = _run("import importlib\n"
+    got = run_json("import importlib\n"
                "import engine.bots as bots\n"
                "first = sorted(m for m in sys.modules if m.startswith('engine.bots.'))\n"
                "seat_view = bots.seat_view\n"
@@ -43,10 +32,10 @@ def test_the_bots_namespace_is_whole_and_imports_a_module_at_its_first_name():
     assert "no_such_name" in got["missing"]
 
 
-def test_the_hubs_bot_and_coach_are_made_without_the_search(tmp_path):
+def test_the_hubs_bot_and_coach_are_made_without_the_search():
     """A table whose game seats no bot and is not coached never runs the search: its import
     waits for the first question (or the first fallback answer)."""
-    got = _run("import argparse\n"
+    got = run_json("import argparse\n"
                "from hub.record.store import Store\n"
                "from hub.sessions.table import Table\n"
                "from hub.cli.hub import _bot_and_coach\n"
@@ -61,7 +50,7 @@ def test_the_hubs_bot_and_coach_are_made_without_the_search(tmp_path):
 
 
 def test_a_listening_socket_is_opened_without_the_idna_codec_and_a_foreign_name_is_still_said():
-    got = _run("from hub.web.listen import PortBusy, listen_socket\n"
+    got = run_json("from hub.web.listen import PortBusy, listen_socket\n"
                "opened = []\n"
                "for host in ('127.0.0.1', 'localhost', ''):\n"
                "    s = listen_socket(host, 0)\n"

@@ -4,21 +4,14 @@ before, and without the warning pydantic says when FastAPI's deferred body adapt
 outside FastAPI's own silence. Each case runs in a fresh interpreter: what is built when, and
 which warnings are said, are what is asked."""
 
-import json
-import subprocess
-import sys
-
 import pydantic.warnings
 import pytest
 
-ROOT = __file__.rsplit("/tests/", 1)[0]
+from tests.fresh import run_json
 
 
 def _run(code):
-    out = subprocess.run([sys.executable, "-c", "import json, sys, warnings\n" + code], cwd=ROOT,
-                         capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr[-3000:]
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_json(code, prelude="import json, sys, warnings\n")
 
 
 def test_a_body_is_built_at_its_first_request_and_refuses_what_it_refused_before():

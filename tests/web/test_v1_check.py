@@ -2,23 +2,12 @@
 (hub/web/v1_check.py, issue 36: 60 M instructions of the hub's start). Each case runs in a
 fresh interpreter: whether pydantic.v1 is imported is what is asked."""
 
-import json
-import subprocess
-import sys
-
-ROOT = __file__.rsplit("/tests/", 1)[0]
-
-
-def _run(code):
-    out = subprocess.run([sys.executable, "-c", "import json, sys\n" + code], cwd=ROOT, capture_output=True,
-                         text=True, timeout=300)
-    assert out.returncode == 0, out.stderr[-3000:]
-    return json.loads(out.stdout.strip().splitlines()[-1])
+from tests.fresh import run_json
 
 
 def test_the_hubs_app_and_the_tds_page_are_built_and_served_without_pydantic_v1(tmp_path):
     """Before: FastAPI imported pydantic.v1 at the first route parameter it declared."""
-    got = _run("from fastapi.testclient import TestClient\n"
+    got = run_json("from fastapi.testclient import TestClient\n"
                "from hub.record.store import Store\n"
                "from hub.sessions.table import Table\n"
                "from hub.web.app import create_app\n"
@@ -38,7 +27,7 @@ def test_the_hubs_app_and_the_tds_page_are_built_and_served_without_pydantic_v1(
 def test_a_pydantic_v1_model_is_still_refused_as_fastapi_refuses_it():
     """The check is exact: once pydantic.v1 is imported (a v1 model can only exist then),
     FastAPI's own check runs and refuses the route."""
-    got = _run("from hub.web import v1_check\n"
+    got = run_json("from hub.web import v1_check\n"
                "assert v1_check.install() and v1_check.install()      # once, however often asked\n"
                "import warnings\n"
                "warnings.simplefilter('ignore')\n"
