@@ -10,9 +10,9 @@ connection, then the hub is stopped. Also counted: a bare ``python -c "import fa
 (the issue's yardstick: start-up within 1.5x of it with a new record), and what the record's
 whole-file check (hub/record/check.py, run once the display serves) costs at each size.
 Each start is counted ``--repeat`` times (a fresh interpreter each time, its hash seed random as
-at any start: the same start varies by ~+-20 M instructions with the seed), and the median of
-each side is compared, with the spread printed. Without callgrind only wall times are printed. Counts are x86-64 instructions of the host
-CPython; the wall times under callgrind are not figures.
+at any start) and the median of each side is compared, with the spread printed (a few M
+instructions here). Without callgrind only wall times are printed. Counts are x86-64
+instructions of the host CPython; the wall times under callgrind are not figures.
 """
 
 import argparse

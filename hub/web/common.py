@@ -54,7 +54,7 @@ Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 
 class StrictModel(BaseModel):
     # defer_build: a body's validator is built at its route's first request, not at start (issue 36:
-    # the hub's ~40 request models cost ~32 M instructions, 2.4 % of the start; the first request
+    # the hub's ~40 request models cost ~35 M instructions, 2.5 % of the start; the first request
     # of a route pays its own part once, docs/performance.md "Start-up, sixth pass")
     model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
 
