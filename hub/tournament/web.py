@@ -297,14 +297,13 @@ def bind(host, port, out):
 def serve(td, admin_token, host="127.0.0.1", port=8100, sock=None):
     """Serve the page in a daemon thread; returns the uvicorn server (``should_exit`` stops it).
     ``sock``: the socket bound already (``bind``), else bound here."""
-    import uvicorn
-
     from hub.web.guard import server_config
     from hub.web.listen import listen_socket
+    from hub.web.uvicorn_lean import Server
     if sock is None:
         sock = listen_socket(host, port)    # PortBusy at once, in the caller
     app = create_app(td, admin_token)
-    server = uvicorn.Server(server_config(app, host, port, lifespan="off"))
+    server = Server(server_config(app, host, port, lifespan="off"))
     sock = app.state.guard.listener(sock)   # bound here, not by uvicorn: served behind the accept gate
     threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="td-web", daemon=True).start()
     return server

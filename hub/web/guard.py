@@ -37,10 +37,10 @@ import logging
 import resource
 import time
 
-from hub.web.accept_gate import AcceptGate, gated
-
 import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from hub.web.accept_gate import AcceptGate, gated
+from hub.web.uvicorn_lean import Config, H11Protocol
 
 log = logging.getLogger("lumen.web")
 
@@ -262,15 +262,14 @@ def protocol_class(guard):
 def server_config(app, host, port, log_level="warning", guard=None, **kw):
     """The uvicorn Config both web servers use (see the module's note); ``guard`` (a
     ConnectionGuard) is made from this process's open-file limit unless given."""
-    import uvicorn
     raise_file_limit()
     guard = guard or ConnectionGuard()
     app.state.guard = guard
     # loop "asyncio": the accept gate is a socket's accept, which uvloop would not call
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, http=protocol_class(guard), ws="auto",
-                          loop="asyncio",
-                          timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024,
-                          ws_max_size=64 * 1024, ws_per_message_deflate=False, backlog=BACKLOG, **kw)
+    config = Config(app, host=host, port=port, log_level=log_level, http=protocol_class(guard), ws="auto",
+                    loop="asyncio",
+                    timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024,
+                    ws_max_size=64 * 1024, ws_per_message_deflate=False, backlog=BACKLOG, **kw)
     quiet_client_faults()        # after the Config: it sets up uvicorn's loggers
     return config
 

@@ -12,10 +12,10 @@ import asyncio
 import time
 from email.utils import formatdate
 
-import uvicorn
+from hub.web.uvicorn_lean import Server as UvicornServer
 
 
-class Server(uvicorn.Server):
+class Server(UvicornServer):
     def __init__(self, config):
         self._exit = False
         self._loop = None
