@@ -36,6 +36,12 @@ WebSocket client (a second process) are not counted, everything the hub process 
   decisions submitted to a table without pods (engine, session, record); with the links'
   thread's wake-ups and the frames each way per decision.
 * **tracker**: tracker actions entered on the display (API path, no pods), per action.
+* **startup**: ``lumen hub``'s start until its display accepts, against a bare ``import fastapi``,
+  for each mode a table starts in (tracker, lumen hub's default; referee, the pods' table), with
+  no stored games: bench/startup.py's figure (its own processes; ``--games 0,1000,10000`` there
+  shows it flat in stored games).
+
+The 500-table event's figures (standings p99, the TD's memory) are bench/tournament.py's.
 """
 
 import argparse
@@ -537,13 +543,14 @@ def work_tracker(actions):
 
 # ---------------------------------------------------------------- driver
 
-FIGURES = ("idle", "battle", "pods", "parts", "tracker")
+FIGURES = ("idle", "battle", "pods", "parts", "tracker", "startup")
 
 
 #: issue 36's goals, printed beside each figure (instructions)
 GOAL_IDLE_PER_S = 0.4e6
 GOAL_BATTLE = 5e6
 GOAL_PODS_PER_DECISION = 0.3e6      # our own target for the pods' share (issue 16)
+GOAL_WAKES_PER_DECISION = 1.0       # the links' thread woken once a decision
 
 
 def against(value, goal):
@@ -553,7 +560,7 @@ def against(value, goal):
     return " (goal < %s: %s)" % (icount.fmt(goal), "met" if value < goal else "NOT met")
 
 
-def report(idle_s=20, games=1, actions=200, out=print, only=FIGURES):
+def report(idle_s=20, games=1, actions=200, out=print, only=FIGURES, smoke=False):
     kind = icount.counter()
     me = os.path.abspath(__file__)
     out("instruction counts (%s; %s; hub process only: pods and the display's client are other processes)"
@@ -568,6 +575,8 @@ def report(idle_s=20, games=1, actions=200, out=print, only=FIGURES):
         report_parts(me, out)
     if "tracker" in only:
         report_tracker(me, actions, out)
+    if "startup" in only:
+        report_startup(out, smoke)
 
 
 def report_idle(me, idle_s, out):
@@ -603,9 +612,10 @@ def report_pods(me, games, out):
         k = {name: v / r["decisions"] for name, v in r["counters"].items()}
         net = None if bg is None else counts["pods%d" % g] - bg * r["wall_s"] - counts["table%d" % g]
         per = None if net is None else net / r["decisions"]
-        out("the pods' part of game %d (%d decisions): %s per decision%s; the links' thread woke %.1f times, "
-            "%.1f frames out (%.1f state), %.1f in, per decision (background %s/s)"
-            % (g, r["decisions"], icount.fmt(per), against(per, GOAL_PODS_PER_DECISION), k["wakes"],
+        wakes = "met" if k["wakes"] <= GOAL_WAKES_PER_DECISION else "NOT met"
+        out("the pods' part of game %d (%d decisions): %s per decision%s; the links' thread woke %.1f times "
+            "(goal: once: %s), %.1f frames out (%.1f state), %.1f in, per decision (background %s/s)"
+            % (g, r["decisions"], icount.fmt(per), against(per, GOAL_PODS_PER_DECISION), k["wakes"], wakes,
                k["frames_out"], k["states"], k["frames_in"], icount.fmt(bg)))
 
 
@@ -626,6 +636,19 @@ def report_tracker(me, actions, out):
     per = None if counts["actions"] is None else (counts["actions"] - counts["none"]) / t["actions"]
     out("tracker action from the display (submit, record, display broadcast): %s per action "
         "(%d actions, %.2f ms each as run)" % (icount.fmt(per), t["actions"], 1000 * t["wall_s"] / t["actions"]))
+
+
+def report_startup(out, smoke=False):
+    """bench/startup.py's figure for each mode, its lines as it says them (it prints the goal)."""
+    for mode in ("tracker", "referee"):
+        cmd = [sys.executable, os.path.join(HERE, "startup.py"), "--mode", mode]
+        cmd += ["--smoke"] if smoke else ["--games", "0", "--repeat", "3"]
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        if run.returncode != 0:
+            raise SystemExit("bench/startup.py --mode %s failed:\n%s" % (mode, run.stderr[-3000:]))
+        for line in run.stdout.splitlines():
+            if line.startswith(("bare python", "lumen hub")):
+                out("start-up: " + line)
 
 
 def main():
@@ -657,7 +680,7 @@ def main():
     bad = [f for f in only if f not in FIGURES]
     if bad:
         ap.error("--only: unknown figure(s) %s (choose from %s)" % (", ".join(bad), ", ".join(FIGURES)))
-    report(args.idle, args.games, args.actions, only=only)
+    report(args.idle, args.games, args.actions, only=only, smoke=args.smoke)
 
 
 if __name__ == "__main__":
