@@ -18,6 +18,7 @@ import sys
 
 #: names the package's ``__init__`` offers that come from modules the hub imports anyway
 _CHEAP = {"Config": "uvicorn.config", "Server": "uvicorn.server"}
+_MISSING = object()
 
 
 def _register():
@@ -28,22 +29,22 @@ def _register():
         return          # not installed as a package: the plain import below says so
     package = importlib.util.module_from_spec(spec)
     loader = spec.loader
-    running = []
+    ran = []            # the package's own __init__: running or run (once)
 
     def __getattr__(name):
         where = _CHEAP.get(name)
         if where is not None:
             value = getattr(importlib.import_module(where), name)
-        elif running:
-            raise AttributeError("module 'uvicorn' has no attribute %r" % name)
         else:
-            running.append(name)        # a name missing while __init__ runs is missing indeed
-            try:
-                loader.exec_module(package)
-            finally:
-                running.clear()
-            value = package.__dict__.get(name)
-            if value is None:
+            if not ran:
+                ran.append(name)
+                try:
+                    loader.exec_module(package)
+                except BaseException:
+                    ran.clear()         # a failed __init__ (its error said) is tried again next time
+                    raise
+            value = package.__dict__.get(name, _MISSING)
+            if value is _MISSING:       # missing after __init__, or while it runs
                 raise AttributeError("module 'uvicorn' has no attribute %r" % name)
         setattr(package, name, value)
         return value
