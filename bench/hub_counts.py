@@ -88,11 +88,14 @@ class Hub:
         from hub.web import server as web
         from hub.record.store import Store
         from hub.sessions.table import Table
+        from hub.cli.hub import collect_once_serving
         self.tmp = tempfile.mkdtemp(prefix="lumen-bench-")
         self.db = os.path.join(self.tmp, "games.sqlite3")
         self.table = Table(Store(self.db))
         self.sims, self.pods = {}, None
-        tasks = []          # as hub/cli/hub.py without a status light: the pods' links only
+        # as hub/cli/hub.py without a status light: the pods' links, and the garbage collector
+        # given only what is made once the display serves (what the start built is frozen)
+        tasks = [collect_once_serving]
         if pods:
             from hub.cli.demo import BOARD_IDS
             from hub.pods.sim import SimPod, build
