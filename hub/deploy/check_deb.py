@@ -28,6 +28,7 @@ import signal
 import socket
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 import tomllib
@@ -194,10 +195,32 @@ def apt(*args):
         time.sleep(2)
 
 
+def host_bytecode():
+    """This machine's standard library bytecode: each .pyc with its size and time."""
+    stdlib = sysconfig.get_paths()["stdlib"]
+    found = {}
+    for folder, _, files in os.walk(stdlib):
+        for name in files:
+            if name.endswith(".pyc"):
+                path = os.path.join(folder, name)
+                st = os.stat(path)
+                found[path] = (st.st_size, st.st_mtime_ns)
+    return found
+
+
 def arm64_under_qemu(deb, version):
     """The arm64 package run on this machine: Debian's own arm64 Python 3.11 (fetched with a
     private apt state, the machine's untouched) and the package unpacked into one root, run by
-    qemu-user; the hub must start, say READY=1, answer /api/state and ping the watchdog."""
+    qemu-user; the hub must start, say READY=1, answer /api/state and ping the watchdog.
+
+    qemu's ``-L root`` looks a path up in the root first and on this machine after, so a file
+    the root lacks is this machine's: the arm64 Python, finding its standard library's bytecode
+    missing from the root (Debian compiles it at install, not in the package), wrote its own
+    into this machine's /usr/lib/python3.11, made from the root's sources: this machine's Python
+    then found its bytecode stale and compiled its standard library at every start (~2 G
+    instructions more for ``import fastapi``) until something compiled it again. The arm64 runs
+    write no bytecode (their Python reads what the package compiled), and the check says if
+    anything of this machine's changed."""
     if not shutil.which("qemu-aarch64-static"):
         apt("install", "--no-install-recommends", "qemu-user-static")
     with tempfile.TemporaryDirectory() as tmp:
@@ -222,12 +245,18 @@ def arm64_under_qemu(deb, version):
         # argv[0] is the venv's python (its pyvenv.cfg found through qemu's -L root); the
         # symlink itself points at the host's /usr/bin/python3, which qemu would open
         qemu = ["qemu-aarch64-static", "-L", root, "-0", "/opt/lumen/venv/bin/python", root + "/usr/bin/python3.11"]
-        out = run(*qemu, "/opt/lumen/venv/bin/lumen", "--version").stdout
+        before = host_bytecode()
+        out = run(*qemu, "/opt/lumen/venv/bin/lumen", "--version",
+                  env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1")).stdout
         expect(out == "lumen %s\n" % version, "arm64: lumen --version printed %r" % out)
         record = os.path.join(tmp, "record")
         took = serve_and_stop(qemu + ["/opt/lumen/venv/bin/lumen", "hub", "--config", root + "/etc/lumen/hub.toml",
                                       "--db", record + "/games.sqlite3", "--cards", record + "/cards"],
-                              tmp, {"HOME": record})
+                              tmp, {"HOME": record, "PYTHONDONTWRITEBYTECODE": "1"})
+        after = host_bytecode()
+        changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
+        expect(not changed, "arm64: the run under qemu changed %d of this machine's bytecode files (%s)"
+               % (len(changed), ", ".join(changed[:5])))
     print("check-deb: the arm64 package under qemu-user (Debian's arm64 Python %s): lumen --version, and "
           "lumen hub ready in %.0f s, answered /api/state, pinged the watchdog, stopped on SIGINT" % ("3.11", took))
 
