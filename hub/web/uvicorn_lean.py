@@ -9,7 +9,8 @@ itself offers is found at its first use (PEP 562), as the same object ``__init__
 ``Config`` and ``Server`` from their own modules (``from uvicorn import Config`` in uvicorn's
 lifespan modules is one such use), anything else (``run``, ``main``, ``__version__``) by running
 the package's real ``__init__`` then. Where uvicorn was imported already (a tool, a test), it is
-left as it is. The hub's modules take uvicorn's classes from here.
+left as it is. The hub's modules take uvicorn's classes from here. (Before uvicorn 0.50, its
+logging module imported click too: there the saving is ``uvicorn.main``'s own part.)
 """
 
 import importlib

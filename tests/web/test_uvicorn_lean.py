@@ -6,8 +6,10 @@ from tests.fresh import run_json
 
 
 def test_the_hub_is_served_by_uvicorn_without_its_command_line_module_or_click():
-    """Before: ``import uvicorn`` imported ``uvicorn.main`` and click, which the hub never runs."""
-    got = run_json("import urllib.request\n"
+    """Before: ``import uvicorn`` imported ``uvicorn.main`` and click, which the hub never runs.
+    (uvicorn before 0.50, which pyproject still allows, imports click in its logging module too:
+    there only ``uvicorn.main`` is left out.)"""
+    got = run_json("import importlib.metadata, urllib.request\n"
                    "from hub.record.store import Store\n"
                    "from hub.sessions.table import Table\n"
                    "from hub.web.server import start_in_thread\n"
@@ -16,10 +18,14 @@ def test_the_hub_is_served_by_uvicorn_without_its_command_line_module_or_click()
                    "with start_in_thread(t) as h:\n"       # lifespan on: uvicorn's `from uvicorn import Config`
                    "    with urllib.request.urlopen(h.url + '/api/state', timeout=60) as r:\n"
                    "        status = r.status\n"
+                   "major, minor = map(int, importlib.metadata.version('uvicorn').split('.')[:2])\n"
                    "print(json.dumps({'status': status, 'main': 'uvicorn.main' in sys.modules,\n"
-                   "                  'click': 'click' in sys.modules,\n"
+                   "                  'click': 'click' in sys.modules, 'click_free': (major, minor) >= (0, 50),\n"
                    "                  'lifespan': 'uvicorn.lifespan.on' in sys.modules}))\n")
-    assert got == {"status": 200, "main": False, "click": False, "lifespan": True}
+    assert got["status"] == 200 and got["lifespan"]
+    assert got["main"] is False
+    if got["click_free"]:
+        assert got["click"] is False
 
 
 def test_every_name_of_uvicorns_package_is_the_object_its_own_init_gives():
