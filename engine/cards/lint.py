@@ -161,9 +161,10 @@ def _check_entry(entry: Any, kind: str, field: str, top: bool, ultimate: bool = 
         elif entry["interrupt"] and timing not in EVENT_TIMINGS:
             yield ("interrupt (끼어들기, guide 5.4) is for timings something triggers: %s" % ", ".join(sorted(EVENT_TIMINGS)),
                    entry, "interrupt", field + ".interrupt")
-    if "broken" in (entry.get("if") or {}) and timing not in EVENT_TIMINGS:
+    cond = entry.get("if")      # not a mapping: said by _cond_problems
+    if isinstance(cond, dict) and "broken" in cond and timing not in EVENT_TIMINGS:
         yield ("the broken condition reads the card whose break triggered the effect: only with %s"
-               % ", ".join(sorted(EVENT_TIMINGS)), entry.get("if"), "broken", field + ".if.broken")
+               % ", ".join(sorted(EVENT_TIMINGS)), cond, "broken", field + ".if.broken")
     if "optional" in entry and not isinstance(entry["optional"], bool):
         yield ("optional must be true or false", entry, "optional", field + ".optional")
     if "number" in entry and (not isinstance(entry["number"], int) or isinstance(entry["number"], bool) or entry["number"] < 1):

@@ -113,6 +113,9 @@ BAD = [
     ({"do": "hand_limit", "amount": 1, "zone": "trait"}, "effects[0].zone: zone 'trait' is not possible on a attack"),
     ({"do": "fp", "amount": 1, "timing": "on_hit", "number": 0}, "effects[0].number: number must be 1 or more"),
     ({"do": "use_special", "timing": "lumen", "zone": "lumen_zone"}, "effects[0].do: use_special is not allowed on a attack"),
+    # a condition that is not a mapping was a TypeError (a 500 from the editor's lint), found by
+    # tests/web/test_cards_fuzz.py
+    ({"do": "fp", "amount": 1, "timing": "on_hit", "if": 3}, "effects[0].if: conditions must be a mapping"),
 ]
 
 
@@ -146,6 +149,15 @@ def test_the_linter_names_the_card_and_the_field(entry, message):
     assert got is None
     text = "\n".join(str(p) for p in problems)
     assert "card kick: " + message in text, text
+
+
+def test_a_condition_list_is_one_problem_not_also_the_broken_condition():
+    card = {"id": "kick", "kind": "attack", "speed": 6, "position": "low", "damage": 400,
+            "effects": [{"do": "fp", "amount": 1, "timing": "on_hit", "if": ["broken"]}]}
+    got, problems = parse_card(card)
+    assert got is None
+    assert [str(p) for p in problems] == ["card kick: effects[0].if: conditions must be a mapping (keys: %s)"
+                                          % ", ".join(fx.CONDITIONS)]
 
 
 def test_trait_effects_are_linted_too():
