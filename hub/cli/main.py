@@ -65,7 +65,7 @@ class _Commands(argparse._SubParsersAction):
         # searches the locale folders every time: ~0.6 M instructions a command)
         if "help" in kw:
             self._choices_actions.append(self._ChoicesPseudoAction(name, kw.get("aliases", ()), kw["help"]))
-        unbuilt = self._name_parser_map[name] = _Unbuilt()
+        self._name_parser_map[name] = unbuilt = _Unbuilt()
         return unbuilt
 
 
