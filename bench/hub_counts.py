@@ -493,12 +493,17 @@ def work_parts(games):
     # Each phase counts the games' decisions only: its tables are made and their games started
     # before it (a start reads the sample decks and writes the card table: ~9 M a game, which
     # the battle figure does not count either).
-    def engine_tables(_tag):
+    def started(phase, tag):
         tables = []
-        for seed, inputs, _ in plays:
-            t = Table(Store(":memory:"))
+        for i, (seed, inputs, _) in enumerate(plays):
+            path = ":memory:" if phase == "engine" else os.path.join(tmp, "%s-%s%d.sqlite3" % (tag, phase, i))
+            t = Table(Store(path))
             t.start_referee(seed=seed)
-            tables.append((t, None, inputs))
+            feed = DisplayFeed(t) if phase == "display" else None
+            if feed is not None:
+                feed.update(["game"])
+                feed.full(["hello"])            # the connected client's first message
+            tables.append((t, feed, inputs))
         return tables
 
     def engine(tables):
@@ -507,18 +512,6 @@ def work_parts(games):
             for seat, kind, value in inputs:
                 st, _ = apply(st, seat, kind, value, copy=False)     # in place, as the session does
 
-    def session_tables(display, tag):
-        tables = []
-        for i, (seed, inputs, _) in enumerate(plays):
-            t = Table(Store(os.path.join(tmp, "%s%d%d.sqlite3" % (tag, display, i))))
-            feed = DisplayFeed(t)
-            t.start_referee(seed=seed)
-            if display:
-                feed.update(["game"])
-                feed.full(["hello"])            # the connected client's first message
-            tables.append((t, feed if display else None, inputs))
-        return tables
-
     def session(tables):
         for t, feed, inputs in tables:
             for seat, kind, value in inputs:
@@ -526,17 +519,17 @@ def work_parts(games):
                 if feed is not None:
                     feed.update(["state"])
 
-    phases = (("engine", engine_tables, engine), ("session", lambda tag: session_tables(False, tag), session),
-              ("display", lambda tag: session_tables(True, tag), session))
-    for name, make, fn in phases:
-        for tag in ("warm", "counted"):         # warm up first (imports, caches)
-            tables = make(tag)
-            if tag == "warm":
-                fn(tables)
-            else:
-                span(name, lambda: fn(tables))
-            for t, _, _ in tables:
-                t.store.close()
+    def close(tables):
+        for t, _, _ in tables:
+            t.store.close()
+
+    for name, fn in (("engine", engine), ("session", session), ("display", session)):
+        warm = started(name, "warm")
+        fn(warm)                                # warm up first (imports, caches)
+        close(warm)
+        counted = started(name, "counted")
+        span(name, lambda: fn(counted))
+        close(counted)
     info("parts", {"battles": battles, "decisions": sum(len(i) for _, i, _ in plays)})
 
 
